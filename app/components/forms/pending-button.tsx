@@ -1,0 +1,32 @@
+import { Button, Loader, type ButtonProps } from '@mantine/core'
+import type { ReactNode } from 'react'
+
+/** A submit button that says what it is doing ("Signing in...", "Saving...") and cannot be pressed twice. */
+export function PendingButton({
+  pending,
+  pendingLabel,
+  children,
+  disabled,
+  ...props
+}: ButtonProps & {
+  pending: boolean
+  pendingLabel: string
+  children: ReactNode
+  type?: 'submit' | 'button'
+  form?: string
+  name?: string
+  value?: string
+  onClick?: () => void
+}) {
+  return (
+    <Button
+      type="submit"
+      {...props}
+      disabled={disabled || pending}
+      aria-busy={pending}
+      leftSection={pending ? <Loader size={14} color="currentColor" aria-hidden /> : props.leftSection}
+    >
+      {pending ? pendingLabel : children}
+    </Button>
+  )
+}

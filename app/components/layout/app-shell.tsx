@@ -1,0 +1,109 @@
+import { ActionIcon, Drawer, Loader, Text, Tooltip } from '@mantine/core'
+import { useHotkeys } from '@mantine/hooks'
+import { IconLayoutSidebar } from '@tabler/icons-react'
+import { useNavigation } from '@remix-run/react'
+import { useEffect, useState, type ReactNode } from 'react'
+import {
+  LOADING_SCREEN_DELAY_MS,
+  MOBILE_BREAKPOINT_PX,
+  SIDEBAR_SHORTCUT,
+  SIDEBAR_WIDTH_MOBILE,
+} from '~/lib/constants'
+import { sidebarCookie } from '~/lib/sidebar'
+import classes from './app-shell.module.css'
+import { SidebarContent } from './sidebar-content'
+
+const isMobileViewport = () => window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`).matches
+
+/** Shows the full-screen "Loading..." only when a page takes long enough to notice. */
+function useSlowNavigation(): boolean {
+  const navigation = useNavigation()
+  const loading = navigation.state === 'loading'
+  const [slow, setSlow] = useState(false)
+  useEffect(() => {
+    if (!loading) {
+      setSlow(false)
+      return
+    }
+    const timer = setTimeout(() => setSlow(true), LOADING_SCREEN_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [loading])
+  return slow
+}
+
+export function LoadingScreen() {
+  return (
+    <div className={classes.loadingScreen} role="status" aria-live="polite">
+      <Loader />
+      <Text>Loading...</Text>
+    </div>
+  )
+}
+
+export function AppShell({
+  initialOpen,
+  organizationSwitcher,
+  children,
+}: {
+  initialOpen: boolean
+  organizationSwitcher?: ReactNode
+  children: ReactNode
+}) {
+  const [open, setOpen] = useState(initialOpen)
+  const [mobileOpen, setMobileOpen] = useState(false)
+  const slow = useSlowNavigation()
+
+  const toggle = () => {
+    if (isMobileViewport()) {
+      setMobileOpen((o) => !o)
+      return
+    }
+    setOpen((current) => {
+      document.cookie = sidebarCookie(!current)
+      return !current
+    })
+  }
+  useHotkeys([[SIDEBAR_SHORTCUT, toggle]])
+
+  return (
+    <div
+      className={classes.shell}
+      data-sidebar={open ? 'open' : 'collapsed'}
+    >
+      <aside className={classes.sidebar} aria-label="Sidebar" data-testid="sidebar">
+        <SidebarContent collapsed={!open} organizationSwitcher={organizationSwitcher} />
+      </aside>
+      <Drawer
+        opened={mobileOpen}
+        onClose={() => setMobileOpen(false)}
+        size={SIDEBAR_WIDTH_MOBILE}
+        withCloseButton={false}
+        padding={0}
+      >
+        <SidebarContent
+          collapsed={false}
+          organizationSwitcher={organizationSwitcher}
+          onNavigate={() => setMobileOpen(false)}
+        />
+      </Drawer>
+      <div className={classes.content}>
+        <header className={classes.header}>
+          <Tooltip label="Toggle sidebar (Ctrl+B)" openDelay={0}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              onClick={toggle}
+              aria-label="Toggle sidebar"
+              aria-expanded={open}
+            >
+              <IconLayoutSidebar size={20} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </header>
+        <main className={classes.main}>{children}</main>
+      </div>
+      {slow ? <LoadingScreen /> : null}
+    </div>
+  )
+}

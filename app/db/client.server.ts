@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import * as schema from './schema'
+
+export type Schema = typeof schema
+export type Database = PgDatabase<PgQueryResultHKT, Schema>
+
+export type DatabaseHandle = {
+  db: Database
+  driver: 'pglite' | 'postgres'
+  /** The PGlite instance, when that is the driver (pg-boss needs it). */
+  pglite?: PGlite
+  /** The pool, when the driver is PostgreSQL (pg-boss needs it). */
+  pool?: pg.Pool
+  close(): Promise<void>
+}
+
+export type DatabaseOptions = {
+  /** PostgreSQL connection string; `memory://` opens an in-memory PGlite; unset opens PGlite under dataDir. */
+  databaseUrl?: string
+  dataDir: string
+  migrationsFolder?: string
+}
+
+const MIGRATION_LOCK = 727_271_001
+const defaultMigrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'app/db/migrations')
+
+/** Opens the database named by the configuration and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder()
+  if (options.databaseUrl && !options.databaseUrl.startsWith('memory://')) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    const client = await pool.connect()
+    try {
+      // Several processes may start at once: one migrates, the others wait for it.
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder })
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined)
+      client.release()
+    }
+    return { db: drizzlePg(pool, { schema }), driver: 'postgres', pool, close: () => pool.end() }
+  }
+
+  let pglite: PGlite
+  if (options.databaseUrl?.startsWith('memory://')) {
+    pglite = new PGlite()
+  } else {
+    const dir = path.join(options.dataDir, 'pglite')
+    mkdirSync(options.dataDir, { recursive: true })
+    pglite = new PGlite(dir)
+  }
+  await pglite.waitReady
+  const db = drizzlePglite(pglite, { schema })
+  await migratePglite(db, { migrationsFolder })
+  return { db, driver: 'pglite', pglite, close: () => pglite.close() }
+}

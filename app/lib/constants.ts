@@ -1,0 +1,28 @@
+/** Product constants from the specification (section 9), named once. */
+export const PRODUCT_NAME = 'ReplyPilot'
+export const PRODUCT_SHORT_NAME = 'replypilot'
+export const PRODUCT_TAGLINE = 'AI Powered Reply Automation'
+export const PRODUCT_VERSION = '1.0.0'
+
+export const PASSWORD_MIN_LENGTH = 6
+export const ALREADY_LOGGED_IN_REDIRECT_MS = 3000
+export const RESET_SUCCESS_RETURN_MS = 3000
+
+export const SIDEBAR_COOKIE_NAME = 'sidebar_state'
+export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 7
+export const SIDEBAR_WIDTH = '16rem'
+export const SIDEBAR_WIDTH_MOBILE = '18rem'
+export const SIDEBAR_WIDTH_ICON = '3rem'
+export const MOBILE_BREAKPOINT_PX = 768
+export const SIDEBAR_SHORTCUT = 'mod+B'
+
+export const TOAST_LIMIT = 3
+export const TOAST_AUTO_CLOSE_MS = 4000
+export const TOAST_WIDTH_PX = 356
+export const TOAST_GAP_PX = 14
+export const TOOLTIP_DELAY_MS = 700
+
+export const CURRENT_ORGANIZATION_STORAGE_KEY = `${PRODUCT_SHORT_NAME}:current-organization`
+
+/** How long a pending protected page may take before the full-screen "Loading..." shows. */
+export const LOADING_SCREEN_DELAY_MS = 300

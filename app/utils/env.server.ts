@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
+const DEFAULT_PROJECT_ID = 'demo-replypilot'
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional()
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  EMBEDDED_DEFAULTS: optionalString,
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  DATA_DIR: optionalString,
+  DATABASE_URL: optionalString,
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
+  ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes)')
+      .optional(),
+  ),
+  FIREBASE_PROJECT_ID: optionalString,
+  FIREBASE_API_KEY: optionalString,
+  FIREBASE_AUTH_DOMAIN: optionalString,
+  GOOGLE_APPLICATION_CREDENTIALS: optionalString,
+  FIREBASE_AUTH_EMULATOR_HOST: optionalString,
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+})
+
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export type Config = {
+  production: boolean
+  /** Secure cookies and HSTS-like behaviour only where the site is really served over https. */
+  secureCookies: boolean
+  port: number
+  publicUrl: string
+  dataDir: string
+  databaseUrl: string | undefined
+  sessionSecret: string
+  encryptionKey: string
+  firebase: {
+    projectId: string
+    apiKey: string
+    authDomain: string
+    emulatorHost: string | undefined
+  }
+  logLevel: LogLevel
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`ReplyPilot cannot start:\n  - ${problems.join('\n  - ')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type GeneratedSecrets = { sessionSecret: string; encryptionKey: string }
+
+/** Secrets for the embedded default: made once, kept in the data folder so sessions survive restarts. */
+function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
+  const file = path.join(dataDir, 'secrets.json')
+  try {
+    const parsed = z
+      .object({ sessionSecret: z.string().min(32), encryptionKey: z.string().regex(/^[0-9a-f]{64}$/) })
+      .parse(JSON.parse(readFileSync(file, 'utf8')))
+    return parsed
+  } catch {
+    const secrets = { sessionSecret: randomBytes(32).toString('hex'), encryptionKey: randomBytes(32).toString('hex') }
+    mkdirSync(dataDir, { recursive: true })
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 })
+    return secrets
+  }
+}
+
+/** Reads and checks the configuration. Pure but for the secrets file of the embedded default. */
+export function loadConfig(source: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(source)
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
+  }
+  const env = parsed.data
+  const embedded = env.EMBEDDED_DEFAULTS === 'true' || env.EMBEDDED_DEFAULTS === '1'
+  const production = env.NODE_ENV === 'production'
+  const strict = production && !embedded
+
+  const problems: string[] = []
+  if (strict) {
+    if (!env.SESSION_SECRET) problems.push('SESSION_SECRET is required in production (at least 32 characters).')
+    if (!env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY is required in production (64 hexadecimal characters).')
+    if (!env.FIREBASE_PROJECT_ID) problems.push('FIREBASE_PROJECT_ID is required in production.')
+    if (!env.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY is required in production.')
+    if (env.FIREBASE_AUTH_EMULATOR_HOST) {
+      problems.push(
+        'FIREBASE_AUTH_EMULATOR_HOST is set: the Auth emulator accepts unsigned tokens and must never be used in production. Unset it, or set EMBEDDED_DEFAULTS=true for a local trial.',
+      )
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  const dataDir = path.resolve(env.DATA_DIR ?? './data')
+  const secrets =
+    env.SESSION_SECRET && env.ENCRYPTION_KEY
+      ? { sessionSecret: env.SESSION_SECRET, encryptionKey: env.ENCRYPTION_KEY }
+      : loadOrCreateSecrets(dataDir)
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
+  const emulatorHost = strict ? undefined : (env.FIREBASE_AUTH_EMULATOR_HOST ?? DEFAULT_EMULATOR_HOST)
+  const projectId = env.FIREBASE_PROJECT_ID ?? DEFAULT_PROJECT_ID
+
+  return {
+    production,
+    secureCookies: publicUrl.startsWith('https://'),
+    port: env.PORT,
+    publicUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
+    encryptionKey: env.ENCRYPTION_KEY ?? secrets.encryptionKey,
+    firebase: {
+      projectId,
+      // The emulator accepts any API key; Firebase web API keys are public identifiers, not secrets.
+      apiKey: env.FIREBASE_API_KEY ?? 'demo-api-key',
+      authDomain: env.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
+      emulatorHost,
+    },
+    logLevel: env.LOG_LEVEL,
+  }
+}
+
+let cached: Config | undefined
+
+/** The process's configuration, checked once. */
+export function getConfig(): Config {
+  cached ??= loadConfig(process.env)
+  return cached
+}

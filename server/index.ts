@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createRequestHandler } from '@remix-run/express'
+import type { ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express from 'express'
+import { createLogger } from '../app/utils/logger.server'
+
+/**
+ * The HTTP entry: one Express app around the Remix build. It owns what a route cannot: request ids and access
+ * logs, static assets, start-up checks before listening, and a graceful stop. See docs/decisions/006.
+ */
+const logger = createLogger({ level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info', base: { component: 'http' } })
+const dev = process.argv.includes('--dev')
+const port = Number(process.env.PORT ?? 3000)
+const REQUEST_ID = /^[\w.-]{1,64}$/
+
+/** entry.server.tsx exports boot() and shutdown(); the build's types know only Remix's own exports. */
+function entryHook(module: object, name: 'boot' | 'shutdown'): () => Promise<void> {
+  const hook: unknown = Reflect.get(module, name)
+  return async () => {
+    if (typeof hook === 'function') await hook()
+  }
+}
+
+async function loadBuild(): Promise<{ build: () => Promise<ServerBuild>; vite?: import('vite').ViteDevServer }> {
+  if (dev) {
+    const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
+    const build = async () => {
+      const mod: unknown = await vite.ssrLoadModule('virtual:remix/server-build')
+      return mod as ServerBuild
+    }
+    return { build, vite }
+  }
+  const file = pathToFileURL(path.resolve('build/server/index.js')).href
+  const mod: ServerBuild = await import(file)
+  return { build: async () => mod }
+}
+
+async function main() {
+  const { build, vite } = await loadBuild()
+  const entry = (await build()).entry.module
+  await entryHook(entry, 'boot')()
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.use((req, res, next) => {
+    const incoming = req.get('x-request-id')
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    req.headers['x-request-id'] = requestId
+    res.setHeader('X-Request-Id', requestId)
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+    const started = process.hrtime.bigint()
+    res.on('finish', () => {
+      logger.info('request', {
+        requestId,
+        method: req.method,
+        // The path only: query strings may carry tokens (hub.verify_token, key=...).
+        path: req.path,
+        status: res.statusCode,
+        durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      })
+    })
+    next()
+  })
+  app.use(compression())
+
+  if (vite) {
+    app.use(vite.middlewares)
+  } else {
+    app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
+    app.use(express.static('build/client', { maxAge: '1h' }))
+  }
+  app.all('*', createRequestHandler({ build: vite ? build : await build(), mode: dev ? 'development' : 'production' }))
+
+  const server = app.listen(port, () => logger.info('listening', { url: `http://localhost:${port}` }))
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('stopping', { signal })
+    server.close(async () => {
+      await entryHook(entry, 'shutdown')()
+      await vite?.close()
+      process.exit(0)
+    })
+    server.closeIdleConnections()
+    setTimeout(() => process.exit(1), 10_000).unref()
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof Error && error.name === 'ConfigError') {
+    process.stderr.write(`${error.message}\n`)
+  } else {
+    logger.error('failed to start', { error })
+  }
+  process.exit(1)
+})
