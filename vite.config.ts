@@ -29,6 +29,7 @@ export default defineConfig({
   test: {
     include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     setupFiles: ['tests/setup/vitest.setup.ts'],
+    globalSetup: ['tests/setup/auth-emulator.global.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './env.server'
+
+const tempDir = () => mkdtempSync(path.join(tmpdir(), 'replypilot-env-'))
+const SECRET = 'a'.repeat(40)
+const KEY = 'b'.repeat(64)
+
+function problemsOf(env: Record<string, string>) {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe('loadConfig', () => {
+  it('runs on the embedded default with nothing configured, generating secrets once', () => {
+    const dir = tempDir()
+    const first = loadConfig({ DATA_DIR: dir })
+    expect(first.port).toBe(3000)
+    expect(first.databaseUrl).toBeUndefined()
+    expect(first.firebase).toMatchObject({ projectId: 'demo-replypilot', emulatorHost: '127.0.0.1:9099' })
+    expect(first.publicUrl).toBe('http://localhost:3000')
+    expect(first.secureCookies).toBe(false)
+    expect(first.sessionSecret).toMatch(/^[0-9a-f]{64}$/)
+    const stored = JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8'))
+    expect(stored.sessionSecret).toBe(first.sessionSecret)
+    const second = loadConfig({ DATA_DIR: dir })
+    expect(second.sessionSecret).toBe(first.sessionSecret)
+    expect(second.encryptionKey).toBe(first.encryptionKey)
+  })
+
+  it('honours PORT and PUBLIC_URL', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '4123', PUBLIC_URL: 'https://example.com/' })
+    expect(config.port).toBe(4123)
+    expect(config.publicUrl).toBe('https://example.com')
+    expect(config.secureCookies).toBe(true)
+  })
+
+  it('refuses to start in production without secrets, naming each', () => {
+    const problems = problemsOf({ NODE_ENV: 'production', DATA_DIR: tempDir() })
+    expect(problems.join('\n')).toContain('SESSION_SECRET is required in production')
+    expect(problems.join('\n')).toContain('ENCRYPTION_KEY is required in production')
+    expect(problems.join('\n')).toContain('FIREBASE_PROJECT_ID is required in production')
+  })
+
+  it('refuses the Auth emulator in production', () => {
+    const problems = problemsOf({
+      NODE_ENV: 'production',
+      SESSION_SECRET: SECRET,
+      ENCRYPTION_KEY: KEY,
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'key',
+      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+    })
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toContain('FIREBASE_AUTH_EMULATOR_HOST is set')
+  })
+
+  it('starts in production when everything is set, without the emulator', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: SECRET,
+      ENCRYPTION_KEY: KEY,
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'key',
+    })
+    expect(config.firebase.emulatorHost).toBeUndefined()
+    expect(config.sessionSecret).toBe(SECRET)
+  })
+
+  it('allows the embedded default in production only with the explicit opt-in', () => {
+    const config = loadConfig({ NODE_ENV: 'production', EMBEDDED_DEFAULTS: 'true', DATA_DIR: tempDir() })
+    expect(config.production).toBe(true)
+    expect(config.firebase.emulatorHost).toBe('127.0.0.1:9099')
+  })
+
+  it('rejects malformed values with a clear message', () => {
+    expect(problemsOf({ PORT: 'eighty', DATA_DIR: tempDir() }).join()).toContain('PORT')
+    expect(problemsOf({ ENCRYPTION_KEY: 'short', DATA_DIR: tempDir() }).join()).toContain(
+      'ENCRYPTION_KEY must be 64 hexadecimal characters',
+    )
+  })
+})

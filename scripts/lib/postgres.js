@@ -1,0 +1,39 @@
+import { execFileSync } from 'node:child_process'
+import { chownSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { freePort, isRoot, run } from './processes.js'
+import { postgresBinDir } from './system-packages.js'
+
+/** A throwaway PostgreSQL cluster on a free port (under a second with fsync off); stop() removes it. */
+export async function startThrowawayPostgres() {
+  const bin = postgresBinDir()
+  if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)')
+  const dir = mkdtempSync(path.join(tmpdir(), 'replypilot-pg-'))
+  const dataDir = path.join(dir, 'data')
+  const port = await freePort()
+  // initdb refuses to run as root: the cluster belongs to the postgres user then.
+  const asOwner = (cmd, args) =>
+    isRoot() ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'ignore' }) : run(cmd, args, { stdio: 'ignore' })
+  if (isRoot()) {
+    chownSync(dir, postgresId('-u'), postgresId('-g'))
+  }
+  asOwner(`${bin}/initdb`, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
+  asOwner(`${bin}/pg_ctl`, [
+    '-D', dataDir, '-l', path.join(dir, 'server.log'), '-w',
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    'start',
+  ])
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      try {
+        asOwner(`${bin}/pg_ctl`, ['-D', dataDir, '-m', 'immediate', 'stop'])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}
+
+const postgresId = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto'
+import { expect, type Page } from '@playwright/test'
+
+const EMULATOR = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'
+export const PASSWORD = 'Secret123'
+
+export function uniqueEmail(prefix = 'e2e') {
+  return `${prefix}-${randomUUID().slice(0, 12)}@example.com`
+}
+
+/** An account made straight in the Auth emulator, for tests that start from signing in. */
+export async function createAccount(displayName = 'Test User') {
+  const email = uniqueEmail()
+  const response = await fetch(
+    `http://${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD, displayName, returnSecureToken: true }),
+    },
+  )
+  expect(response.ok).toBe(true)
+  return { email, password: PASSWORD, displayName }
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD, path = '/login') {
+  await page.goto(path)
+  const form = page.getByRole('form', { name: 'Sign in' })
+  await form.getByLabel('Email').fill(email)
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password)
+  await form.getByRole('button', { name: 'Sign In' }).click()
+}
+
+export async function signUp(page: Page, { name, email, password }: { name: string; email: string; password: string }) {
+  await page.goto('/login?mode=signup')
+  const form = page.getByRole('form', { name: 'Sign up' })
+  await form.getByLabel('Full Name').fill(name)
+  await form.getByLabel('Email').fill(email)
+  await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password)
+  await form.getByLabel('Confirm Password').fill(password)
+  await form.getByRole('button', { name: 'Create Account' }).click()
+}

@@ -1,0 +1,16 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { openDatabase, type DatabaseHandle } from '~/db/client.server'
+
+/**
+ * The database the tests run against: the real PostgreSQL named by DATABASE_URL when set (npm test starts a
+ * throwaway cluster for a second pass), otherwise an in-memory PGlite. Tests make their own rows and never
+ * depend on an empty database.
+ */
+export function openTestDatabase(): Promise<DatabaseHandle> {
+  return openDatabase({
+    databaseUrl: process.env.DATABASE_URL ?? 'memory://',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-test-')),
+  })
+}
