@@ -21,6 +21,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },
   {
     files: ['app/components/**', 'app/lib/**'],
     rules: {

@@ -62,7 +62,6 @@ export function createLogger(
 
 declare global {
   // Process-wide singletons must survive the dev server re-importing modules; only `var` reaches globalThis.
-  // eslint-disable-next-line no-var
   var __replypilotLogger: Logger | undefined
 }
 

@@ -13,7 +13,6 @@ export type Runtime = {
 
 declare global {
   // Survives the dev server re-importing modules; only `var` reaches globalThis.
-  // eslint-disable-next-line no-var
   var __replypilotRuntime: Promise<Runtime> | undefined
 }
 

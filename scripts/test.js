@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every test, as CI runs it.
+ *   lint → typecheck → vitest on PGlite → vitest on a throwaway PostgreSQL server → build → Playwright.
+ * Installs Debian's chromium and postgresql when missing (as root), starts the Firebase Auth emulator once for
+ * all steps, and ends with one line "N passed, N failed".
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { ensureAuthEmulator } from './lib/emulator.js'
+import { startThrowawayPostgres } from './lib/postgres.js'
+import { run } from './lib/processes.js'
+import { ensureSystemPackages } from './lib/system-packages.js'
+
+const reports = path.resolve('tests/.tmp/reports')
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+
+const node = process.execPath
+const bin = (name) => path.resolve('node_modules/.bin', name)
+const counts = { passed: 0, failed: 0, skipped: 0 }
+
+function step(title, fn) {
+  const started = Date.now()
+  console.log(`\n▶ ${title}`)
+  fn()
+  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+}
+
+function vitest(label, env) {
+  const file = path.join(reports, `vitest-${label}.json`)
+  try {
+    run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { env })
+  } finally {
+    tally(file, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests }))
+  }
+}
+
+function tally(file, pick) {
+  try {
+    const got = pick(JSON.parse(readFileSync(file, 'utf8')))
+    for (const key of Object.keys(counts)) counts[key] += got[key] ?? 0
+  } catch {
+    counts.failed += 1
+  }
+}
+
+let postgres
+let emulator
+let exitCode = 0
+try {
+  step('System packages (chromium, postgresql)', () => ensureSystemPackages())
+  step('Lint', () => run(bin('eslint'), ['.', '--max-warnings', '0']))
+  step('Typecheck', () => run(bin('tsc'), ['--noEmit']))
+
+  console.log('\n▶ Firebase Auth emulator')
+  emulator = await ensureAuthEmulator()
+  const env = { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.hostPort }
+
+  step('Unit and service tests on PGlite', () => vitest('pglite', { ...env, DATABASE_URL: '' }))
+
+  let databaseUrl = process.env.DATABASE_URL
+  if (!databaseUrl) {
+    postgres = await startThrowawayPostgres()
+    databaseUrl = postgres.url
+  }
+  step('Unit and service tests on PostgreSQL', () => vitest('postgres', { ...env, DATABASE_URL: databaseUrl }))
+
+  step('Build', () => run(node, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { env }))
+  const e2eReport = path.join(reports, 'playwright.json')
+  step('End-to-end tests (Playwright, Chromium)', () => {
+    try {
+      run(bin('playwright'), ['test', '--reporter=list,json'], {
+        env: { ...env, DATABASE_URL: '', PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+      })
+    } finally {
+      tally(e2eReport, (r) => ({
+        passed: r.stats.expected + r.stats.flaky,
+        failed: r.stats.unexpected,
+        skipped: r.stats.skipped,
+      }))
+    }
+  })
+} catch (error) {
+  console.error(`\n✘ ${error instanceof Error ? error.message : error}`)
+  exitCode = 1
+} finally {
+  await postgres?.stop()
+  await emulator?.stop()
+}
+if (counts.failed > 0) exitCode = 1
+console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`)
+process.exit(exitCode)
