@@ -8,10 +8,11 @@
  * It starts `node --import tsx server/index.ts` on a free port with a throwaway DATA_DIR, waits for /healthz,
  * runs Lighthouse through its Node API, prints one `category: score` line per category and, for every
  * category under 95, the audits that failed. Exit code 1 when any score is under 95, 0 otherwise.
- * Set CHROME_PATH to use another Chrome (default /usr/bin/chromium).
+ * Set CHROME_PATH to use another Chrome (default /usr/bin/chromium); set LIGHTHOUSE_REPORT=<file.html> (or .json)
+ * to also write Lighthouse's full report, with the details behind each audit.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -99,7 +100,9 @@ async function waitForHealthy(baseUrl, server) {
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) {
-      throw new Error(`The server exited (code ${server.child.exitCode}) before it was ready:\n${server.output()}`)
+      throw new Error(
+        `The server exited (code ${server.child.exitCode}) before it was ready:\n${server.output()}`,
+      )
     }
     try {
       const response = await fetch(`${baseUrl}/healthz`)
@@ -109,19 +112,29 @@ async function waitForHealthy(baseUrl, server) {
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  throw new Error(`${baseUrl}/healthz did not answer 200 within ${SERVER_START_TIMEOUT_MS / 1000} s:\n${server.output()}`)
+  throw new Error(
+    `${baseUrl}/healthz did not answer 200 within ${SERVER_START_TIMEOUT_MS / 1000} s:\n${server.output()}`,
+  )
 }
 
-/** Audits of a category that did not pass; informative and not-applicable audits have no score. */
+/**
+ * Audits of a category that did not pass (score under 0.9, as Lighthouse's report marks them), each with its
+ * weight in the category score: metrics count, diagnostics and insights (weight 0) only explain.
+ */
 function failingAudits(lhr, categoryId) {
   return lhr.categories[categoryId].auditRefs
-    .map((ref) => lhr.audits[ref.id])
-    .filter((audit) => audit.score !== null && audit.score < 0.9)
-    .filter((audit) => audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable')
+    .map((ref) => ({ audit: lhr.audits[ref.id], weight: ref.weight }))
+    .filter(({ audit }) => audit.score !== null && audit.score < 0.9)
+    .filter(
+      ({ audit }) => audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable',
+    )
+    .sort((a, b) => b.weight - a.weight)
 }
 
 function report(lhr) {
-  console.log(`Lighthouse ${lhr.lighthouseVersion}, ${lhr.configSettings.formFactor} preset, ${lhr.finalDisplayedUrl}`)
+  console.log(
+    `Lighthouse ${lhr.lighthouseVersion}, ${lhr.configSettings.formFactor} preset, ${lhr.finalDisplayedUrl}`,
+  )
   if (lhr.runtimeError) console.log(`Runtime error: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
   for (const warning of lhr.runWarnings) console.log(`Warning: ${warning}`)
 
@@ -132,9 +145,9 @@ function report(lhr) {
     console.log(`${id}: ${score ?? 'n/a'}`)
     if (score !== null && score >= THRESHOLD) continue
     passed = false
-    for (const audit of failingAudits(lhr, id)) {
-      const value = audit.displayValue ? ` (${audit.displayValue})` : ''
-      console.log(`  - ${audit.id}: ${audit.title}, score ${audit.score}${value}`)
+    for (const { audit, weight } of failingAudits(lhr, id)) {
+      const value = audit.displayValue ? `, ${audit.displayValue}` : ''
+      console.log(`  - ${audit.id}: ${audit.title} (score ${audit.score}${value}, weight ${weight})`)
     }
   }
   return passed
@@ -149,25 +162,43 @@ async function main() {
   const chromeProfile = mkdtempSync(path.join(tmpdir(), 'replypilot-lighthouse-chrome-'))
   let server
   let chrome
+  let cleaned
+  const cleanUp = () =>
+    (cleaned ??= (async () => {
+      chrome?.kill()
+      await server?.stop()
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 })
+      rmSync(chromeProfile, { recursive: true, force: true, maxRetries: 5 })
+    })())
+  // Stopped from outside (Ctrl-C, a CI timeout): still stop the server and Chrome.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => cleanUp().finally(() => process.exit(130)))
+  }
   try {
     server = startServer(port, dataDir)
     await waitForHealthy(baseUrl, server)
 
-    chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, userDataDir: chromeProfile })
+    chrome = await chromeLauncher.launch({
+      chromePath: CHROME_PATH,
+      chromeFlags: CHROME_FLAGS,
+      userDataDir: chromeProfile,
+      handleSIGINT: false, // our own handler stops Chrome and the server
+    })
     // No config: Lighthouse's default mobile preset with simulated throttling.
     const result = await lighthouse(`${baseUrl}${PAGE}`, {
       port: chrome.port,
-      output: 'json',
+      output: process.env.LIGHTHOUSE_REPORT?.endsWith('.json') ? 'json' : 'html',
       logLevel: 'error',
       onlyCategories: CATEGORIES,
     })
     if (!result) throw new Error('Lighthouse returned no result')
+    if (process.env.LIGHTHOUSE_REPORT) {
+      writeFileSync(process.env.LIGHTHOUSE_REPORT, result.report)
+      console.log(`Report: ${path.resolve(process.env.LIGHTHOUSE_REPORT)}`)
+    }
     return report(result.lhr) ? 0 : 1
   } finally {
-    chrome?.kill()
-    await server?.stop()
-    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 })
-    rmSync(chromeProfile, { recursive: true, force: true, maxRetries: 5 })
+    await cleanUp()
   }
 }
 

@@ -18,6 +18,8 @@ function newestMtime(dir) {
   return newest
 }
 
+if (existsSync('.env')) process.loadEnvFile('.env')
+
 const buildFile = 'build/server/index.js'
 const stale =
   !existsSync(buildFile) ||

@@ -27,22 +27,32 @@ function step(title, fn) {
   console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
 }
 
-function vitest(label, env) {
-  const file = path.join(reports, `vitest-${label}.json`)
+/** Runs a test runner and adds its JSON report to the counts; a run that failed with no failed test counts one. */
+function runCounted(command, args, env, file, pick) {
+  let failure
   try {
-    run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { env })
-  } finally {
-    tally(file, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests }))
+    run(command, args, { env })
+  } catch (error) {
+    failure = error
   }
+  let got = { passed: 0, failed: 0, skipped: 0 }
+  try {
+    got = pick(JSON.parse(readFileSync(file, 'utf8')))
+  } catch {
+    // No report: the runner did not get as far as testing.
+  }
+  if (failure && !got.failed) got.failed = 1
+  for (const key of Object.keys(counts)) counts[key] += got[key] ?? 0
+  if (failure) throw failure
 }
 
-function tally(file, pick) {
-  try {
-    const got = pick(JSON.parse(readFileSync(file, 'utf8')))
-    for (const key of Object.keys(counts)) counts[key] += got[key] ?? 0
-  } catch {
-    counts.failed += 1
-  }
+function vitest(label, env) {
+  const file = path.join(reports, `vitest-${label}.json`)
+  runCounted(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env, file, (r) => ({
+    passed: r.numPassedTests,
+    failed: r.numFailedTests,
+    skipped: r.numPendingTests + r.numTodoTests,
+  }))
 }
 
 let postgres
@@ -68,19 +78,15 @@ try {
 
   step('Build', () => run(node, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { env }))
   const e2eReport = path.join(reports, 'playwright.json')
-  step('End-to-end tests (Playwright, Chromium)', () => {
-    try {
-      run(bin('playwright'), ['test', '--reporter=list,json'], {
-        env: { ...env, DATABASE_URL: '', PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
-      })
-    } finally {
-      tally(e2eReport, (r) => ({
-        passed: r.stats.expected + r.stats.flaky,
-        failed: r.stats.unexpected,
-        skipped: r.stats.skipped,
-      }))
-    }
-  })
+  step('End-to-end tests (Playwright, Chromium)', () =>
+    runCounted(
+      bin('playwright'),
+      ['test', '--reporter=list,json'],
+      { ...env, DATABASE_URL: '', PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+      e2eReport,
+      (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped }),
+    ),
+  )
 } catch (error) {
   console.error(`\n✘ ${error instanceof Error ? error.message : error}`)
   exitCode = 1

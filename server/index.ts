@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -11,6 +12,9 @@ import { createLogger } from '../app/utils/logger.server'
  * The HTTP entry: one Express app around the Remix build. It owns what a route cannot: request ids and access
  * logs, static assets, start-up checks before listening, and a graceful stop. See docs/decisions/006.
  */
+// Variables already in the environment win over the file.
+if (existsSync('.env')) process.loadEnvFile('.env')
+
 const logger = createLogger({ level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info', base: { component: 'http' } })
 const dev = process.argv.includes('--dev')
 const port = Number(process.env.PORT ?? 3000)

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test'
+import { routeFakeGapi } from './gapi-route'
 import { uniqueEmail } from './helpers'
 
-test('Google sign-in through the Auth emulator popup', async ({ page }) => {
+test('Google sign-in through the Auth emulator popup', async ({ page, context }) => {
+  await routeFakeGapi(context)
   await page.goto('/login')
   await page.getByRole('tab', { name: 'Google' }).click()
   const popupPromise = page.waitForEvent('popup')
