@@ -42,6 +42,12 @@ async function loadBuild(): Promise<{ build: () => Promise<ServerBuild>; vite?: 
   return { build: async () => mod }
 }
 
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false
+  if (value === 'true') return true
+  return /^\d+$/.test(value) ? Number(value) : value
+}
+
 async function main() {
   const { build, vite } = await loadBuild()
   const entry = (await build()).entry.module
@@ -49,6 +55,8 @@ async function main() {
 
   const app = express()
   app.disable('x-powered-by')
+  // Behind a proxy, TRUST_PROXY (e.g. "loopback" or a hop count) lets req.ip be the client, for rate limits.
+  app.set('trust proxy', parseTrustProxy(process.env.TRUST_PROXY))
   app.use((req, res, next) => {
     const incoming = req.get('x-request-id')
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID()
@@ -77,7 +85,14 @@ async function main() {
     app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
     app.use(express.static('build/client', { maxAge: '1h' }))
   }
-  app.all('*', createRequestHandler({ build: vite ? build : await build(), mode: dev ? 'development' : 'production' }))
+  app.all(
+    '*',
+    createRequestHandler({
+      build: vite ? build : await build(),
+      mode: dev ? 'development' : 'production',
+      getLoadContext: (req) => ({ clientIp: req.ip, requestId: req.get('x-request-id') }),
+    }),
+  )
 
   const server = app.listen(port, () => logger.info('listening', { url: `http://localhost:${port}` }))
 

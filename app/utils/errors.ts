@@ -25,3 +25,16 @@ export class AppError extends Error {
 export function isAppError(error: unknown, code?: AppErrorCode): error is AppError {
   return error instanceof AppError && (code === undefined || error.code === code)
 }
+
+/** The one mapping from a failure code to an HTTP status and the spec's default message (section 8). */
+export const ERROR_STATUS: Record<AppErrorCode, { status: number; message: string }> = {
+  VALIDATION_ERROR: { status: 400, message: 'Invalid request data' },
+  AUTH_FAILED: { status: 401, message: 'Authentication failed' },
+  AUTH_TOKEN_INVALID: { status: 401, message: 'Authentication token is invalid or expired' },
+  AUTH_TOKEN_MISSING: { status: 403, message: 'Authentication token is missing' },
+  FORBIDDEN: { status: 403, message: 'You do not have permission to do this' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  CONFLICT: { status: 409, message: 'Conflict' },
+  RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
+  SERVER_ERROR: { status: 500, message: 'Internal server error' },
+}

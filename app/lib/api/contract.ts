@@ -1,0 +1,29 @@
+import type { z } from 'zod'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * One endpoint of the product API: its path, and the zod schemas that both validate requests at the edge and
+ * produce the OpenAPI document. A route cannot take input its contract does not describe.
+ */
+export type Endpoint = {
+  method: HttpMethod
+  /** OpenAPI form, below /api/v1: /organizations/{orgId} */
+  path: string
+  operationId: string
+  summary: string
+  tag: string
+  params?: z.ZodType
+  query?: z.ZodType
+  body?: z.ZodType
+  response: z.ZodType
+  successStatus?: number
+  /** Endpoints that need no organization (profile, organization list and creation). */
+  public?: boolean
+}
+
+export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined
+
+export function defineEndpoint<const E extends Endpoint>(endpoint: E): E {
+  return endpoint
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod'
+import { organizationNameSchema, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import { defineEndpoint } from './contract'
+
+const id = z.string().min(1).max(200)
+const orgParams = z.object({ orgId: id })
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(ORGANIZATION_PLANS),
+  role: z.enum(ORGANIZATION_ROLES),
+})
+
+const organizationDetailSchema = organizationSchema.extend({ createdAt: z.string(), updatedAt: z.string() })
+
+const memberSchema = z.object({
+  uid: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  role: z.enum(ORGANIZATION_ROLES),
+})
+
+export const profileSchema = z.object({
+  uid: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  createdAt: z.string(),
+  organizations: z.array(organizationSchema),
+})
+
+export const endpoints = {
+  getProfile: defineEndpoint({
+    method: 'POST',
+    path: '/users/{uid}',
+    operationId: 'getProfile',
+    summary: "The caller's profile with its organizations (only for the caller's own uid)",
+    tag: 'Profile',
+    params: z.object({ uid: id }),
+    response: profileSchema,
+    public: true,
+  }),
+  createOrganization: defineEndpoint({
+    method: 'POST',
+    path: '/organizations',
+    operationId: 'createOrganization',
+    summary: 'Create an organization; the caller becomes its owner, on the free plan',
+    tag: 'Organizations',
+    body: z.object({ name: organizationNameSchema, plan: z.literal('free').optional() }),
+    response: organizationSchema,
+    successStatus: 201,
+    public: true,
+  }),
+  listOrganizations: defineEndpoint({
+    method: 'GET',
+    path: '/organizations',
+    operationId: 'listOrganizations',
+    summary: "The caller's organizations with its role in each",
+    tag: 'Organizations',
+    response: z.array(organizationSchema),
+    public: true,
+  }),
+  getOrganization: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}',
+    operationId: 'getOrganization',
+    summary: 'One organization the caller belongs to',
+    tag: 'Organizations',
+    params: orgParams,
+    response: organizationDetailSchema,
+  }),
+  updateOrganization: defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/{orgId}',
+    operationId: 'updateOrganization',
+    summary: 'Rename an organization (owners only)',
+    tag: 'Organizations',
+    params: orgParams,
+    body: z.object({ name: organizationNameSchema }),
+    response: organizationDetailSchema,
+  }),
+  deleteOrganization: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}',
+    operationId: 'deleteOrganization',
+    summary: 'Delete an organization and everything in it (owners only)',
+    tag: 'Organizations',
+    params: orgParams,
+    response: z.null(),
+  }),
+  addMember: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/members',
+    operationId: 'addMember',
+    summary: 'Add a user (by uid) as a member (owners only)',
+    tag: 'Organizations',
+    params: orgParams,
+    body: z.object({ memberId: id }),
+    response: z.array(memberSchema),
+  }),
+  removeMember: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/members/{memberId}',
+    operationId: 'removeMember',
+    summary: 'Remove a member (owners only; the last owner stays)',
+    tag: 'Organizations',
+    params: orgParams.extend({ memberId: id }),
+    response: z.array(memberSchema),
+  }),
+}

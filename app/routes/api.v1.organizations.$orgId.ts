@@ -1,0 +1,24 @@
+import { endpoints } from '~/lib/api/endpoints'
+import { deleteOrganization, getOrganization, renameOrganization } from '~/services/organizations/organizations.server'
+import { requireOrganizationScope } from '~/services/organizations/scope.server'
+import { apiRoute, handle, type ApiCaller } from '~/utils/api.server'
+
+const scopeOf = (caller: ApiCaller, orgId: string) =>
+  requireOrganizationScope({ db: caller.db, userId: caller.user.id, organizationId: orgId })
+
+const route = apiRoute(
+  handle(endpoints.getOrganization, async ({ caller, params }) => ({
+    data: await getOrganization(await scopeOf(caller, params.orgId)),
+  })),
+  handle(endpoints.updateOrganization, async ({ caller, params, body }) => ({
+    data: await renameOrganization(await scopeOf(caller, params.orgId), body.name),
+    message: 'Organization updated',
+  })),
+  handle(endpoints.deleteOrganization, async ({ caller, params }) => {
+    await deleteOrganization(await scopeOf(caller, params.orgId))
+    return { data: null, message: 'Organization deleted' }
+  }),
+)
+
+export const loader = route
+export const action = route

@@ -1,0 +1,151 @@
+import { and, asc, count, eq } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { memberships, organizations, sessions, users, type User } from '~/db/schema'
+import type { OrganizationSummary } from '~/lib/organization-schemas'
+import { AppError } from '~/utils/errors'
+import { requireOrganizationScope, requireOwner, type OrganizationScope } from './scope.server'
+
+const summaryColumns = {
+  id: organizations.id,
+  name: organizations.name,
+  plan: organizations.plan,
+  role: memberships.role,
+}
+
+/** The creator becomes its owner; a new organization is on the free plan. */
+export async function createOrganization({
+  db,
+  userId,
+  name,
+}: {
+  db: Database
+  userId: string
+  name: string
+}): Promise<OrganizationSummary> {
+  return db.transaction(async (tx) => {
+    const [organization] = await tx.insert(organizations).values({ name, plan: 'free' }).returning()
+    await tx.insert(memberships).values({ organizationId: organization.id, userId, role: 'owner' })
+    return { id: organization.id, name: organization.name, plan: organization.plan, role: 'owner' }
+  })
+}
+
+/** The user's organizations, oldest membership first (so "the first" is stable). */
+export async function listOrganizations({ db, userId }: { db: Database; userId: string }): Promise<OrganizationSummary[]> {
+  return db
+    .select(summaryColumns)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt), asc(organizations.name))
+}
+
+export async function getOrganization(scope: OrganizationScope) {
+  const [organization] = await scope.db
+    .select({ ...summaryColumns, createdAt: organizations.createdAt, updatedAt: organizations.updatedAt })
+    .from(organizations)
+    .innerJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, scope.userId)))
+    .where(eq(organizations.id, scope.organizationId))
+  return organization
+}
+
+export async function renameOrganization(scope: OrganizationScope, name: string) {
+  requireOwner(scope)
+  await scope.db
+    .update(organizations)
+    .set({ name, updatedAt: new Date() })
+    .where(eq(organizations.id, scope.organizationId))
+  return getOrganization(scope)
+}
+
+export async function deleteOrganization(scope: OrganizationScope): Promise<void> {
+  requireOwner(scope)
+  await scope.db.delete(organizations).where(eq(organizations.id, scope.organizationId))
+}
+
+export async function listMembers(scope: OrganizationScope) {
+  return scope.db
+    .select({ uid: users.firebaseUid, email: users.email, displayName: users.displayName, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, scope.organizationId))
+    .orderBy(asc(memberships.createdAt))
+}
+
+async function findUserByUid(db: Database, uid: string): Promise<User> {
+  const [user] = await db.select().from(users).where(eq(users.firebaseUid, uid)).limit(1)
+  if (!user) throw new AppError('NOT_FOUND', 'User not found')
+  return user
+}
+
+/** Adds a person who has signed in to ReplyPilot at least once, by their user id (uid), as a member. */
+export async function addMember(scope: OrganizationScope, memberUid: string) {
+  requireOwner(scope)
+  const user = await findUserByUid(scope.db, memberUid)
+  await scope.db
+    .insert(memberships)
+    .values({ organizationId: scope.organizationId, userId: user.id, role: 'member' })
+    .onConflictDoNothing()
+  return listMembers(scope)
+}
+
+export async function removeMember(scope: OrganizationScope, memberUid: string) {
+  requireOwner(scope)
+  const user = await findUserByUid(scope.db, memberUid)
+  await scope.db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.userId, user.id)))
+    if (!target) throw new AppError('NOT_FOUND', 'Member not found')
+    if (target.role === 'owner') {
+      const [{ owners }] = await tx
+        .select({ owners: count() })
+        .from(memberships)
+        .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.role, 'owner')))
+      if (owners <= 1) throw new AppError('CONFLICT', 'An organization needs at least one owner')
+    }
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.userId, user.id)))
+  })
+  return listMembers(scope)
+}
+
+/**
+ * The organization a session works in: the stored one while the user still belongs to it, else the first.
+ * Stores the choice back so that the next request agrees.
+ */
+export async function resolveCurrentOrganization({
+  db,
+  userId,
+  sessionId,
+  storedId,
+}: {
+  db: Database
+  userId: string
+  sessionId: string
+  storedId: string | null
+}): Promise<{ organizations: OrganizationSummary[]; current: OrganizationSummary | undefined }> {
+  const list = await listOrganizations({ db, userId })
+  const current = list.find((o) => o.id === storedId) ?? list[0]
+  if ((current?.id ?? null) !== storedId) {
+    await db.update(sessions).set({ currentOrganizationId: current?.id ?? null }).where(eq(sessions.id, sessionId))
+  }
+  return { organizations: list, current }
+}
+
+/** Makes an organization the session's current one; the membership is checked first. */
+export async function switchOrganization({
+  db,
+  userId,
+  sessionId,
+  organizationId,
+}: {
+  db: Database
+  userId: string
+  sessionId: string
+  organizationId: string
+}): Promise<void> {
+  const scope = await requireOrganizationScope({ db, userId, organizationId })
+  await db.update(sessions).set({ currentOrganizationId: scope.organizationId }).where(eq(sessions.id, sessionId))
+}

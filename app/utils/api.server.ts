@@ -1,0 +1,162 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { z } from 'zod'
+import type { Database } from '~/db/client.server'
+import type { User } from '~/db/schema'
+import { IdentityError } from '~/integrations/firebase/identity.server'
+import type { Endpoint, Infer } from '~/lib/api/contract'
+import { userForToken } from '~/services/auth/profile.server'
+import { AppError, ERROR_STATUS, isAppError } from './errors'
+import { rateLimits } from './rate-limit.server'
+import { getRuntime, type Runtime } from './runtime.server'
+
+export const MAX_API_BODY_BYTES = 1024 * 1024
+
+export type ApiCaller = { user: User; db: Database; runtime: Runtime }
+
+type HandlerInput<E extends Endpoint> = {
+  params: Infer<E['params']>
+  query: Infer<E['query']>
+  body: Infer<E['body']>
+  caller: ApiCaller
+  request: Request
+}
+
+/** What a handler may return where the contract says string: a Date, which JSON turns into an ISO string. */
+type Serializable<T> = T extends string ? T | Date : T extends object ? { [K in keyof T]: Serializable<T[K]> } : T
+
+export type ApiResult<E extends Endpoint> = { data: Serializable<z.output<E['response']>>; message?: string }
+
+export type ApiHandler<E extends Endpoint = Endpoint> = {
+  endpoint: E
+  run(input: HandlerInput<E>): Promise<ApiResult<E>>
+}
+
+/** Pairs an endpoint's contract with the code that serves it; the input arrives parsed by the contract. */
+export function handle<E extends Endpoint>(endpoint: E, run: ApiHandler<E>['run']): ApiHandler<E> {
+  return { endpoint, run }
+}
+
+type Envelope = { success: boolean; data: unknown; message: string | null; code?: string; errors?: unknown }
+
+function respond(status: number, body: Envelope, headers?: HeadersInit): Response {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+}
+
+export function apiFailure(error: AppError, headers?: HeadersInit): Response {
+  const { status } = ERROR_STATUS[error.code]
+  return respond(
+    status,
+    { success: false, data: null, message: error.message, code: error.code, ...(error.details ? { errors: error.details } : {}) },
+    headers,
+  )
+}
+
+/** zod issues → `{ field: [messages] }`, the shape forms use too. */
+function fieldErrors(error: z.ZodError, prefix: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const issue of error.issues) {
+    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix
+    ;(out[key] ??= []).push(issue.message)
+  }
+  return out
+}
+
+/** Runtime validation has checked the value against the schema, so its output type holds. */
+function parseWith<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string): Infer<S> {
+  if (!schema) return undefined as Infer<S>
+  const result = schema.safeParse(value)
+  if (!result.success) {
+    const errors = fieldErrors(result.error, where)
+    const first = Object.values(errors)[0]?.[0]
+    throw new AppError('VALIDATION_ERROR', first ?? ERROR_STATUS.VALIDATION_ERROR.message, errors)
+  }
+  return result.data as Infer<S>
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  const length = Number(request.headers.get('content-length') ?? 0)
+  if (length > MAX_API_BODY_BYTES) throw new AppError('VALIDATION_ERROR', 'Request body is too large')
+  const text = await request.text()
+  if (text.length > MAX_API_BODY_BYTES) throw new AppError('VALIDATION_ERROR', 'Request body is too large')
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'Request body is not valid JSON')
+  }
+}
+
+const TOKEN_ERRORS = new Set(['internal-error', 'NETWORK_ERROR'])
+
+async function authenticate(request: Request, runtime: Runtime): Promise<User> {
+  const header = request.headers.get('authorization') ?? ''
+  const match = /^Bearer\s+(\S+)$/i.exec(header)
+  if (!match) throw new AppError('AUTH_TOKEN_MISSING', ERROR_STATUS.AUTH_TOKEN_MISSING.message)
+  try {
+    const token = await runtime.identity.verifyIdToken(match[1])
+    return await userForToken({ db: runtime.database.db, token })
+  } catch (error) {
+    if (error instanceof IdentityError && !TOKEN_ERRORS.has(error.code)) {
+      throw new AppError('AUTH_TOKEN_INVALID', ERROR_STATUS.AUTH_TOKEN_INVALID.message)
+    }
+    throw error
+  }
+}
+
+function limit(limiter: keyof typeof rateLimits, key: string) {
+  const verdict = rateLimits[limiter].consume(key)
+  if (!verdict.allowed) {
+    throw new AppError('RATE_LIMITED', ERROR_STATUS.RATE_LIMITED.message, {
+      retryAfterSeconds: verdict.retryAfterSeconds,
+    })
+  }
+}
+
+/**
+ * A resource route of the product API: rate limits, the bearer token, the contract's validation, the JSON
+ * envelope `{ success, data, message }`, and one mapping from failures to status codes.
+ */
+export function apiRoute(...handlers: ApiHandler[]) {
+  return async ({ request, params, context }: LoaderFunctionArgs): Promise<Response> => {
+    const runtime = await getRuntime()
+    try {
+      limit('apiPerIp', context.clientIp ?? 'unknown')
+      const method = request.method.toUpperCase()
+      const handler = handlers.find((h) => h.endpoint.method === method)
+      if (!handler) {
+        return respond(405, { success: false, data: null, message: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }, {
+          Allow: handlers.map((h) => h.endpoint.method).join(', '),
+        })
+      }
+      const user = await authenticate(request, runtime)
+      limit('apiPerUser', user.id)
+      const { endpoint } = handler
+      const url = new URL(request.url)
+      const input = {
+        params: parseWith(endpoint.params, params, 'params'),
+        query: parseWith(endpoint.query, Object.fromEntries(url.searchParams), 'query'),
+        body: parseWith(endpoint.body, endpoint.body ? await readJsonBody(request) : undefined, ''),
+        caller: { user, db: runtime.database.db, runtime },
+        request,
+      }
+      const headerOrg = request.headers.get('x-organization-id')
+      if (headerOrg && typeof params.orgId === 'string' && headerOrg !== params.orgId) {
+        throw new AppError('VALIDATION_ERROR', 'X-Organization-Id does not match the organization in the path')
+      }
+      const result = await handler.run(input)
+      return respond(endpoint.successStatus ?? 200, { success: true, data: result.data ?? null, message: result.message ?? null })
+    } catch (error) {
+      if (isAppError(error)) {
+        const retry = error.code === 'RATE_LIMITED' ? error.details?.retryAfterSeconds : undefined
+        return apiFailure(error, retry ? { 'Retry-After': String(retry) } : undefined)
+      }
+      runtime.logger.error('api request failed', {
+        error,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        requestId: request.headers.get('x-request-id') ?? undefined,
+      })
+      return apiFailure(new AppError('SERVER_ERROR', ERROR_STATUS.SERVER_ERROR.message))
+    }
+  }
+}
