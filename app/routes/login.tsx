@@ -1,7 +1,14 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Alert, Box, Center, Group, Image, Paper, Stack, Tabs, Text, Title } from '@mantine/core'
 import { IconBrandGoogle, IconMail } from '@tabler/icons-react'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { useActionData, useLoaderData, useNavigate, useSearchParams } from '@remix-run/react'
 import { useCallback, useEffect } from 'react'
 import { GoogleSignIn } from '~/components/auth/google-sign-in'
@@ -16,12 +23,19 @@ import { requestPasswordReset } from '~/services/auth/sign-in.server'
 import { commitSessionCookie, getSignedIn } from '~/utils/auth.server'
 import { authenticator } from '~/utils/authenticator.server'
 import { isAppError } from '~/utils/errors'
+import { consumeSignInAttempt } from '~/utils/rate-limit.server'
 import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [
   { title: `Sign in · ${PRODUCT_NAME}` },
   { name: 'description', content: `Sign in to ${PRODUCT_NAME}: AI agents that answer your customers on every channel.` },
 ]
+
+/** A rate-limited attempt tells the client when to come back. */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : {}
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [signedIn, { config }] = await Promise.all([getSignedIn(request), getRuntime()])
@@ -40,7 +54,9 @@ const SCHEMAS = { 'sign-in': signInSchema, 'sign-up': signUpSchema, reset: reset
 const isIntent = (value: unknown): value is LoginIntent => typeof value === 'string' && value in SCHEMAS
 const SECRET_FIELDS = ['password', 'confirmPassword', 'idToken']
 
-export async function action({ request }: ActionFunctionArgs) {
+const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.'
+
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.clone().formData()
   const intent = formData.get('intent')
   if (!isIntent(intent)) {
@@ -50,10 +66,18 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data<LoginActionData>({ intent, result: submission.reply({ hideFields: SECRET_FIELDS }) }, 400)
   }
+  const email = formData.get('email')
+  const attempt = consumeSignInAttempt({ ip: context.clientIp, account: typeof email === 'string' ? email.trim() : undefined })
+  if (!attempt.allowed) {
+    return data<LoginActionData>(
+      { intent, result: submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: SECRET_FIELDS }) },
+      { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
+    )
+  }
   try {
     if (intent === 'reset') {
       const { identity } = await getRuntime()
-      await requestPasswordReset({ identity, email: String(formData.get('email')).trim() })
+      await requestPasswordReset({ identity, email: String(email).trim() })
       return data<LoginActionData>({ intent, result: submission.reply({ resetForm: true }), resetSent: true })
     }
     const { session } = await authenticator.authenticate(intent, request)

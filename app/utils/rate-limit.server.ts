@@ -36,3 +36,16 @@ export const rateLimits = {
   signInPerIp: createRateLimiter({ limit: 100, windowMs: MINUTE }),
   signInPerAccount: createRateLimiter({ limit: 10, windowMs: MINUTE }),
 }
+
+/** Sign-in attempts: per address, and per account so that one address cannot guess one password fast. */
+export function consumeSignInAttempt({ ip, account }: { ip: string | undefined; account: string | undefined }) {
+  for (const [limiter, key] of [
+    [rateLimits.signInPerIp, ip ?? 'unknown'],
+    [rateLimits.signInPerAccount, account?.toLowerCase()],
+  ] as const) {
+    if (!key) continue
+    const verdict = limiter.consume(key)
+    if (!verdict.allowed) return verdict
+  }
+  return { allowed: true } as const
+}

@@ -20,7 +20,8 @@ export async function createAccount(displayName = 'Test User') {
     },
   )
   expect(response.ok).toBe(true)
-  return { email, password: PASSWORD, displayName }
+  const body: { idToken: string; localId: string } = await response.json()
+  return { email, password: PASSWORD, displayName, idToken: body.idToken, uid: body.localId }
 }
 
 export async function signIn(page: Page, email: string, password = PASSWORD, path = '/login') {

@@ -1,0 +1,40 @@
+import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
+import { createAccount } from './helpers'
+
+export type Envelope<T = unknown> = {
+  success: boolean
+  data: T
+  message: string | null
+  code?: string
+  errors?: Record<string, string[]>
+}
+
+/** A product API client for one user, over real HTTP, with an ID token from the Auth emulator. */
+export async function apiUser(request: APIRequestContext, name = 'API User') {
+  const account = await createAccount(name)
+  const headers = (extra?: Record<string, string>) => ({ Authorization: `Bearer ${account.idToken}`, ...extra })
+  const call = async <T = unknown>(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: Envelope<T>; response: APIResponse }> => {
+    const response = await request.fetch(`/api/v1${path}`, {
+      method,
+      headers: headers(options.headers),
+      data: options.body,
+    })
+    const body: Envelope<T> = await response.json()
+    return { status: response.status(), body, response }
+  }
+  return { ...account, call }
+}
+
+export type ApiUser = Awaited<ReturnType<typeof apiUser>>
+
+export async function createOrg(user: ApiUser, name: string) {
+  const { status, body } = await user.call<{ id: string; name: string; plan: string; role: string }>('POST', '/organizations', {
+    body: { name },
+  })
+  expect(status).toBe(201)
+  return body.data
+}
