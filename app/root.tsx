@@ -16,7 +16,10 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [
   { title: PRODUCT_NAME },
-  { name: 'description', content: `${PRODUCT_NAME} answers your customers on Telegram, Messenger and WhatsApp with AI agents.` },
+  {
+    name: 'description',
+    content: `${PRODUCT_NAME} answers your customers on Telegram, Messenger and WhatsApp with AI agents.`,
+  },
 ]
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -23,7 +23,8 @@ if (existsSync('.env')) process.loadEnvFile('.env')
 const buildFile = 'build/server/index.js'
 const stale =
   !existsSync(buildFile) ||
-  Math.max(newestMtime('app'), newestMtime('public'), statSync('vite.config.ts').mtimeMs) > statSync(buildFile).mtimeMs
+  Math.max(newestMtime('app'), newestMtime('public'), statSync('vite.config.ts').mtimeMs) >
+    statSync(buildFile).mtimeMs
 if (stale) {
   console.log('Building the app...')
   run(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'])

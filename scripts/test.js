@@ -48,11 +48,17 @@ function runCounted(command, args, env, file, pick) {
 
 function vitest(label, env) {
   const file = path.join(reports, `vitest-${label}.json`)
-  runCounted(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env, file, (r) => ({
-    passed: r.numPassedTests,
-    failed: r.numFailedTests,
-    skipped: r.numPendingTests + r.numTodoTests,
-  }))
+  runCounted(
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    env,
+    file,
+    (r) => ({
+      passed: r.numPassedTests,
+      failed: r.numFailedTests,
+      skipped: r.numPendingTests + r.numTodoTests,
+    }),
+  )
 }
 
 let postgres
@@ -74,7 +80,9 @@ try {
     postgres = await startThrowawayPostgres()
     databaseUrl = postgres.url
   }
-  step('Unit and service tests on PostgreSQL', () => vitest('postgres', { ...env, DATABASE_URL: databaseUrl }))
+  step('Unit and service tests on PostgreSQL', () =>
+    vitest('postgres', { ...env, DATABASE_URL: databaseUrl }),
+  )
 
   step('Build', () => run(node, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { env }))
   const e2eReport = path.join(reports, 'playwright.json')
@@ -84,7 +92,11 @@ try {
       ['test', '--reporter=list,json'],
       { ...env, DATABASE_URL: '', PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
       e2eReport,
-      (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped }),
+      (r) => ({
+        passed: r.stats.expected + r.stats.flaky,
+        failed: r.stats.unexpected,
+        skipped: r.stats.skipped,
+      }),
     ),
   )
 } catch (error) {

@@ -15,7 +15,10 @@ import { createLogger } from '../app/utils/logger.server'
 // Variables already in the environment win over the file.
 if (existsSync('.env')) process.loadEnvFile('.env')
 
-const logger = createLogger({ level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info', base: { component: 'http' } })
+const logger = createLogger({
+  level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info',
+  base: { component: 'http' },
+})
 const dev = process.argv.includes('--dev')
 const port = Number(process.env.PORT ?? 3000)
 const REQUEST_ID = /^[\w.-]{1,64}$/
@@ -28,7 +31,10 @@ function entryHook(module: object, name: 'boot' | 'shutdown'): () => Promise<voi
   }
 }
 
-async function loadBuild(): Promise<{ build: () => Promise<ServerBuild>; vite?: import('vite').ViteDevServer }> {
+async function loadBuild(): Promise<{
+  build: () => Promise<ServerBuild>
+  vite?: import('vite').ViteDevServer
+}> {
   if (dev) {
     const vite = await import('vite').then((v) => v.createServer({ server: { middlewareMode: true } }))
     const build = async () => {

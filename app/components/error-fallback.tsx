@@ -3,7 +3,8 @@ import { isRouteErrorResponse } from '@remix-run/react'
 import { useEffect } from 'react'
 
 function describe(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}${error.data ? `: ${String(error.data)}` : ''}`
+  if (isRouteErrorResponse(error))
+    return `${error.status} ${error.statusText}${error.data ? `: ${String(error.data)}` : ''}`
   if (error instanceof Error) return error.message
   return String(error)
 }
@@ -28,7 +29,9 @@ export function ErrorFallback({ error }: { error: unknown }) {
           </Title>
           <Text c="red.9">We&apos;re sorry for the inconvenience.</Text>
           <details>
-            <summary style={{ cursor: 'pointer', color: 'var(--mantine-color-red-9)' }}>Error Details</summary>
+            <summary style={{ cursor: 'pointer', color: 'var(--mantine-color-red-9)' }}>
+              Error Details
+            </summary>
             <Text component="pre" mt="sm" p="sm" bg="white" c="red.9" style={{ whiteSpace: 'pre-wrap' }}>
               {describe(error)}
             </Text>

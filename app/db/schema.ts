@@ -16,7 +16,9 @@ export const users = pgTable('users', {
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
-  plan: text('plan', { enum: ['free', 'pro', 'enterprise'] }).notNull().default('free'),
+  plan: text('plan', { enum: ['free', 'pro', 'enterprise'] })
+    .notNull()
+    .default('free'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -36,7 +38,10 @@ export const memberships = pgTable(
     role: text('role', { enum: MEMBERSHIP_ROLES }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('memberships_user_id_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index('memberships_user_id_idx').on(t.userId),
+  ],
 )
 
 /** A server-side sign-in session; the cookie holds only its id. */

@@ -32,7 +32,8 @@ const MESSAGES: Record<string, string> = {
   'operation-not-allowed': 'This sign-in method is not enabled for this project.',
   'popup-closed-by-user': 'The Google sign-in window was closed before signing in.',
   'cancelled-popup-request': 'The Google sign-in window was closed before signing in.',
-  'popup-blocked': 'The browser blocked the Google sign-in window. Allow pop-ups for this site and try again.',
+  'popup-blocked':
+    'The browser blocked the Google sign-in window. Allow pop-ups for this site and try again.',
   'network-request-failed': 'Network error - unable to reach the sign-in service. Please try again.',
   NETWORK_ERROR: 'Network error - unable to reach the sign-in service. Please try again.',
   ID_TOKEN_INVALID: 'Your sign-in could not be verified. Please try again.',
@@ -43,7 +44,10 @@ export const GENERIC_AUTH_ERROR = 'Sign-in failed. Please try again.'
 
 /** `"WEAK_PASSWORD : Password should be..."` → `WEAK_PASSWORD`; `"auth/user-disabled"` → `user-disabled`. */
 export function normalizeAuthErrorCode(raw: string): string {
-  return raw.split(' : ')[0].trim().replace(/^auth\//, '')
+  return raw
+    .split(' : ')[0]
+    .trim()
+    .replace(/^auth\//, '')
 }
 
 export function authErrorMessage(raw: string | undefined): string {

@@ -18,9 +18,21 @@ export const signInSchema = z.object({
 
 /** The live checklist on the sign-up form, in the spec's order and words. */
 export const PASSWORD_RULES = [
-  { label: 'At least 6 characters', message: 'Password must be at least 6 characters', test: (p: string) => p.length >= PASSWORD_MIN_LENGTH },
-  { label: 'One uppercase letter', message: 'Include at least one uppercase letter', test: (p: string) => /[A-Z]/.test(p) },
-  { label: 'One lowercase letter', message: 'Include at least one lowercase letter', test: (p: string) => /[a-z]/.test(p) },
+  {
+    label: 'At least 6 characters',
+    message: 'Password must be at least 6 characters',
+    test: (p: string) => p.length >= PASSWORD_MIN_LENGTH,
+  },
+  {
+    label: 'One uppercase letter',
+    message: 'Include at least one uppercase letter',
+    test: (p: string) => /[A-Z]/.test(p),
+  },
+  {
+    label: 'One lowercase letter',
+    message: 'Include at least one lowercase letter',
+    test: (p: string) => /[a-z]/.test(p),
+  },
   { label: 'One number', message: 'Include at least one number', test: (p: string) => /\d/.test(p) },
 ] as const
 
@@ -36,7 +48,10 @@ export const signUpSchema = z
     confirmPassword: z.string({ error: 'Passwords do not match' }),
     redirectTo: z.string().optional(),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  })
 
 export const resetSchema = z.object({
   intent: z.literal('reset'),

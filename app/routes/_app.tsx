@@ -1,14 +1,31 @@
 import { Outlet, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
 import type { LoaderFunctionArgs } from '@remix-run/node'
+import { useCallback, useState } from 'react'
 import { AppShell } from '~/components/layout/app-shell'
+import { CreateOrganizationDialog } from '~/components/organizations/create-organization-dialog'
+import { OrganizationSwitcher } from '~/components/organizations/organization-switcher'
+import { useCurrentOrganizationStorage } from '~/components/organizations/use-current-organization-storage'
 import { readSidebarOpen } from '~/lib/sidebar'
+import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireSignedIn } from '~/utils/auth.server'
+import { getRuntime } from '~/utils/runtime.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user } = await requireSignedIn(request)
+  const { user, session } = await requireSignedIn(request)
+  const { database } = await getRuntime()
+  const { organizations, current } = await resolveCurrentOrganization({
+    db: database.db,
+    userId: user.id,
+    sessionId: session.id,
+    storedId: session.currentOrganizationId,
+  })
   return {
     user: { uid: user.firebaseUid, displayName: user.displayName, email: user.email },
     sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
+    organizations,
+    currentOrganization: current,
+    /** The session had no choice yet (a new sign-in): the browser's stored choice may take over. */
+    currentDefaulted: session.currentOrganizationId === null,
   }
 }
 
@@ -16,10 +33,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = () => true
 
 export default function AppLayout() {
-  const { sidebarOpen } = useLoaderData<typeof loader>()
+  const { sidebarOpen, organizations, currentOrganization, currentDefaulted } = useLoaderData<typeof loader>()
+  // The create dialog opens by itself while the user has no organization (the spec's modal flag).
+  const [createOpen, setCreateOpen] = useState(organizations.length === 0)
+  const closeCreate = useCallback(() => setCreateOpen(false), [])
+  useCurrentOrganizationStorage({ organizations, current: currentOrganization, defaulted: currentDefaulted })
+
   return (
-    <AppShell initialOpen={sidebarOpen}>
+    <AppShell
+      initialOpen={sidebarOpen}
+      organizationSwitcher={
+        <OrganizationSwitcher
+          organizations={organizations}
+          current={currentOrganization}
+          onCreate={() => setCreateOpen(true)}
+        />
+      }
+    >
       <Outlet />
+      <CreateOrganizationDialog opened={createOpen} onClose={closeCreate} />
     </AppShell>
   )
 }

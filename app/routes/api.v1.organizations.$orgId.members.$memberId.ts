@@ -5,7 +5,11 @@ import { apiRoute, handle } from '~/utils/api.server'
 
 const route = apiRoute(
   handle(endpoints.removeMember, async ({ caller, params }) => {
-    const scope = await requireOrganizationScope({ db: caller.db, userId: caller.user.id, organizationId: params.orgId })
+    const scope = await requireOrganizationScope({
+      db: caller.db,
+      userId: caller.user.id,
+      organizationId: params.orgId,
+    })
     return { data: await removeMember(scope, params.memberId), message: 'Member removed' }
   }),
 )

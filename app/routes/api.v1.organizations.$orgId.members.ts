@@ -5,7 +5,11 @@ import { apiRoute, handle } from '~/utils/api.server'
 
 const route = apiRoute(
   handle(endpoints.addMember, async ({ caller, params, body }) => {
-    const scope = await requireOrganizationScope({ db: caller.db, userId: caller.user.id, organizationId: params.orgId })
+    const scope = await requireOrganizationScope({
+      db: caller.db,
+      userId: caller.user.id,
+      organizationId: params.orgId,
+    })
     return { data: await addMember(scope, body.memberId), message: 'Member added' }
   }),
 )

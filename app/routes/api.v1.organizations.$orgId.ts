@@ -1,5 +1,9 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { deleteOrganization, getOrganization, renameOrganization } from '~/services/organizations/organizations.server'
+import {
+  deleteOrganization,
+  getOrganization,
+  renameOrganization,
+} from '~/services/organizations/organizations.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { apiRoute, handle, type ApiCaller } from '~/utils/api.server'
 

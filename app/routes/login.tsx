@@ -28,13 +28,18 @@ import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [
   { title: `Sign in · ${PRODUCT_NAME}` },
-  { name: 'description', content: `Sign in to ${PRODUCT_NAME}: AI agents that answer your customers on every channel.` },
+  {
+    name: 'description',
+    content: `Sign in to ${PRODUCT_NAME}: AI agents that answer your customers on every channel.`,
+  },
 ]
 
 /** A rate-limited attempt tells the client when to come back. */
 export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers()
   const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : {}
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -50,7 +55,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
-const SCHEMAS = { 'sign-in': signInSchema, 'sign-up': signUpSchema, reset: resetSchema, google: googleSignInSchema }
+const SCHEMAS = {
+  'sign-in': signInSchema,
+  'sign-up': signUpSchema,
+  reset: resetSchema,
+  google: googleSignInSchema,
+}
 const isIntent = (value: unknown): value is LoginIntent => typeof value === 'string' && value in SCHEMAS
 const SECRET_FIELDS = ['password', 'confirmPassword', 'idToken']
 
@@ -60,14 +70,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.clone().formData()
   const intent = formData.get('intent')
   if (!isIntent(intent)) {
-    return data<LoginActionData>({ intent: null, result: { status: 'error', error: { '': ['Unknown action'] } } }, 400)
+    return data<LoginActionData>(
+      { intent: null, result: { status: 'error', error: { '': ['Unknown action'] } } },
+      400,
+    )
   }
   const submission = parseWithZod(formData, { schema: SCHEMAS[intent] })
   if (submission.status !== 'success') {
     return data<LoginActionData>({ intent, result: submission.reply({ hideFields: SECRET_FIELDS }) }, 400)
   }
   const email = formData.get('email')
-  const attempt = consumeSignInAttempt({ ip: context.clientIp, account: typeof email === 'string' ? email.trim() : undefined })
+  const attempt = consumeSignInAttempt({
+    ip: context.clientIp,
+    account: typeof email === 'string' ? email.trim() : undefined,
+  })
   if (!attempt.allowed) {
     return data<LoginActionData>(
       { intent, result: submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: SECRET_FIELDS }) },

@@ -22,7 +22,11 @@ type HandlerInput<E extends Endpoint> = {
 }
 
 /** What a handler may return where the contract says string: a Date, which JSON turns into an ISO string. */
-type Serializable<T> = T extends string ? T | Date : T extends object ? { [K in keyof T]: Serializable<T[K]> } : T
+type Serializable<T> = T extends string
+  ? T | Date
+  : T extends object
+    ? { [K in keyof T]: Serializable<T[K]> }
+    : T
 
 export type ApiResult<E extends Endpoint> = { data: Serializable<z.output<E['response']>>; message?: string }
 
@@ -46,7 +50,13 @@ export function apiFailure(error: AppError, headers?: HeadersInit): Response {
   const { status } = ERROR_STATUS[error.code]
   return respond(
     status,
-    { success: false, data: null, message: error.message, code: error.code, ...(error.details ? { errors: error.details } : {}) },
+    {
+      success: false,
+      data: null,
+      message: error.message,
+      code: error.code,
+      ...(error.details ? { errors: error.details } : {}),
+    },
     headers,
   )
 }
@@ -124,9 +134,13 @@ export function apiRoute(...handlers: ApiHandler[]) {
       const method = request.method.toUpperCase()
       const handler = handlers.find((h) => h.endpoint.method === method)
       if (!handler) {
-        return respond(405, { success: false, data: null, message: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }, {
-          Allow: handlers.map((h) => h.endpoint.method).join(', '),
-        })
+        return respond(
+          405,
+          { success: false, data: null, message: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' },
+          {
+            Allow: handlers.map((h) => h.endpoint.method).join(', '),
+          },
+        )
       }
       const user = await authenticate(request, runtime)
       limit('apiPerUser', user.id)
@@ -141,10 +155,17 @@ export function apiRoute(...handlers: ApiHandler[]) {
       }
       const headerOrg = request.headers.get('x-organization-id')
       if (headerOrg && typeof params.orgId === 'string' && headerOrg !== params.orgId) {
-        throw new AppError('VALIDATION_ERROR', 'X-Organization-Id does not match the organization in the path')
+        throw new AppError(
+          'VALIDATION_ERROR',
+          'X-Organization-Id does not match the organization in the path',
+        )
       }
       const result = await handler.run(input)
-      return respond(endpoint.successStatus ?? 200, { success: true, data: result.data ?? null, message: result.message ?? null })
+      return respond(endpoint.successStatus ?? 200, {
+        success: true,
+        data: result.data ?? null,
+        message: result.message ?? null,
+      })
     } catch (error) {
       if (isAppError(error)) {
         const retry = error.code === 'RATE_LIMITED' ? error.details?.retryAfterSeconds : undefined

@@ -45,7 +45,8 @@ export function getSignedIn(request: Request): Promise<SignedIn | undefined> {
         db: database.db,
         identity,
         sessionId,
-        onProviderUnreachable: (error) => logger.warn('identity provider unreachable; session kept', { error }),
+        onProviderUnreachable: (error) =>
+          logger.warn('identity provider unreachable; session kept', { error }),
       })
     })()
     perRequest.set(request, pending)

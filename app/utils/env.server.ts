@@ -20,7 +20,9 @@ const envSchema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: optionalString,
   DATABASE_URL: optionalString,
-  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
+  SESSION_SECRET: optionalString.pipe(
+    z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  ),
   ENCRYPTION_KEY: optionalString.pipe(
     z
       .string()
@@ -74,7 +76,10 @@ function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
       .parse(JSON.parse(readFileSync(file, 'utf8')))
     return parsed
   } catch {
-    const secrets = { sessionSecret: randomBytes(32).toString('hex'), encryptionKey: randomBytes(32).toString('hex') }
+    const secrets = {
+      sessionSecret: randomBytes(32).toString('hex'),
+      encryptionKey: randomBytes(32).toString('hex'),
+    }
     mkdirSync(dataDir, { recursive: true })
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 })
     return secrets
@@ -94,8 +99,10 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
 
   const problems: string[] = []
   if (strict) {
-    if (!env.SESSION_SECRET) problems.push('SESSION_SECRET is required in production (at least 32 characters).')
-    if (!env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY is required in production (64 hexadecimal characters).')
+    if (!env.SESSION_SECRET)
+      problems.push('SESSION_SECRET is required in production (at least 32 characters).')
+    if (!env.ENCRYPTION_KEY)
+      problems.push('ENCRYPTION_KEY is required in production (64 hexadecimal characters).')
     if (!env.FIREBASE_PROJECT_ID) problems.push('FIREBASE_PROJECT_ID is required in production.')
     if (!env.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY is required in production.')
     if (env.FIREBASE_AUTH_EMULATOR_HOST) {

@@ -3,7 +3,8 @@ import type { LogLevel } from './env.server'
 const LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 
 /** Keys whose values never reach a log line, at any depth. */
-const SECRET_KEY = /^(.*token|.*password|.*secret|authorization|cookie|set-cookie|.*api[-_]?key|.*credentials?|code|pin|hub\.verify_token)$/i
+const SECRET_KEY =
+  /^(.*token|.*password|.*secret|authorization|cookie|set-cookie|.*api[-_]?key|.*credentials?|code|pin|hub\.verify_token)$/i
 const REDACTED = '[redacted]'
 const MAX_DEPTH = 6
 
@@ -40,9 +41,7 @@ export type Logger = {
 type Sink = (line: string) => void
 
 /** One JSON object a line; secrets are redacted by key name before anything is written. */
-export function createLogger(
-  options: { level?: LogLevel; base?: LogFields; sink?: Sink } = {},
-): Logger {
+export function createLogger(options: { level?: LogLevel; base?: LogFields; sink?: Sink } = {}): Logger {
   const level = options.level ?? 'info'
   const base = options.base ?? {}
   const sink: Sink = options.sink ?? ((line) => process.stdout.write(line + '\n'))

@@ -22,7 +22,10 @@ export function createRateLimiter({ limit, windowMs }: { limit: number; windowMs
       }
       window.count += 1
       if (window.count <= limit) return { allowed: true }
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)) }
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)),
+      }
     },
   }
 }
@@ -38,7 +41,13 @@ export const rateLimits = {
 }
 
 /** Sign-in attempts: per address, and per account so that one address cannot guess one password fast. */
-export function consumeSignInAttempt({ ip, account }: { ip: string | undefined; account: string | undefined }) {
+export function consumeSignInAttempt({
+  ip,
+  account,
+}: {
+  ip: string | undefined
+  account: string | undefined
+}) {
   for (const [limiter, key] of [
     [rateLimits.signInPerIp, ip ?? 'unknown'],
     [rateLimits.signInPerAccount, account?.toLowerCase()],

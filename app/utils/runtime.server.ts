@@ -21,7 +21,10 @@ async function createRuntime(): Promise<Runtime> {
   const logger = getLogger()
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   const identity = createFirebaseIdentity(config.firebase)
-  logger.info('runtime ready', { database: database.driver, authEmulator: config.firebase.emulatorHost ?? null })
+  logger.info('runtime ready', {
+    database: database.driver,
+    authEmulator: config.firebase.emulatorHost ?? null,
+  })
   return { config, database, identity, logger }
 }
 

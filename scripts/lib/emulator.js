@@ -19,13 +19,19 @@ export async function ensureAuthEmulator({ logDir = 'data/logs' } = {}) {
   const log = createWriteStream(path.join(logDir, 'auth-emulator.log'))
   // The node process itself, not the npx wrapper, so that stopping it really stops the emulator.
   const bin = path.resolve('node_modules/firebase-tools/lib/bin/firebase.js')
-  const { child, stop } = startChild(process.execPath, [bin, 'emulators:start', '--only', 'auth', '--project', PROJECT_ID], {
-    env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: undefined },
-  })
+  const { child, stop } = startChild(
+    process.execPath,
+    [bin, 'emulators:start', '--only', 'auth', '--project', PROJECT_ID],
+    {
+      env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: undefined },
+    },
+  )
   child.stdout.pipe(log)
   child.stderr.pipe(log)
   const exited = new Promise((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`The Auth emulator exited (code ${code}); see ${logDir}/auth-emulator.log`))),
+    child.once('exit', (code) =>
+      reject(new Error(`The Auth emulator exited (code ${code}); see ${logDir}/auth-emulator.log`)),
+    ),
   )
   await Promise.race([waitForPort(host, port, 90_000, 'The Firebase Auth emulator'), exited])
   return { hostPort, stop }

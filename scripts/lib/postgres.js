@@ -14,14 +14,21 @@ export async function startThrowawayPostgres() {
   const port = await freePort()
   // initdb refuses to run as root: the cluster belongs to the postgres user then.
   const asOwner = (cmd, args) =>
-    isRoot() ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'ignore' }) : run(cmd, args, { stdio: 'ignore' })
+    isRoot()
+      ? run('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'ignore' })
+      : run(cmd, args, { stdio: 'ignore' })
   if (isRoot()) {
     chownSync(dir, postgresId('-u'), postgresId('-g'))
   }
   asOwner(`${bin}/initdb`, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
   asOwner(`${bin}/pg_ctl`, [
-    '-D', dataDir, '-l', path.join(dir, 'server.log'), '-w',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    '-D',
+    dataDir,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
     'start',
   ])
   return {

@@ -12,7 +12,10 @@ export type Envelope<T = unknown> = {
 /** A product API client for one user, over real HTTP, with an ID token from the Auth emulator. */
 export async function apiUser(request: APIRequestContext, name = 'API User') {
   const account = await createAccount(name)
-  const headers = (extra?: Record<string, string>) => ({ Authorization: `Bearer ${account.idToken}`, ...extra })
+  const headers = (extra?: Record<string, string>) => ({
+    Authorization: `Bearer ${account.idToken}`,
+    ...extra,
+  })
   const call = async <T = unknown>(
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
     path: string,
@@ -32,9 +35,13 @@ export async function apiUser(request: APIRequestContext, name = 'API User') {
 export type ApiUser = Awaited<ReturnType<typeof apiUser>>
 
 export async function createOrg(user: ApiUser, name: string) {
-  const { status, body } = await user.call<{ id: string; name: string; plan: string; role: string }>('POST', '/organizations', {
-    body: { name },
-  })
+  const { status, body } = await user.call<{ id: string; name: string; plan: string; role: string }>(
+    'POST',
+    '/organizations',
+    {
+      body: { name },
+    },
+  )
   expect(status).toBe(201)
   return body.data
 }

@@ -11,7 +11,9 @@ test.describe('product API conventions', () => {
       message: 'Authentication token is missing',
       code: 'AUTH_TOKEN_MISSING',
     })
-    const bad = await request.get('/api/v1/organizations', { headers: { Authorization: 'Bearer not-a-token' } })
+    const bad = await request.get('/api/v1/organizations', {
+      headers: { Authorization: 'Bearer not-a-token' },
+    })
     expect(bad.status()).toBe(401)
     expect(await bad.json()).toMatchObject({
       success: false,
@@ -30,7 +32,9 @@ test.describe('product API conventions', () => {
     expect(method.response.headers()['allow']).toBe('GET, POST')
   })
 
-  test('a malformed body is a VALIDATION_ERROR with field errors, and nothing is created', async ({ request }) => {
+  test('a malformed body is a VALIDATION_ERROR with field errors, and nothing is created', async ({
+    request,
+  }) => {
     const user = await apiUser(request)
     const empty = await user.call('POST', '/organizations', { body: { name: '   ' } })
     expect(empty.status).toBe(400)
@@ -52,7 +56,9 @@ test.describe('product API conventions', () => {
 })
 
 test.describe('profile', () => {
-  test('POST /users/{uid} returns the profile with organizations, only for the caller', async ({ request }) => {
+  test('POST /users/{uid} returns the profile with organizations, only for the caller', async ({
+    request,
+  }) => {
     const user = await apiUser(request, 'Profile Person')
     const other = await apiUser(request)
     const org = await createOrg(user, 'Acme')
@@ -81,12 +87,18 @@ test.describe('organizations', () => {
     const list = await owner.call('GET', '/organizations')
     expect(list.body.data).toEqual([created])
 
-    const one = await owner.call('GET', `/organizations/${created.id}`, { headers: { 'X-Organization-Id': created.id } })
+    const one = await owner.call('GET', `/organizations/${created.id}`, {
+      headers: { 'X-Organization-Id': created.id },
+    })
     expect(one.body.data).toMatchObject({ id: created.id, name: 'Acme Inc', role: 'owner' })
 
     const renamed = await owner.call('PATCH', `/organizations/${created.id}`, { body: { name: 'Acme Ltd' } })
     expect(renamed.status).toBe(200)
-    expect(renamed.body).toMatchObject({ success: true, data: { name: 'Acme Ltd' }, message: 'Organization updated' })
+    expect(renamed.body).toMatchObject({
+      success: true,
+      data: { name: 'Acme Ltd' },
+      message: 'Organization updated',
+    })
 
     const mismatch = await owner.call('GET', `/organizations/${created.id}`, {
       headers: { 'X-Organization-Id': '00000000-0000-4000-8000-000000000000' },
@@ -106,12 +118,18 @@ test.describe('organizations', () => {
     await member.call('GET', '/organizations') // first sight creates the user
     const org = await createOrg(owner, 'Team')
 
-    const unknown = await owner.call('POST', `/organizations/${org.id}/members`, { body: { memberId: 'no-such-uid' } })
+    const unknown = await owner.call('POST', `/organizations/${org.id}/members`, {
+      body: { memberId: 'no-such-uid' },
+    })
     expect(unknown.status).toBe(404)
 
-    const added = await owner.call<{ uid: string; role: string }[]>('POST', `/organizations/${org.id}/members`, {
-      body: { memberId: member.uid },
-    })
+    const added = await owner.call<{ uid: string; role: string }[]>(
+      'POST',
+      `/organizations/${org.id}/members`,
+      {
+        body: { memberId: member.uid },
+      },
+    )
     expect(added.status).toBe(200)
     expect(added.body.data.map((m) => [m.uid, m.role])).toEqual([
       [owner.uid, 'owner'],
@@ -123,7 +141,8 @@ test.describe('organizations', () => {
     expect(rename.status).toBe(403)
     expect((await member.call('DELETE', `/organizations/${org.id}`)).status).toBe(403)
     expect(
-      (await member.call('POST', `/organizations/${org.id}/members`, { body: { memberId: member.uid } })).status,
+      (await member.call('POST', `/organizations/${org.id}/members`, { body: { memberId: member.uid } }))
+        .status,
     ).toBe(403)
 
     const lastOwner = await owner.call('DELETE', `/organizations/${org.id}/members/${owner.uid}`)

@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test'
-import { createAccount, PASSWORD, signIn, signUp, uniqueEmail } from './helpers'
+import { createAccount, dismissCreateOrganization, PASSWORD, signIn, signUp, uniqueEmail } from './helpers'
 
 test('sign up, sign out, and sign back in to the page that was asked for', async ({ page }) => {
   const email = uniqueEmail()
   await signUp(page, { name: 'Ada Lovelace', email, password: PASSWORD })
   await expect(page).toHaveURL('/')
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
+  await dismissCreateOrganization(page)
 
   await page.getByRole('link', { name: 'Settings' }).click()
   await expect(page.getByText('Ada Lovelace')).toBeVisible()
@@ -21,6 +22,7 @@ test('sign up, sign out, and sign back in to the page that was asked for', async
   await form.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL('/channels')
   await expect(page.getByRole('heading', { name: 'Channels' })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Create Organization' })).toBeVisible()
 })
 
 test('the sign-up checklist follows the password, and the button waits for every field', async ({ page }) => {
@@ -45,7 +47,9 @@ test('the sign-up checklist follows the password, and the button waits for every
 test('a wrong password shows the provider message in the red box', async ({ page }) => {
   const account = await createAccount()
   await page.goto('/login')
-  await expect(page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign In' })).toBeDisabled()
+  await expect(
+    page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign In' }),
+  ).toBeDisabled()
   await signIn(page, account.email, 'Wrong123')
   await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.')
   await expect(page).toHaveURL(/\/login/)

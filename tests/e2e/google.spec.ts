@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { routeFakeGapi } from './gapi-route'
-import { uniqueEmail } from './helpers'
+import { dismissCreateOrganization, uniqueEmail } from './helpers'
 
 test('Google sign-in through the Auth emulator popup', async ({ page, context }) => {
   await routeFakeGapi(context)
@@ -14,6 +14,7 @@ test('Google sign-in through the Auth emulator popup', async ({ page, context })
   await popup.locator('#display-name-input').fill('Gina Google')
   await popup.locator('#sign-in').click()
   await expect(page).toHaveURL('/')
+  await dismissCreateOrganization(page)
   await page.getByRole('link', { name: 'Settings' }).click()
   await expect(page.getByText('Gina Google')).toBeVisible()
 })

@@ -32,7 +32,10 @@ export async function signIn(page: Page, email: string, password = PASSWORD, pat
   await form.getByRole('button', { name: 'Sign In' }).click()
 }
 
-export async function signUp(page: Page, { name, email, password }: { name: string; email: string; password: string }) {
+export async function signUp(
+  page: Page,
+  { name, email, password }: { name: string; email: string; password: string },
+) {
   await page.goto('/login?mode=signup')
   const form = page.getByRole('form', { name: 'Sign up' })
   await form.getByLabel('Full Name').fill(name)
@@ -40,4 +43,20 @@ export async function signUp(page: Page, { name, email, password }: { name: stri
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password)
   await form.getByLabel('Confirm Password').fill(password)
   await form.getByRole('button', { name: 'Create Account' }).click()
+}
+
+/** A new user meets the Create Organization dialog; tests about other things close it. */
+export async function dismissCreateOrganization(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Create Organization' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+}
+
+export async function createInDialog(page: Page, name: string) {
+  const dialog = page.getByRole('dialog', { name: 'Create Organization' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByPlaceholder('My Company').fill(name)
+  await dialog.getByRole('button', { name: 'Create Organization' }).click()
+  await expect(dialog).toBeHidden()
 }

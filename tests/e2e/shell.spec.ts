@@ -1,13 +1,16 @@
 import { expect, test } from '@playwright/test'
-import { createAccount, signIn } from './helpers'
+import { createAccount, createInDialog, signIn } from './helpers'
 
 test.beforeEach(async ({ page }) => {
   const account = await createAccount('Shell User')
   await signIn(page, account.email)
   await expect(page).toHaveURL('/')
+  await createInDialog(page, 'Shell Co')
 })
 
-test('the sidebar shows the product, marks the current page, and collapses with ctrl+b across reloads', async ({ page }) => {
+test('the sidebar shows the product, marks the current page, and collapses with ctrl+b across reloads', async ({
+  page,
+}) => {
   const sidebar = page.getByTestId('sidebar')
   await expect(sidebar.getByText('AI Powered Reply Automation')).toBeVisible()
   await expect(sidebar.getByText('1.0.0')).toBeVisible()

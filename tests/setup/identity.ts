@@ -5,7 +5,11 @@ export const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0
 
 /** The real Firebase Auth emulator that npm test starts. */
 export function testIdentity() {
-  return createFirebaseIdentity({ projectId: 'demo-replypilot', apiKey: 'demo-api-key', emulatorHost: EMULATOR_HOST })
+  return createFirebaseIdentity({
+    projectId: 'demo-replypilot',
+    apiKey: 'demo-api-key',
+    emulatorHost: EMULATOR_HOST,
+  })
 }
 
 export function uniqueEmail(prefix = 'user') {

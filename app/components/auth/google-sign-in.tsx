@@ -18,15 +18,18 @@ let loaded: Promise<{ auth: AuthModule; instance: import('firebase/auth').Auth }
 
 /** Loads the SDK once per page, on first use. */
 function loadFirebaseAuth(firebase: FirebaseClientConfig) {
-  loaded ??= Promise.all([import('firebase/app'), import('firebase/auth')]).then(([{ initializeApp, getApps }, auth]) => {
-    const app = getApps()[0] ?? initializeApp(firebase)
-    const instance = auth.initializeAuth(app, {
-      persistence: auth.inMemoryPersistence,
-      popupRedirectResolver: auth.browserPopupRedirectResolver,
-    })
-    if (firebase.emulatorUrl) auth.connectAuthEmulator(instance, firebase.emulatorUrl, { disableWarnings: true })
-    return { auth, instance }
-  })
+  loaded ??= Promise.all([import('firebase/app'), import('firebase/auth')]).then(
+    ([{ initializeApp, getApps }, auth]) => {
+      const app = getApps()[0] ?? initializeApp(firebase)
+      const instance = auth.initializeAuth(app, {
+        persistence: auth.inMemoryPersistence,
+        popupRedirectResolver: auth.browserPopupRedirectResolver,
+      })
+      if (firebase.emulatorUrl)
+        auth.connectAuthEmulator(instance, firebase.emulatorUrl, { disableWarnings: true })
+      return { auth, instance }
+    },
+  )
   return loaded
 }
 
@@ -34,7 +37,13 @@ function loadFirebaseAuth(firebase: FirebaseClientConfig) {
  * The one client island of sign-in: the Firebase JS SDK (loaded on click, so the login page stays light) opens
  * Google's popup with the account chooser forced, and the ID token is posted to the login action.
  */
-export function GoogleSignIn({ firebase, redirectTo }: { firebase: FirebaseClientConfig; redirectTo: string }) {
+export function GoogleSignIn({
+  firebase,
+  redirectTo,
+}: {
+  firebase: FirebaseClientConfig
+  redirectTo: string
+}) {
   const fetcher = useFetcher<LoginActionData>()
   const [popupOpen, setPopupOpen] = useState(false)
   const [clientError, setClientError] = useState<string>()

@@ -39,7 +39,13 @@ export function ResetForm({
   }, [sent, navigate, modeLink])
 
   return (
-    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate={hydrated} aria-label="Reset password">
+    <Form
+      method="post"
+      id={form.id}
+      onSubmit={form.onSubmit}
+      noValidate={hydrated}
+      aria-label="Reset password"
+    >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           Enter your email and we will send you a link to reset your password.

@@ -84,7 +84,12 @@ export function SignUpForm({
           error={fields.confirmPassword.errors?.[0]}
           onChange={track('confirmPassword')}
         />
-        <PendingButton fullWidth pending={pending} pendingLabel="Creating account..." disabled={hydrated && incomplete}>
+        <PendingButton
+          fullWidth
+          pending={pending}
+          pendingLabel="Creating account..."
+          disabled={hydrated && incomplete}
+        >
           Create Account
         </PendingButton>
         <Anchor component={Link} to={modeLink('signin')} size="sm" ta="center">

@@ -66,10 +66,7 @@ export function AppShell({
   useHotkeys([[SIDEBAR_SHORTCUT, toggle]])
 
   return (
-    <div
-      className={classes.shell}
-      data-sidebar={open ? 'open' : 'collapsed'}
-    >
+    <div className={classes.shell} data-sidebar={open ? 'open' : 'collapsed'}>
       <aside className={classes.sidebar} aria-label="Sidebar" data-testid="sidebar">
         <SidebarContent collapsed={!open} organizationSwitcher={organizationSwitcher} />
       </aside>

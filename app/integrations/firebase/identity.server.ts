@@ -16,7 +16,12 @@ export class IdentityError extends Error {
   }
 }
 
-export type VerifiedToken = { uid: string; email: string | undefined; name: string | undefined; authTime: number }
+export type VerifiedToken = {
+  uid: string
+  email: string | undefined
+  name: string | undefined
+  authTime: number
+}
 export type AccountState = { disabled: boolean; tokensValidAfter: Date | undefined } | undefined
 
 export type FirebaseIdentity = {
@@ -103,7 +108,8 @@ export function createFirebaseIdentity(config: FirebaseConfig): FirebaseIdentity
         const validAfter = user.tokensValidAfterTime ? new Date(user.tokensValidAfterTime) : undefined
         return { disabled: user.disabled, tokensValidAfter: validAfter }
       } catch (error) {
-        if (error instanceof Error && 'code' in error && error.code === 'auth/user-not-found') return undefined
+        if (error instanceof Error && 'code' in error && error.code === 'auth/user-not-found')
+          return undefined
         throw error
       }
     },

@@ -72,7 +72,12 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, server
       security: [{ firebaseIdToken: [] }],
       parameters: parameterList,
       ...(e.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(e.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(e.body, 'input') } },
+            },
+          }
         : {}),
       responses: {
         [status]: {

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { openTestDatabase } from '../../../tests/setup/database'
-import { createSession, deleteExpiredSessions, deleteSession, deleteUserSessions, findSessionUser, SESSION_TTL_MS } from './sessions.server'
+import {
+  createSession,
+  deleteExpiredSessions,
+  deleteSession,
+  deleteUserSessions,
+  findSessionUser,
+  SESSION_TTL_MS,
+} from './sessions.server'
 import { upsertUser } from './users.server'
 
 let handle: DatabaseHandle
@@ -12,7 +19,12 @@ beforeAll(async () => {
 afterAll(() => handle.close())
 
 const newUser = () =>
-  upsertUser({ db: handle.db, firebaseUid: `uid-${randomUUID()}`, email: 'a@example.com', displayName: 'Ada' })
+  upsertUser({
+    db: handle.db,
+    firebaseUid: `uid-${randomUUID()}`,
+    email: 'a@example.com',
+    displayName: 'Ada',
+  })
 
 describe('sessions', () => {
   it('creates a random id that finds its user until it expires', async () => {
@@ -44,8 +56,18 @@ describe('sessions', () => {
 
   it('upserting a user keeps one row and does not erase a known name', async () => {
     const uid = `uid-${randomUUID()}`
-    const first = await upsertUser({ db: handle.db, firebaseUid: uid, email: 'x@example.com', displayName: 'Xavier' })
-    const second = await upsertUser({ db: handle.db, firebaseUid: uid, email: 'x@example.com', displayName: undefined })
+    const first = await upsertUser({
+      db: handle.db,
+      firebaseUid: uid,
+      email: 'x@example.com',
+      displayName: 'Xavier',
+    })
+    const second = await upsertUser({
+      db: handle.db,
+      firebaseUid: uid,
+      email: 'x@example.com',
+      displayName: undefined,
+    })
     expect(second.id).toBe(first.id)
     expect(second.displayName).toBe('Xavier')
   })

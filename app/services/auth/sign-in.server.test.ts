@@ -4,7 +4,13 @@ import { AppError } from '~/utils/errors'
 import { openTestDatabase } from '../../../tests/setup/database'
 import { testIdentity, uniqueEmail } from '../../../tests/setup/identity'
 import { findSessionUser } from './sessions.server'
-import { requestPasswordReset, resolveSession, signInWithEmail, signInWithIdToken, signUpWithEmail } from './sign-in.server'
+import {
+  requestPasswordReset,
+  resolveSession,
+  signInWithEmail,
+  signInWithIdToken,
+  signUpWithEmail,
+} from './sign-in.server'
 
 const identity = testIdentity()
 const PASSWORD = 'Secret123'
@@ -43,7 +49,9 @@ describe('email sign-up and sign-in through the Auth emulator', () => {
   })
 
   it('refuses a forged ID token', async () => {
-    await expect(signInWithIdToken({ ...deps(), idToken: 'not-a-token' })).rejects.toMatchObject({ code: 'AUTH_FAILED' })
+    await expect(signInWithIdToken({ ...deps(), idToken: 'not-a-token' })).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+    })
   })
 
   it('accepts a password reset request, and says the same for an unknown address', async () => {
@@ -56,26 +64,46 @@ describe('email sign-up and sign-in through the Auth emulator', () => {
 
 describe('resolveSession ends sessions the provider no longer stands behind', () => {
   it('keeps a session of a valid account', async () => {
-    const { session, user } = await signUpWithEmail({ ...deps(), email: uniqueEmail(), password: PASSWORD, displayName: 'A' })
+    const { session, user } = await signUpWithEmail({
+      ...deps(),
+      email: uniqueEmail(),
+      password: PASSWORD,
+      displayName: 'A',
+    })
     const resolved = await resolveSession({ ...deps(), sessionId: session.id })
     expect(resolved?.user.id).toBe(user.id)
   })
 
   it('a disabled account', async () => {
-    const { session, user } = await signUpWithEmail({ ...deps(), email: uniqueEmail(), password: PASSWORD, displayName: 'A' })
+    const { session, user } = await signUpWithEmail({
+      ...deps(),
+      email: uniqueEmail(),
+      password: PASSWORD,
+      displayName: 'A',
+    })
     await identity.admin.updateUser(user.firebaseUid, { disabled: true })
     expect(await resolveSession({ ...deps(), sessionId: session.id })).toBeUndefined()
     expect(await findSessionUser({ db: handle.db, sessionId: session.id })).toBeUndefined()
   })
 
   it('a deleted account', async () => {
-    const { session, user } = await signUpWithEmail({ ...deps(), email: uniqueEmail(), password: PASSWORD, displayName: 'A' })
+    const { session, user } = await signUpWithEmail({
+      ...deps(),
+      email: uniqueEmail(),
+      password: PASSWORD,
+      displayName: 'A',
+    })
     await identity.admin.deleteUser(user.firebaseUid)
     expect(await resolveSession({ ...deps(), sessionId: session.id })).toBeUndefined()
   })
 
   it('revoked tokens', async () => {
-    const { session, user } = await signUpWithEmail({ ...deps(), email: uniqueEmail(), password: PASSWORD, displayName: 'A' })
+    const { session, user } = await signUpWithEmail({
+      ...deps(),
+      email: uniqueEmail(),
+      password: PASSWORD,
+      displayName: 'A',
+    })
     // Firebase records revocation to the second: revoke in a later second than the session began.
     await sleep(1100)
     await identity.admin.revokeRefreshTokens(user.firebaseUid)
@@ -83,7 +111,12 @@ describe('resolveSession ends sessions the provider no longer stands behind', ()
   })
 
   it('keeps the session, and reports it, when the provider cannot be reached', async () => {
-    const { session } = await signUpWithEmail({ ...deps(), email: uniqueEmail(), password: PASSWORD, displayName: 'A' })
+    const { session } = await signUpWithEmail({
+      ...deps(),
+      email: uniqueEmail(),
+      password: PASSWORD,
+      displayName: 'A',
+    })
     const unreachable = { ...identity, getAccountState: () => Promise.reject(new Error('ECONNREFUSED')) }
     const reported: unknown[] = []
     const resolved = await resolveSession({

@@ -30,7 +30,13 @@ export async function createOrganization({
 }
 
 /** The user's organizations, oldest membership first (so "the first" is stable). */
-export async function listOrganizations({ db, userId }: { db: Database; userId: string }): Promise<OrganizationSummary[]> {
+export async function listOrganizations({
+  db,
+  userId,
+}: {
+  db: Database
+  userId: string
+}): Promise<OrganizationSummary[]> {
   return db
     .select(summaryColumns)
     .from(memberships)
@@ -43,7 +49,10 @@ export async function getOrganization(scope: OrganizationScope) {
   const [organization] = await scope.db
     .select({ ...summaryColumns, createdAt: organizations.createdAt, updatedAt: organizations.updatedAt })
     .from(organizations)
-    .innerJoin(memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, scope.userId)))
+    .innerJoin(
+      memberships,
+      and(eq(memberships.organizationId, organizations.id), eq(memberships.userId, scope.userId)),
+    )
     .where(eq(organizations.id, scope.organizationId))
   return organization
 }
@@ -64,7 +73,12 @@ export async function deleteOrganization(scope: OrganizationScope): Promise<void
 
 export async function listMembers(scope: OrganizationScope) {
   return scope.db
-    .select({ uid: users.firebaseUid, email: users.email, displayName: users.displayName, role: memberships.role })
+    .select({
+      uid: users.firebaseUid,
+      email: users.email,
+      displayName: users.displayName,
+      role: memberships.role,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.organizationId, scope.organizationId))
@@ -129,7 +143,10 @@ export async function resolveCurrentOrganization({
   const list = await listOrganizations({ db, userId })
   const current = list.find((o) => o.id === storedId) ?? list[0]
   if ((current?.id ?? null) !== storedId) {
-    await db.update(sessions).set({ currentOrganizationId: current?.id ?? null }).where(eq(sessions.id, sessionId))
+    await db
+      .update(sessions)
+      .set({ currentOrganizationId: current?.id ?? null })
+      .where(eq(sessions.id, sessionId))
   }
   return { organizations: list, current }
 }
@@ -147,5 +164,8 @@ export async function switchOrganization({
   organizationId: string
 }): Promise<void> {
   const scope = await requireOrganizationScope({ db, userId, organizationId })
-  await db.update(sessions).set({ currentOrganizationId: scope.organizationId }).where(eq(sessions.id, sessionId))
+  await db
+    .update(sessions)
+    .set({ currentOrganizationId: scope.organizationId })
+    .where(eq(sessions.id, sessionId))
 }

@@ -1,0 +1,123 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
+import { z } from 'zod'
+import { CreateOrganizationForm } from '~/components/organizations/create-organization-form'
+import { PageHeader } from '~/components/layout/page-header'
+import { PRODUCT_NAME } from '~/lib/constants'
+import { createOrganizationSchema } from '~/lib/organization-schemas'
+import { safeRedirectPath } from '~/lib/safe-redirect'
+import { createOrganization, switchOrganization } from '~/services/organizations/organizations.server'
+import { requireSignedIn } from '~/utils/auth.server'
+import { isAppError } from '~/utils/errors'
+import { getRuntime } from '~/utils/runtime.server'
+import type { loader as appLoader } from './_app'
+
+export const meta: MetaFunction = () => [{ title: `Organizations · ${PRODUCT_NAME}` }]
+
+export const CREATE_FAILED = 'Failed to create organization. Please try again.'
+
+const switchSchema = z.object({ intent: z.literal('switch'), organizationId: z.string().min(1) })
+
+/**
+ * Creating and switching organizations. The switcher and the dialog post here with a fetcher; without
+ * JavaScript the same forms post here as pages and are sent back where they came from (redirectTo).
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, session } = await requireSignedIn(request)
+  const { database, logger } = await getRuntime()
+  const formData = await request.formData()
+  const redirectTo = formData.get('redirectTo')
+
+  if (formData.get('intent') === 'switch') {
+    const parsed = switchSchema.safeParse(Object.fromEntries(formData))
+    if (!parsed.success) throw data('Invalid request', 400)
+    try {
+      await switchOrganization({
+        db: database.db,
+        userId: user.id,
+        sessionId: session.id,
+        organizationId: parsed.data.organizationId,
+      })
+    } catch (error) {
+      if (isAppError(error, 'NOT_FOUND')) throw data(error.message, 404)
+      throw error
+    }
+    return typeof redirectTo === 'string' ? redirect(safeRedirectPath(redirectTo)) : { switched: true }
+  }
+
+  const submission = parseWithZod(formData, { schema: createOrganizationSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply(), created: null }, 400)
+  try {
+    const created = await createOrganization({
+      db: database.db,
+      userId: user.id,
+      name: submission.value.name,
+    })
+    await switchOrganization({
+      db: database.db,
+      userId: user.id,
+      sessionId: session.id,
+      organizationId: created.id,
+    })
+    if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
+    return { result: submission.reply({ resetForm: true }), created }
+  } catch (error) {
+    logger.error('organization creation failed', { error, userId: user.id })
+    return data({ result: submission.reply({ formErrors: [CREATE_FAILED] }), created: null }, 500)
+  }
+}
+
+/** The page form of the same actions: what a browser without JavaScript uses. */
+export default function OrganizationPage() {
+  const app = useRouteLoaderData<typeof appLoader>('routes/_app')
+  const actionData = useActionData<typeof action>()
+  const organizations = app?.organizations ?? []
+  return (
+    <>
+      <PageHeader title="Organizations" subtitle="Choose the organization you work in, or create a new one" />
+      <Stack gap="lg" maw={560}>
+        <Paper withBorder p="lg">
+          <Title order={2} size="h4" mb="md">
+            Your organizations
+          </Title>
+          {organizations.length === 0 ? (
+            <Text c="gray.7">No organizations yet</Text>
+          ) : (
+            <Stack gap="xs">
+              {organizations.map((o) => (
+                <Group key={o.id} justify="space-between">
+                  <div>
+                    <Text fw={500}>{o.name}</Text>
+                    <Text size="xs" c="gray.7">
+                      {o.role} · {o.plan}
+                    </Text>
+                  </div>
+                  {o.id === app?.currentOrganization?.id ? (
+                    <Badge variant="light">Current</Badge>
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="switch" />
+                      <input type="hidden" name="organizationId" value={o.id} />
+                      <input type="hidden" name="redirectTo" value="/" />
+                      <Button type="submit" size="xs" variant="default">
+                        Switch
+                      </Button>
+                    </Form>
+                  )}
+                </Group>
+              ))}
+            </Stack>
+          )}
+        </Paper>
+        <Paper withBorder p="lg">
+          <Title order={2} size="h4" mb="md">
+            Create Organization
+          </Title>
+          <CreateOrganizationForm lastResult={actionData?.result} redirectTo="/" />
+        </Paper>
+      </Stack>
+    </>
+  )
+}

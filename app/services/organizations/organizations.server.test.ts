@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '~/db/client.server'
+import { createSession, findSessionUser } from '~/services/auth/sessions.server'
+import { upsertUser } from '~/services/auth/users.server'
+import { openTestDatabase } from '../../../tests/setup/database'
+import {
+  addMember,
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  listOrganizations,
+  removeMember,
+  renameOrganization,
+  resolveCurrentOrganization,
+  switchOrganization,
+} from './organizations.server'
+import { requireOrganizationScope } from './scope.server'
+
+let handle: DatabaseHandle
+beforeAll(async () => {
+  handle = await openTestDatabase()
+})
+afterAll(() => handle.close())
+
+const newUser = (name = 'U') =>
+  upsertUser({
+    db: handle.db,
+    firebaseUid: `uid-${randomUUID()}`,
+    email: `${randomUUID()}@example.com`,
+    displayName: name,
+  })
+const scope = (userId: string, organizationId: string) =>
+  requireOrganizationScope({ db: handle.db, userId, organizationId })
+
+describe('organizations', () => {
+  it('the creator owns a new organization on the free plan', async () => {
+    const user = await newUser()
+    const org = await createOrganization({ db: handle.db, userId: user.id, name: 'Acme' })
+    expect(org).toMatchObject({ name: 'Acme', plan: 'free', role: 'owner' })
+    expect(await listOrganizations({ db: handle.db, userId: user.id })).toEqual([org])
+  })
+
+  it('the scope guard refuses non-members, malformed ids and unknown ids alike', async () => {
+    const [owner, stranger] = await Promise.all([newUser(), newUser()])
+    const org = await createOrganization({ db: handle.db, userId: owner.id, name: 'Private' })
+    for (const [userId, organizationId] of [
+      [stranger.id, org.id],
+      [owner.id, 'not-a-uuid'],
+      [owner.id, randomUUID()],
+    ]) {
+      await expect(scope(userId, organizationId)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'Organization not found',
+      })
+    }
+  })
+
+  it('only owners rename, delete and manage members; the last owner cannot leave', async () => {
+    const [owner, member] = await Promise.all([newUser('Owner'), newUser('Member')])
+    const org = await createOrganization({ db: handle.db, userId: owner.id, name: 'Team' })
+    const ownerScope = await scope(owner.id, org.id)
+    await addMember(ownerScope, member.firebaseUid)
+    const memberScope = await scope(member.id, org.id)
+    expect(memberScope.role).toBe('member')
+    await expect(renameOrganization(memberScope, 'X')).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(deleteOrganization(memberScope)).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(removeMember(memberScope, owner.firebaseUid)).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(removeMember(ownerScope, owner.firebaseUid)).rejects.toMatchObject({ code: 'CONFLICT' })
+    expect((await renameOrganization(ownerScope, 'Team 2'))?.name).toBe('Team 2')
+    expect(await removeMember(ownerScope, member.firebaseUid)).toHaveLength(1)
+    await deleteOrganization(ownerScope)
+    expect(await getOrganization(ownerScope)).toBeUndefined()
+  })
+
+  it('the current organization: the stored one while valid, else the first; switching checks membership', async () => {
+    const [user, other] = await Promise.all([newUser(), newUser()])
+    const first = await createOrganization({ db: handle.db, userId: user.id, name: 'First' })
+    const second = await createOrganization({ db: handle.db, userId: user.id, name: 'Second' })
+    const foreign = await createOrganization({ db: handle.db, userId: other.id, name: 'Foreign' })
+    const session = await createSession({ db: handle.db, userId: user.id })
+
+    const initial = await resolveCurrentOrganization({
+      db: handle.db,
+      userId: user.id,
+      sessionId: session.id,
+      storedId: null,
+    })
+    expect(initial.current?.id).toBe(first.id)
+    expect(
+      (await findSessionUser({ db: handle.db, sessionId: session.id }))?.session.currentOrganizationId,
+    ).toBe(first.id)
+
+    await switchOrganization({
+      db: handle.db,
+      userId: user.id,
+      sessionId: session.id,
+      organizationId: second.id,
+    })
+    const stored =
+      (await findSessionUser({ db: handle.db, sessionId: session.id }))?.session.currentOrganizationId ?? null
+    expect(stored).toBe(second.id)
+    expect(
+      (
+        await resolveCurrentOrganization({
+          db: handle.db,
+          userId: user.id,
+          sessionId: session.id,
+          storedId: stored,
+        })
+      ).current?.id,
+    ).toBe(second.id)
+
+    await expect(
+      switchOrganization({
+        db: handle.db,
+        userId: user.id,
+        sessionId: session.id,
+        organizationId: foreign.id,
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const gone = await resolveCurrentOrganization({
+      db: handle.db,
+      userId: user.id,
+      sessionId: session.id,
+      storedId: foreign.id,
+    })
+    expect(gone.current?.id).toBe(first.id)
+  })
+})
