@@ -4,7 +4,10 @@ import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
+const FAKE_MODEL_PORT = PORT + 1
 export const BASE_URL = `http://localhost:${PORT}`
+// The test workers inherit this: tests steer the fake model through its control API.
+process.env.E2E_FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`
 const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-'))
 
 /** End-to-end tests drive Debian's Chromium through the built app, the Auth emulator and the fakes. */
@@ -35,7 +38,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'node --import tsx server/index.ts',
+    command: 'node --import tsx tests/e2e/stack.ts',
     url: `${BASE_URL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -45,6 +48,7 @@ export default defineConfig({
       NODE_ENV: 'production',
       EMBEDDED_DEFAULTS: 'true',
       PORT: String(PORT),
+      E2E_FAKE_MODEL_PORT: String(FAKE_MODEL_PORT),
       DATA_DIR: dataDir,
       FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
       LOG_LEVEL: 'warn',

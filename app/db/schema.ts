@@ -1,4 +1,16 @@
-import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -63,6 +75,66 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 )
 
+export const AGENT_MODEL_TYPES = ['simple', 'medium', 'pro'] as const
+export const AGENT_STATUSES = ['active', 'inactive', 'archived'] as const
+
+/** An AI agent of an organization; its readable id is unique in the organization and never changes. */
+export const agents = pgTable(
+  'agents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    readableId: text('readable_id').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    modelType: text('model_type', { enum: AGENT_MODEL_TYPES }).notNull().default('medium'),
+    creativityLevel: doublePrecision('creativity_level').notNull().default(0.7),
+    systemPrompt: text('system_prompt').notNull(),
+    maxTokens: integer('max_tokens').default(1000),
+    topP: doublePrecision('top_p').default(0.9),
+    topK: integer('top_k').default(40),
+    status: text('status', { enum: AGENT_STATUSES }).notNull().default('active'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('agents_organization_readable_id_idx').on(t.organizationId, t.readableId),
+    index('agents_organization_status_idx').on(t.organizationId, t.status),
+  ],
+)
+
+/** One call of an agent's model: a test from the Agents screen or a reply to a customer. */
+export const agentRuns = pgTable(
+  'agent_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    executionId: text('execution_id').notNull().unique(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    input: text('input').notNull(),
+    output: text('output'),
+    modelUsed: text('model_used'),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    totalTokens: integer('total_tokens').notNull().default(0),
+    latencyMs: integer('latency_ms').notNull().default(0),
+    testMode: boolean('test_mode').notNull().default(false),
+    error: text('error'),
+    context: jsonb('context').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt)],
+)
+
 export type User = typeof users.$inferSelect
+export type Agent = typeof agents.$inferSelect
+export type AgentRun = typeof agentRuns.$inferSelect
 export type Organization = typeof organizations.$inferSelect
 export type Session = typeof sessions.$inferSelect

@@ -4,11 +4,7 @@ import {
   getOrganization,
   renameOrganization,
 } from '~/services/organizations/organizations.server'
-import { requireOrganizationScope } from '~/services/organizations/scope.server'
-import { apiRoute, handle, type ApiCaller } from '~/utils/api.server'
-
-const scopeOf = (caller: ApiCaller, orgId: string) =>
-  requireOrganizationScope({ db: caller.db, userId: caller.user.id, organizationId: orgId })
+import { apiRoute, handle, scopeOf } from '~/utils/api.server'
 
 const route = apiRoute(
   handle(endpoints.getOrganization, async ({ caller, params }) => ({

@@ -5,6 +5,7 @@ import type { User } from '~/db/schema'
 import { IdentityError } from '~/integrations/firebase/identity.server'
 import type { Endpoint, Infer } from '~/lib/api/contract'
 import { userForToken } from '~/services/auth/profile.server'
+import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, ERROR_STATUS, isAppError } from './errors'
 import { rateLimits } from './rate-limit.server'
 import { getRuntime, type Runtime } from './runtime.server'
@@ -28,7 +29,13 @@ type Serializable<T> = T extends string
     ? { [K in keyof T]: Serializable<T[K]> }
     : T
 
-export type ApiResult<E extends Endpoint> = { data: Serializable<z.output<E['response']>>; message?: string }
+export type Pagination = { page: number; pageSize: number; total: number }
+
+export type ApiResult<E extends Endpoint> = {
+  data: Serializable<z.output<E['response']>>
+  message?: string
+  pagination?: Pagination
+}
 
 export type ApiHandler<E extends Endpoint = Endpoint> = {
   endpoint: E
@@ -40,7 +47,14 @@ export function handle<E extends Endpoint>(endpoint: E, run: ApiHandler<E>['run'
   return { endpoint, run }
 }
 
-type Envelope = { success: boolean; data: unknown; message: string | null; code?: string; errors?: unknown }
+type Envelope = {
+  success: boolean
+  data: unknown
+  message: string | null
+  code?: string
+  errors?: unknown
+  pagination?: Pagination
+}
 
 function respond(status: number, body: Envelope, headers?: HeadersInit): Response {
   return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
@@ -165,6 +179,7 @@ export function apiRoute(...handlers: ApiHandler[]) {
         success: true,
         data: result.data ?? null,
         message: result.message ?? null,
+        ...(result.pagination ? { pagination: result.pagination } : {}),
       })
     } catch (error) {
       if (isAppError(error)) {
@@ -180,4 +195,9 @@ export function apiRoute(...handlers: ApiHandler[]) {
       return apiFailure(new AppError('SERVER_ERROR', ERROR_STATUS.SERVER_ERROR.message))
     }
   }
+}
+
+/** The caller's scope in the organization named by the path; anything else is 404. */
+export function scopeOf(caller: ApiCaller, organizationId: string) {
+  return requireOrganizationScope({ db: caller.db, userId: caller.user.id, organizationId })
 }

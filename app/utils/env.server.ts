@@ -35,6 +35,15 @@ const envSchema = z.object({
   GOOGLE_APPLICATION_CREDENTIALS: optionalString,
   FIREBASE_AUTH_EMULATOR_HOST: optionalString,
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LLM_BASE_URL: optionalString.pipe(
+    z.url('LLM_BASE_URL must be a URL such as https://api.openai.com/v1').optional(),
+  ),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL_SIMPLE: optionalString,
+  LLM_MODEL_MEDIUM: optionalString,
+  LLM_MODEL_PRO: optionalString,
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  ANTHROPIC_API_KEY: optionalString,
 })
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -56,6 +65,12 @@ export type Config = {
     emulatorHost: string | undefined
   }
   logLevel: LogLevel
+  llm: {
+    openaiCompatible?: { baseUrl: string; apiKey?: string }
+    anthropic?: { apiKey: string }
+    models: { simple?: string; medium?: string; pro?: string }
+    timeoutMs: number
+  }
 }
 
 export class ConfigError extends Error {
@@ -139,6 +154,12 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       emulatorHost,
     },
     logLevel: env.LOG_LEVEL,
+    llm: {
+      openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
+      anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,
+      models: { simple: env.LLM_MODEL_SIMPLE, medium: env.LLM_MODEL_MEDIUM, pro: env.LLM_MODEL_PRO },
+      timeoutMs: env.LLM_TIMEOUT_MS,
+    },
   }
 }
 

@@ -9,6 +9,7 @@ export type AppErrorCode =
   | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'SERVER_ERROR'
+  | 'UPSTREAM_ERROR'
 
 /** A failure a service means to report: its message is safe to show to the person who caused it. */
 export class AppError extends Error {
@@ -37,4 +38,5 @@ export const ERROR_STATUS: Record<AppErrorCode, { status: number; message: strin
   CONFLICT: { status: 409, message: 'Conflict' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
   SERVER_ERROR: { status: 500, message: 'Internal server error' },
+  UPSTREAM_ERROR: { status: 502, message: 'Service temporarily unavailable' },
 }

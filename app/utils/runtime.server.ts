@@ -1,5 +1,6 @@
 import { openDatabase, type DatabaseHandle } from '~/db/client.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
+import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { getConfig, type Config } from './env.server'
 import { getLogger, type Logger } from './logger.server'
 
@@ -8,6 +9,7 @@ export type Runtime = {
   config: Config
   database: DatabaseHandle
   identity: FirebaseIdentity
+  models: ModelClient
   logger: Logger
 }
 
@@ -21,11 +23,13 @@ async function createRuntime(): Promise<Runtime> {
   const logger = getLogger()
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   const identity = createFirebaseIdentity(config.firebase)
+  const models = createModelClient(config.llm)
   logger.info('runtime ready', {
     database: database.driver,
     authEmulator: config.firebase.emulatorHost ?? null,
+    modelProvider: models.provider,
   })
-  return { config, database, identity, logger }
+  return { config, database, identity, models, logger }
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */

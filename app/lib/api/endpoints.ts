@@ -1,4 +1,12 @@
 import { z } from 'zod'
+import {
+  agentListQuerySchema,
+  AGENT_STATUS_VALUES,
+  createAgentSchema,
+  MODEL_TYPES,
+  runAgentSchema,
+  updateAgentSchema,
+} from '~/lib/agent-schemas'
 import { organizationNameSchema, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 import { defineEndpoint } from './contract'
 
@@ -28,6 +36,35 @@ export const profileSchema = z.object({
   createdAt: z.string(),
   organizations: z.array(organizationSchema),
 })
+
+export const agentSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  readableId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  modelType: z.enum(MODEL_TYPES),
+  creativityLevel: z.number(),
+  systemPrompt: z.string(),
+  maxTokens: z.number().nullable(),
+  topP: z.number().nullable(),
+  topK: z.number().nullable(),
+  status: z.enum(AGENT_STATUS_VALUES),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+
+export const agentRunResultSchema = z.object({
+  output: z.string(),
+  executionId: z.string(),
+  modelUsed: z.string(),
+  tokensUsed: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
+  latencyMs: z.number(),
+  timestamp: z.string(),
+})
+
+const agentParams = orgParams.extend({ agentId: id })
 
 export const endpoints = {
   getProfile: defineEndpoint({
@@ -106,5 +143,64 @@ export const endpoints = {
     tag: 'Organizations',
     params: orgParams.extend({ memberId: id }),
     response: z.array(memberSchema),
+  }),
+  listAgents: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/agents',
+    operationId: 'listAgents',
+    summary: "The organization's agents, optionally by status, a page at a time",
+    tag: 'Agents',
+    params: orgParams,
+    query: agentListQuerySchema,
+    response: z.array(agentSchema),
+  }),
+  createAgent: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/agents',
+    operationId: 'createAgent',
+    summary: 'Create an agent (active, with the defaults for what is not given)',
+    tag: 'Agents',
+    params: orgParams,
+    body: createAgentSchema,
+    response: agentSchema,
+    successStatus: 201,
+  }),
+  getAgent: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/agents/{agentId}',
+    operationId: 'getAgent',
+    summary: 'One agent',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentSchema,
+  }),
+  updateAgent: defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/{orgId}/agents/{agentId}',
+    operationId: 'updateAgent',
+    summary: 'Update an agent; the readable id cannot change',
+    tag: 'Agents',
+    params: agentParams,
+    body: updateAgentSchema,
+    response: agentSchema,
+  }),
+  deleteAgent: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/agents/{agentId}',
+    operationId: 'deleteAgent',
+    summary: 'Archive an agent (it stays, with its runs, and answers no one)',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentSchema,
+  }),
+  runAgent: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/agents/{agentId}/run',
+    operationId: 'runAgent',
+    summary: 'Run an agent on one message and record the run (context.metadata.testMode marks a test)',
+    tag: 'Agents',
+    params: agentParams,
+    body: runAgentSchema,
+    response: agentRunResultSchema,
   }),
 }

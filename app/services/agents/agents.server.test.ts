@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '~/db/client.server'
+import { agentRuns } from '~/db/schema'
+import { createModelClient } from '~/integrations/llm/model.server'
+import { createAgentSchema, TEST_RUN_CONTEXT, updateAgentSchema } from '~/lib/agent-schemas'
+import { upsertUser } from '~/services/auth/users.server'
+import { createOrganization } from '~/services/organizations/organizations.server'
+import { requireOrganizationScope } from '~/services/organizations/scope.server'
+import { startOpenAiFake } from '../../../tests/fakes/openai-server'
+import { openTestDatabase } from '../../../tests/setup/database'
+import { archiveAgent, createAgent, getAgent, listAgents, updateAgent } from './agents.server'
+import { runAgent } from './run-agent.server'
+
+let handle: DatabaseHandle
+let fake: Awaited<ReturnType<typeof startOpenAiFake>>
+beforeAll(async () => {
+  ;[handle, fake] = await Promise.all([openTestDatabase(), startOpenAiFake()])
+})
+afterAll(async () => {
+  await Promise.all([handle.close(), fake.close()])
+})
+
+async function newScope() {
+  const user = await upsertUser({
+    db: handle.db,
+    firebaseUid: `uid-${randomUUID()}`,
+    email: 'a@example.com',
+    displayName: 'Ada',
+  })
+  const org = await createOrganization({ db: handle.db, userId: user.id, name: 'Org' })
+  return requireOrganizationScope({ db: handle.db, userId: user.id, organizationId: org.id })
+}
+
+const input = (overrides: Record<string, unknown> = {}) =>
+  createAgentSchema.parse({
+    name: 'Support Bot',
+    readableId: `support-${randomUUID().slice(0, 8)}`,
+    modelType: 'medium',
+    creativityLevel: 0.7,
+    systemPrompt: 'You are a helpful support agent.',
+    ...overrides,
+  })
+
+describe('agents', () => {
+  it('creates with the spec defaults and the creator, active', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    expect(agent).toMatchObject({
+      modelType: 'medium',
+      creativityLevel: 0.7,
+      maxTokens: 1000,
+      topP: 0.9,
+      topK: 40,
+      status: 'active',
+      createdBy: 'Ada',
+      description: null,
+    })
+  })
+
+  it('keeps readable ids unique per organization, not across organizations', async () => {
+    const [a, b] = await Promise.all([newScope(), newScope()])
+    await createAgent(a, input({ readableId: 'shared-id' }))
+    await expect(createAgent(a, input({ readableId: 'shared-id' }))).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
+    await expect(createAgent(b, input({ readableId: 'shared-id' }))).resolves.toMatchObject({
+      readableId: 'shared-id',
+    })
+  })
+
+  it('updates everything but the readable id, which the update schema refuses', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    const patch = updateAgentSchema.parse({
+      ...input(),
+      readableId: undefined,
+      name: 'Renamed',
+      status: 'inactive',
+      topK: 5,
+    })
+    const updated = await updateAgent(scope, agent.id, patch)
+    expect(updated).toMatchObject({
+      name: 'Renamed',
+      status: 'inactive',
+      topK: 5,
+      readableId: agent.readableId,
+    })
+    expect(updateAgentSchema.safeParse({ ...patch, readableId: 'new-id' }).success).toBe(false)
+  })
+
+  it('lists by status with pagination; deleting archives', async () => {
+    const scope = await newScope()
+    const created = []
+    for (let i = 0; i < 3; i++) created.push(await createAgent(scope, input()))
+    await archiveAgent(scope, created[0].id)
+    expect((await getAgent(scope, created[0].id)).status).toBe('archived')
+    const active = await listAgents(scope, { status: 'active' })
+    expect(active.total).toBe(2)
+    const page = await listAgents(scope, { page: 2, pageSize: 2 })
+    expect(page).toMatchObject({ total: 3, page: 2, pageSize: 2 })
+    expect(page.items).toHaveLength(1)
+  })
+
+  it('never shows one organization the agents of another', async () => {
+    const [a, b] = await Promise.all([newScope(), newScope()])
+    const agent = await createAgent(a, input())
+    await expect(getAgent(b, agent.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(
+      updateAgent(b, agent.id, updateAgentSchema.parse({ ...input(), readableId: undefined })),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(archiveAgent(b, agent.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect((await listAgents(b)).items).toEqual([])
+  })
+})
+
+describe('running an agent against an OpenAI-compatible model over HTTP', () => {
+  const models = () =>
+    createModelClient({
+      openaiCompatible: { baseUrl: fake.url, apiKey: 'sk-test-key' },
+      models: {},
+      timeoutMs: 5_000,
+    })
+
+  it("sends the agent's prompt and parameters, records the run with usage", async () => {
+    const scope = await newScope()
+    const agent = await createAgent(
+      scope,
+      input({ creativityLevel: 0.3, topP: 0.8, topK: 12, maxTokens: 256 }),
+    )
+    const before = fake.requests.length
+    const result = await runAgent(
+      scope,
+      agent.id,
+      { input: 'Where is my order?', context: TEST_RUN_CONTEXT },
+      { models: models() },
+    )
+    const sent = fake.requests[before].body
+    expect(sent).toMatchObject({ temperature: 0.3, top_p: 0.8, top_k: 12, max_tokens: 256 })
+    expect(JSON.stringify(sent.messages)).toContain('You are a helpful support agent.')
+    expect(JSON.stringify(sent.messages)).toContain('Where is my order?')
+    expect(result.output).toBe('Echo: Where is my order?')
+    expect(result.executionId).toMatch(/^exec_/)
+    expect(result.tokensUsed.total).toBe(result.tokensUsed.prompt + result.tokensUsed.completion)
+    expect(result.tokensUsed.total).toBeGreaterThan(0)
+    const [run] = await handle.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.executionId, result.executionId))
+    expect(run).toMatchObject({ testMode: true, output: 'Echo: Where is my order?', error: null })
+  })
+
+  it('a provider failure is recorded with its reason and reported as UPSTREAM_ERROR', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    fake.setBehavior({ status: 500 })
+    try {
+      await expect(runAgent(scope, agent.id, { input: 'hi' }, { models: models() })).rejects.toMatchObject({
+        code: 'UPSTREAM_ERROR',
+      })
+    } finally {
+      fake.setBehavior({})
+    }
+    const runs = await handle.db.select().from(agentRuns).where(eq(agentRuns.agentId, agent.id))
+    expect(runs).toHaveLength(1)
+    expect(runs[0].error).toBeTruthy()
+    expect(runs[0].testMode).toBe(false)
+  })
+
+  it('an archived agent does not run', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    await archiveAgent(scope, agent.id)
+    await expect(runAgent(scope, agent.id, { input: 'hi' }, { models: models() })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
+  })
+})

@@ -1,0 +1,131 @@
+import { and, asc, count, eq, type SQL } from 'drizzle-orm'
+import { agents, users, type Agent } from '~/db/schema'
+import type { AgentStatus, CreateAgentInput, UpdateAgentInput } from '~/lib/agent-schemas'
+import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
+import { isUniqueViolation } from '~/db/errors.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { AppError } from '~/utils/errors'
+
+export const AGENT_NOT_FOUND = 'Agent not found'
+export const READABLE_ID_TAKEN = 'An agent with this ID already exists in this organization'
+
+/** What the API and the screens show of an agent (with who created it). */
+export type AgentView = Omit<Agent, 'createdBy'> & { createdBy: string | null }
+
+const columns = {
+  id: agents.id,
+  organizationId: agents.organizationId,
+  readableId: agents.readableId,
+  name: agents.name,
+  description: agents.description,
+  modelType: agents.modelType,
+  creativityLevel: agents.creativityLevel,
+  systemPrompt: agents.systemPrompt,
+  maxTokens: agents.maxTokens,
+  topP: agents.topP,
+  topK: agents.topK,
+  status: agents.status,
+  createdAt: agents.createdAt,
+  updatedAt: agents.updatedAt,
+}
+
+function selectAgents(scope: OrganizationScope, ...conditions: (SQL | undefined)[]) {
+  return scope.db
+    .select({ ...columns, createdBy: users.displayName, createdByEmail: users.email })
+    .from(agents)
+    .leftJoin(users, eq(users.id, agents.createdBy))
+    .where(and(eq(agents.organizationId, scope.organizationId), ...conditions))
+}
+
+type Row = Awaited<ReturnType<typeof selectAgents>>[number]
+const toView = ({ createdByEmail, ...row }: Row): AgentView => ({
+  ...row,
+  createdBy: row.createdBy ?? createdByEmail,
+})
+
+export async function listAgents(
+  scope: OrganizationScope,
+  { status, page = 1, pageSize = 100 }: { status?: AgentStatus; page?: number; pageSize?: number } = {},
+) {
+  const where = status ? eq(agents.status, status) : undefined
+  const [rows, [{ total }]] = await Promise.all([
+    selectAgents(scope, where)
+      .orderBy(asc(agents.createdAt), asc(agents.name))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    scope.db
+      .select({ total: count() })
+      .from(agents)
+      .where(and(eq(agents.organizationId, scope.organizationId), where)),
+  ])
+  return { items: rows.map(toView), total, page, pageSize }
+}
+
+export async function getAgent(scope: OrganizationScope, agentId: string): Promise<AgentView> {
+  if (!/^[0-9a-f-]{36}$/i.test(agentId)) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND)
+  const [row] = await selectAgents(scope, eq(agents.id, agentId)).limit(1)
+  if (!row) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND)
+  return toView(row)
+}
+
+export async function createAgent(scope: OrganizationScope, input: CreateAgentInput): Promise<AgentView> {
+  try {
+    const [created] = await scope.db
+      .insert(agents)
+      .values({
+        organizationId: scope.organizationId,
+        createdBy: scope.userId,
+        readableId: input.readableId,
+        name: input.name,
+        description: input.description || null,
+        modelType: input.modelType,
+        creativityLevel: input.creativityLevel,
+        systemPrompt: input.systemPrompt,
+        maxTokens: input.maxTokens ?? AGENT_DEFAULTS.maxTokens,
+        topP: input.topP ?? AGENT_DEFAULTS.topP,
+        topK: input.topK ?? AGENT_DEFAULTS.topK,
+        status: AGENT_DEFAULTS.status,
+      })
+      .returning({ id: agents.id })
+    return getAgent(scope, created.id)
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('CONFLICT', READABLE_ID_TAKEN, { readableId: [READABLE_ID_TAKEN] })
+    }
+    throw error
+  }
+}
+
+export async function updateAgent(
+  scope: OrganizationScope,
+  agentId: string,
+  input: UpdateAgentInput,
+): Promise<AgentView> {
+  await getAgent(scope, agentId)
+  await scope.db
+    .update(agents)
+    .set({
+      name: input.name,
+      description: input.description || null,
+      modelType: input.modelType,
+      creativityLevel: input.creativityLevel,
+      systemPrompt: input.systemPrompt,
+      maxTokens: input.maxTokens ?? null,
+      topP: input.topP ?? null,
+      topK: input.topK ?? null,
+      ...(input.status ? { status: input.status } : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(agents.organizationId, scope.organizationId), eq(agents.id, agentId)))
+  return getAgent(scope, agentId)
+}
+
+/** Deleting an agent archives it: its runs and history stay, and it answers no one any more. */
+export async function archiveAgent(scope: OrganizationScope, agentId: string): Promise<AgentView> {
+  await getAgent(scope, agentId)
+  await scope.db
+    .update(agents)
+    .set({ status: 'archived', updatedAt: new Date() })
+    .where(and(eq(agents.organizationId, scope.organizationId), eq(agents.id, agentId)))
+  return getAgent(scope, agentId)
+}

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto'
+import type { Database } from '~/db/client.server'
+import { agentRuns, type AgentRun } from '~/db/schema'
+import { ModelError, type ChatMessage, type ModelClient } from '~/integrations/llm/model.server'
+import type { RunAgentInput } from '~/lib/agent-schemas'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { AppError } from '~/utils/errors'
+import { getAgent, type AgentView } from './agents.server'
+
+export type AgentRunResult = {
+  output: string
+  executionId: string
+  modelUsed: string
+  tokensUsed: { prompt: number; completion: number; total: number }
+  latencyMs: number
+  timestamp: string
+}
+
+/**
+ * Calls an agent's model with its parameters and records the run, successful or not. The one place where an
+ * agent's settings become model parameters: creativity → temperature, top P, top K, max tokens → output tokens.
+ * A failed call is recorded with its reason and rethrown as the ModelError it was.
+ */
+export async function executeAgent({
+  db,
+  agent,
+  messages,
+  testMode,
+  context,
+  models,
+  signal,
+}: {
+  db: Database
+  agent: Pick<
+    AgentView,
+    'id' | 'organizationId' | 'modelType' | 'systemPrompt' | 'creativityLevel' | 'topP' | 'topK' | 'maxTokens'
+  >
+  messages: ChatMessage[]
+  testMode: boolean
+  context?: Record<string, unknown>
+  models: Pick<ModelClient, 'generate'>
+  signal?: AbortSignal
+}): Promise<{ run: AgentRun; output: string }> {
+  const executionId = `exec_${randomUUID()}`
+  const input = messages.at(-1)?.content ?? ''
+  const base = {
+    executionId,
+    organizationId: agent.organizationId,
+    agentId: agent.id,
+    input,
+    testMode,
+    context,
+  }
+  try {
+    const result = await models.generate({
+      tier: agent.modelType,
+      system: agent.systemPrompt,
+      messages,
+      temperature: agent.creativityLevel,
+      topP: agent.topP ?? undefined,
+      topK: agent.topK ?? undefined,
+      maxOutputTokens: agent.maxTokens ?? undefined,
+      signal,
+    })
+    const [run] = await db
+      .insert(agentRuns)
+      .values({
+        ...base,
+        output: result.text,
+        modelUsed: result.model,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        totalTokens: result.usage.totalTokens,
+        latencyMs: Math.round(result.latencyMs),
+      })
+      .returning()
+    return { run, output: result.text }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    await db.insert(agentRuns).values({ ...base, error: reason })
+    throw error
+  }
+}
+
+export function toRunResult(run: AgentRun, output: string): AgentRunResult {
+  return {
+    output,
+    executionId: run.executionId,
+    modelUsed: run.modelUsed ?? '',
+    tokensUsed: { prompt: run.promptTokens, completion: run.completionTokens, total: run.totalTokens },
+    latencyMs: run.latencyMs,
+    timestamp: run.createdAt.toISOString(),
+  }
+}
+
+/** POST .../agents/{id}/run and the Test Agent dialog: one message, the agent's answer, the run's details. */
+export async function runAgent(
+  scope: OrganizationScope,
+  agentId: string,
+  { input, context }: RunAgentInput,
+  { models }: { models: Pick<ModelClient, 'generate'> },
+): Promise<AgentRunResult> {
+  const agent = await getAgent(scope, agentId)
+  if (agent.status === 'archived') throw new AppError('CONFLICT', 'An archived agent cannot run')
+  try {
+    const { run, output } = await executeAgent({
+      db: scope.db,
+      agent,
+      messages: [{ role: 'user', content: input }],
+      testMode: context?.metadata?.testMode === true,
+      context,
+      models,
+    })
+    return toRunResult(run, output)
+  } catch (error) {
+    if (error instanceof ModelError) throw new AppError('UPSTREAM_ERROR', error.message, { kind: error.kind })
+    throw error
+  }
+}

@@ -1,0 +1,221 @@
+import { expect, test } from '@playwright/test'
+import { apiUser, createOrg, type ApiUser } from './api-client'
+
+type Agent = {
+  id: string
+  readableId: string
+  name: string
+  status: string
+  modelType: string
+  creativityLevel: number
+  maxTokens: number | null
+  topP: number | null
+  topK: number | null
+}
+
+let counter = 0
+const valid = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Support Bot',
+  readableId: `bot-${Date.now().toString(36)}-${++counter}`,
+  modelType: 'medium',
+  creativityLevel: 0.7,
+  systemPrompt: 'You are a helpful support agent.',
+  ...overrides,
+})
+
+async function setup(request: Parameters<typeof apiUser>[0]) {
+  const user = await apiUser(request)
+  const org = await createOrg(user, 'Agents Org')
+  const base = `/organizations/${org.id}/agents`
+  const create = (body: Record<string, unknown>) => user.call<Agent>('POST', base, { body })
+  return { user, org, base, create }
+}
+
+test('create applies the defaults; get, list with status filter and pages, update, delete archives', async ({
+  request,
+}) => {
+  const { user, base, create } = await setup(request)
+  const created = await create({
+    name: 'Default Agent',
+    readableId: 'default-agent',
+    systemPrompt: 'Answer politely, always.',
+    modelType: 'medium',
+    creativityLevel: 0.7,
+  })
+  expect(created.status).toBe(201)
+  expect(created.body).toMatchObject({
+    success: true,
+    message: 'Agent created successfully',
+    data: {
+      readableId: 'default-agent',
+      status: 'active',
+      maxTokens: 1000,
+      topP: 0.9,
+      topK: 40,
+      createdBy: 'API User',
+    },
+  })
+  const id = created.body.data.id
+  for (let i = 0; i < 2; i++) expect((await create(valid())).status).toBe(201)
+
+  expect((await user.call<Agent>('GET', `${base}/${id}`)).body.data.name).toBe('Default Agent')
+
+  const patched = await user.call<Agent>('PATCH', `${base}/${id}`, {
+    body: { ...valid({ name: 'Renamed Agent', status: 'inactive' }), readableId: undefined },
+  })
+  expect(patched.status).toBe(200)
+  expect(patched.body.data).toMatchObject({
+    name: 'Renamed Agent',
+    status: 'inactive',
+    readableId: 'default-agent',
+  })
+
+  const readableId = await user.call('PATCH', `${base}/${id}`, {
+    body: { ...valid(), readableId: 'changed' },
+  })
+  expect(readableId.status).toBe(400)
+  expect(readableId.body.errors).toEqual({ readableId: ['The readable ID cannot be changed after creation'] })
+
+  const inactive = await user.call<Agent[]>('GET', `${base}?status=inactive`)
+  expect(inactive.body.data.map((a) => a.id)).toEqual([id])
+  const page = await user.call<Agent[]>('GET', `${base}?page=2&pageSize=2`)
+  expect(page.body.data).toHaveLength(1)
+  expect(page.body).toMatchObject({ pagination: { page: 2, pageSize: 2, total: 3 } })
+  expect((await user.call('GET', `${base}?status=deleted`)).status).toBe(400)
+
+  const deleted = await user.call<Agent>('DELETE', `${base}/${id}`)
+  expect(deleted.body).toMatchObject({
+    success: true,
+    message: 'Agent deleted successfully',
+    data: { status: 'archived' },
+  })
+  const archived = await user.call<Agent[]>('GET', `${base}?status=archived`)
+  expect(archived.body.data.map((a) => a.id)).toEqual([id])
+})
+
+test('a readable id is unique within the organization', async ({ request }) => {
+  const { create } = await setup(request)
+  expect((await create(valid({ readableId: 'same-id' }))).status).toBe(201)
+  const again = await create(valid({ readableId: 'same-id' }))
+  expect(again.status).toBe(409)
+  expect(again.body.code).toBe('CONFLICT')
+})
+
+const rows: [string, Record<string, unknown>, string | null][] = [
+  ['name 2 chars', { name: 'ab' }, 'Name must be at least 3 characters'],
+  ['name 3 chars', { name: 'abc' }, null],
+  ['name 100 chars', { name: 'a'.repeat(100) }, null],
+  ['name 101 chars', { name: 'a'.repeat(101) }, 'Name must be less than 100 characters'],
+  ['id 2 chars', { readableId: 'ab' }, 'ID must be at least 3 characters'],
+  ['id 51 chars', { readableId: 'a'.repeat(51) }, 'ID must be less than 50 characters'],
+  ['id uppercase', { readableId: 'Bad-ID' }, 'ID must contain only lowercase letters, numbers, and hyphens'],
+  ['id underscore', { readableId: 'bad_id' }, 'ID must contain only lowercase letters, numbers, and hyphens'],
+  ['creativity -0.1', { creativityLevel: -0.1 }, 'Creativity must be at least 0'],
+  ['creativity 1.1', { creativityLevel: 1.1 }, 'Creativity must be at most 1'],
+  ['creativity 0 and 1', { creativityLevel: 0 }, null],
+  ['prompt 9 chars', { systemPrompt: 'a'.repeat(9) }, 'System prompt must be at least 10 characters'],
+  [
+    'prompt 5001 chars',
+    { systemPrompt: 'a'.repeat(5001) },
+    'System prompt must be less than 5000 characters',
+  ],
+  ['description 501 chars', { description: 'a'.repeat(501) }, 'Description must be less than 500 characters'],
+  ['max tokens 99', { maxTokens: 99 }, 'Max tokens must be at least 100'],
+  ['max tokens 100', { maxTokens: 100 }, null],
+  ['max tokens 8192', { maxTokens: 8192 }, null],
+  ['max tokens 8193', { maxTokens: 8193 }, 'Max tokens must be at most 8192'],
+  ['top p 1.1', { topP: 1.1 }, 'Top P must be at most 1'],
+  ['top k 0', { topK: 0 }, 'Top K must be at least 1'],
+  ['top k 101', { topK: 101 }, 'Top K must be at most 100'],
+  ['model type', { modelType: 'huge' }, null],
+]
+
+test('every row of the validation table, boundaries included', async ({ request }) => {
+  const { create } = await setup(request)
+  for (const [label, overrides, message] of rows) {
+    const { status, body } = await create(valid(overrides))
+    if (label === 'model type') {
+      expect(status, label).toBe(400)
+      continue
+    }
+    if (message === null) {
+      expect(status, label).toBe(201)
+    } else {
+      expect(status, label).toBe(400)
+      expect(Object.values(body.errors ?? {}).flat(), label).toContain(message)
+    }
+  }
+})
+
+test('cross-tenant: another organization gets 404 on every agent endpoint and changes nothing', async ({
+  request,
+}) => {
+  const a = await setup(request)
+  const agent = (await a.create(valid({ name: 'Secret Agent' }))).body.data
+  const intruder: ApiUser = await apiUser(request, 'Intruder')
+  await createOrg(intruder, 'Intruder Org')
+  const path = `${a.base}/${agent.id}`
+  const attempts = await Promise.all([
+    intruder.call('GET', a.base),
+    intruder.call('POST', a.base, { body: valid() }),
+    intruder.call('GET', path),
+    intruder.call('PATCH', path, { body: { ...valid({ name: 'Pwned' }), readableId: undefined } }),
+    intruder.call('DELETE', path),
+    intruder.call('POST', `${path}/run`, { body: { input: 'hello' } }),
+  ])
+  for (const { status, body } of attempts) {
+    expect(status).toBe(404)
+    expect(JSON.stringify(body)).not.toContain('Secret Agent')
+  }
+  expect((await a.user.call<Agent>('GET', path)).body.data).toMatchObject({
+    name: 'Secret Agent',
+    status: 'active',
+  })
+})
+
+test.describe('runs against the fake model', () => {
+  test('the run answers with output, execution id, model and tokens; an empty input is refused', async ({
+    request,
+  }) => {
+    const { user, base, create } = await setup(request)
+    const agent = (await create(valid())).body.data
+    const empty = await user.call('POST', `${base}/${agent.id}/run`, { body: { input: '  ' } })
+    expect(empty.status).toBe(400)
+    expect(empty.body.message).toBe('Please enter a message to test')
+    const run = await user.call<{
+      output: string
+      executionId: string
+      modelUsed: string
+      tokensUsed: { total: number }
+    }>('POST', `${base}/${agent.id}/run`, {
+      body: {
+        input: 'Hello there',
+        context: {
+          userId: 'test-user',
+          channelId: 'test-channel',
+          platformName: 'test',
+          metadata: { testMode: true },
+        },
+      },
+    })
+    expect(run.status).toBe(200)
+    expect(run.body.data).toMatchObject({
+      output: 'Echo: Hello there',
+      executionId: expect.stringMatching(/^exec_/),
+    })
+    expect(run.body.data.tokensUsed.total).toBeGreaterThan(0)
+  })
+
+  test('a provider 429 is a 502 with a clear reason', async ({ request }) => {
+    const { user, base, create } = await setup(request)
+    const agent = (await create(valid())).body.data
+    await fetch(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 429, match: 'Hello 429' }),
+    })
+    const run = await user.call('POST', `${base}/${agent.id}/run`, { body: { input: 'Hello 429' } })
+    expect(run.status).toBe(502)
+    expect(run.body.message).toMatch(/rate/i)
+  })
+})
