@@ -70,6 +70,9 @@ async function main() {
     res.setHeader('X-Request-Id', requestId)
     res.setHeader('X-Content-Type-Options', 'nosniff')
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+    res.setHeader('X-Frame-Options', 'DENY')
+    // Popups (Google sign-in, Facebook login) must still be able to report back to this window.
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
     const started = process.hrtime.bigint()
     res.on('finish', () => {
       logger.info('request', {
@@ -88,7 +91,11 @@ async function main() {
   if (vite) {
     app.use(vite.middlewares)
   } else {
-    app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
+    // A missing asset is a 404, not the sign-in page: a stale client after a deploy must not get HTML as script.
+    app.use(
+      '/assets',
+      express.static('build/client/assets', { immutable: true, maxAge: '1y', fallthrough: false }),
+    )
     app.use(express.static('build/client', { maxAge: '1h' }))
   }
   app.all(

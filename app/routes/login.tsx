@@ -11,6 +11,7 @@ import {
 } from '@remix-run/node'
 import { useActionData, useLoaderData, useNavigate, useSearchParams } from '@remix-run/react'
 import { useCallback, useEffect } from 'react'
+import logoUrl from '~/assets/logo.svg'
 import { GoogleSignIn } from '~/components/auth/google-sign-in'
 import { ResetForm } from '~/components/auth/reset-form'
 import { SignInForm } from '~/components/auth/sign-in-form'
@@ -149,7 +150,7 @@ export default function LoginPage() {
     <Center mih="100vh" p="md" bg="gray.0" component="main">
       <Box w="100%" maw={440}>
         <Stack align="center" gap={6} mb="lg">
-          <Image src="/logo.svg" alt="" w={48} h={48} />
+          <Image src={logoUrl} alt="" w={48} h={48} />
           <Title order={1} size="h2">
             {PRODUCT_NAME}
           </Title>

@@ -1,11 +1,11 @@
 import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { z } from 'zod'
+import type { resetSchema } from '~/lib/auth-schemas'
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core'
 import { Form, Link, useNavigate, useNavigation } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { resetSchema } from '~/lib/auth-schemas'
 import { RESET_SUCCESS_RETURN_MS } from '~/lib/constants'
 import { FormError } from './form-error'
 import { resultFor, type LoginActionData } from './types'
@@ -23,13 +23,9 @@ export function ResetForm({
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'reset'
   const sent = actionData?.intent === 'reset' && actionData.resetSent === true
   const [email, setEmail] = useState('')
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof resetSchema>>({
     id: 'reset',
     lastResult: resultFor(actionData, 'reset'),
-    constraint: getZodConstraint(resetSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetSchema }),
   })
 
   useEffect(() => {
@@ -39,13 +35,7 @@ export function ResetForm({
   }, [sent, navigate, modeLink])
 
   return (
-    <Form
-      method="post"
-      id={form.id}
-      onSubmit={form.onSubmit}
-      noValidate={hydrated}
-      aria-label="Reset password"
-    >
+    <Form method="post" id={form.id} onSubmit={form.onSubmit} aria-label="Reset password">
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           Enter your email and we will send you a link to reset your password.

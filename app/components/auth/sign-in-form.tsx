@@ -1,11 +1,11 @@
 import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { z } from 'zod'
+import type { signInSchema } from '~/lib/auth-schemas'
 import { Anchor, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { signInSchema } from '~/lib/auth-schemas'
 import { FormError } from './form-error'
 import { resultFor, type LoginActionData } from './types'
 
@@ -23,17 +23,13 @@ export function SignInForm({
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'sign-in'
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof signInSchema>>({
     id: 'sign-in',
     lastResult: resultFor(actionData, 'sign-in'),
-    constraint: getZodConstraint(signInSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
   })
 
   return (
-    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate={hydrated} aria-label="Sign in">
+    <Form method="post" id={form.id} onSubmit={form.onSubmit} aria-label="Sign in">
       <Stack gap="md">
         <FormError message={form.errors?.[0]} />
         <input type="hidden" name="intent" value="sign-in" />

@@ -1,11 +1,11 @@
 import { useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { z } from 'zod'
+import type { signUpSchema } from '~/lib/auth-schemas'
 import { Anchor, PasswordInput, Stack, TextInput } from '@mantine/core'
 import { Form, Link, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { signUpSchema } from '~/lib/auth-schemas'
 import { FormError } from './form-error'
 import { PasswordChecklist } from './password-checklist'
 import { resultFor, type LoginActionData } from './types'
@@ -23,13 +23,9 @@ export function SignUpForm({
   const navigation = useNavigation()
   const pending = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'sign-up'
   const [values, setValues] = useState({ displayName: '', email: '', password: '', confirmPassword: '' })
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof signUpSchema>>({
     id: 'sign-up',
     lastResult: resultFor(actionData, 'sign-up'),
-    constraint: getZodConstraint(signUpSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema }),
   })
   const track = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => {
     const value = e.currentTarget.value
@@ -38,7 +34,7 @@ export function SignUpForm({
   const incomplete = Object.values(values).some((v) => v === '')
 
   return (
-    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate={hydrated} aria-label="Sign up">
+    <Form method="post" id={form.id} onSubmit={form.onSubmit} aria-label="Sign up">
       <Stack gap="md">
         <FormError message={form.errors?.[0]} />
         <input type="hidden" name="intent" value="sign-up" />

@@ -1,5 +1,6 @@
 import { Box, Text, Tooltip } from '@mantine/core'
 import { NavLink } from '@remix-run/react'
+import logoUrl from '~/assets/logo.svg'
 import type { ReactNode } from 'react'
 import { PRODUCT_NAME, PRODUCT_TAGLINE, PRODUCT_VERSION } from '~/lib/constants'
 import classes from './app-shell.module.css'
@@ -18,7 +19,7 @@ export function SidebarContent({
   return (
     <>
       <div className={classes.brand}>
-        <img src="/logo.svg" alt="" width={28} height={28} style={{ flex: '0 0 auto' }} />
+        <img src={logoUrl} alt="" width={28} height={28} style={{ flex: '0 0 auto' }} />
         <Box className={classes.label} style={{ minWidth: 0 }}>
           <Text fw={700} size="sm" lh={1.2}>
             {PRODUCT_NAME}
