@@ -5,9 +5,11 @@ import { defineConfig, devices } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const FAKE_MODEL_PORT = PORT + 1
+const FAKE_TELEGRAM_PORT = PORT + 2
 export const BASE_URL = `http://localhost:${PORT}`
 // The test workers inherit this: tests steer the fake model through its control API.
 process.env.E2E_FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`
+process.env.E2E_FAKE_TELEGRAM_URL = `http://127.0.0.1:${FAKE_TELEGRAM_PORT}`
 const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-'))
 
 /** End-to-end tests drive Debian's Chromium through the built app, the Auth emulator and the fakes. */
@@ -49,6 +51,7 @@ export default defineConfig({
       EMBEDDED_DEFAULTS: 'true',
       PORT: String(PORT),
       E2E_FAKE_MODEL_PORT: String(FAKE_MODEL_PORT),
+      E2E_FAKE_TELEGRAM_PORT: String(FAKE_TELEGRAM_PORT),
       DATA_DIR: dataDir,
       FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
       LOG_LEVEL: 'warn',
