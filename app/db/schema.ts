@@ -133,7 +133,67 @@ export const agentRuns = pgTable(
   (t) => [index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt)],
 )
 
+export const PLATFORM_NAMES = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
+export const CHANNEL_TYPES = [
+  'facebook_page',
+  'telegram_bot',
+  'whatsapp_number',
+  'instagram_account',
+  'tiktok_account',
+] as const
+export const CHANNEL_STATUSES = ['active', 'error', 'pending', 'disconnected'] as const
+
+export type ChannelMetadata = {
+  name?: string
+  username?: string
+  firstName?: string
+  phoneNumber?: string
+  category?: string
+  tasks?: string
+  pageId?: string
+  botId?: string
+  canJoinGroups?: boolean
+  canReadAllGroupMessages?: boolean
+  supportsInlineQueries?: boolean
+  wabaId?: string
+  wabaName?: string
+  verifiedName?: string
+}
+
+/**
+ * A connected messaging channel. One bot, page or number belongs to one channel in the whole product
+ * (unique per platform). The access token is stored encrypted (AES-256-GCM) and never leaves the server.
+ */
+export const channels = pgTable(
+  'channels',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    platformName: text('platform_name', { enum: PLATFORM_NAMES }).notNull(),
+    platformChannelId: text('platform_channel_id').notNull(),
+    channelType: text('channel_type', { enum: CHANNEL_TYPES }).notNull(),
+    accessTokenEncrypted: text('access_token_encrypted'),
+    status: text('status', { enum: CHANNEL_STATUSES }).notNull().default('active'),
+    statusReason: text('status_reason'),
+    agentId: uuid('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentEnabled: boolean('agent_enabled').notNull().default(true),
+    webhookSubscribed: boolean('webhook_subscribed').notNull().default(false),
+    /** SHA-256 of the secret Telegram echoes in X-Telegram-Bot-Api-Secret-Token; the secret itself is not kept. */
+    webhookSecretHash: text('webhook_secret_hash'),
+    metadata: jsonb('metadata').$type<ChannelMetadata>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('channels_platform_channel_idx').on(t.platformName, t.platformChannelId),
+    index('channels_organization_idx').on(t.organizationId),
+  ],
+)
+
 export type User = typeof users.$inferSelect
+export type Channel = typeof channels.$inferSelect
 export type Agent = typeof agents.$inferSelect
 export type AgentRun = typeof agentRuns.$inferSelect
 export type Organization = typeof organizations.$inferSelect

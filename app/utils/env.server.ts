@@ -44,6 +44,7 @@ const envSchema = z.object({
   LLM_MODEL_PRO: optionalString,
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   ANTHROPIC_API_KEY: optionalString,
+  TELEGRAM_API_ROOT: optionalString.pipe(z.url('TELEGRAM_API_ROOT must be a URL').optional()),
 })
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -65,6 +66,7 @@ export type Config = {
     emulatorHost: string | undefined
   }
   logLevel: LogLevel
+  telegramApiRoot: string
   llm: {
     openaiCompatible?: { baseUrl: string; apiKey?: string }
     anthropic?: { apiKey: string }
@@ -154,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       emulatorHost,
     },
     logLevel: env.LOG_LEVEL,
+    telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     llm: {
       openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
       anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,

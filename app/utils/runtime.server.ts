@@ -1,6 +1,7 @@
 import { openDatabase, type DatabaseHandle } from '~/db/client.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
+import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { getConfig, type Config } from './env.server'
 import { getLogger, type Logger } from './logger.server'
 
@@ -10,6 +11,7 @@ export type Runtime = {
   database: DatabaseHandle
   identity: FirebaseIdentity
   models: ModelClient
+  telegram: TelegramClient
   logger: Logger
 }
 
@@ -24,12 +26,13 @@ async function createRuntime(): Promise<Runtime> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   const identity = createFirebaseIdentity(config.firebase)
   const models = createModelClient(config.llm)
+  const telegram = createTelegramClient({ apiRoot: config.telegramApiRoot })
   logger.info('runtime ready', {
     database: database.driver,
     authEmulator: config.firebase.emulatorHost ?? null,
     modelProvider: models.provider,
   })
-  return { config, database, identity, models, logger }
+  return { config, database, identity, models, telegram, logger }
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */

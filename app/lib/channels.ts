@@ -1,0 +1,79 @@
+/** What the browser may know of a channel: everything but its token (spec section 3, "Channel"). */
+export type ChannelView = {
+  id: string
+  organizationId: string
+  platformName: 'facebook' | 'telegram' | 'instagram' | 'whatsapp' | 'tiktok'
+  platformChannelId: string
+  channelType: 'facebook_page' | 'telegram_bot' | 'whatsapp_number' | 'instagram_account' | 'tiktok_account'
+  status: 'active' | 'error' | 'pending' | 'disconnected'
+  statusReason: string | null
+  agentId: string | null
+  agentEnabled: boolean
+  webhookSubscribed: boolean
+  webhookUrl: string | null
+  metadata: {
+    name?: string
+    username?: string
+    firstName?: string
+    phoneNumber?: string
+    category?: string
+    tasks?: string
+    pageId?: string
+    botId?: string
+    canJoinGroups?: boolean
+    canReadAllGroupMessages?: boolean
+    supportsInlineQueries?: boolean
+  }
+  createdAt: string | Date
+}
+
+/** The spec's display-name rules: the metadata name, else a fallback by type. */
+export function channelDisplayName(channel: Pick<ChannelView, 'channelType' | 'metadata'>): string {
+  const { metadata } = channel
+  if (metadata.name) return metadata.name
+  switch (channel.channelType) {
+    case 'facebook_page':
+      return 'Facebook Page'
+    case 'telegram_bot':
+      return metadata.username ? `@${metadata.username}` : 'Telegram Bot'
+    case 'instagram_account':
+      return 'Instagram Account'
+    case 'whatsapp_number':
+      return metadata.phoneNumber ?? 'WhatsApp'
+    case 'tiktok_account':
+      return 'TikTok Account'
+  }
+}
+
+/** Connection status as the platforms endpoints report it (spec section 4). */
+export function connectionStatus(channel: Pick<ChannelView, 'status' | 'platformName'>) {
+  if (channel.platformName === 'telegram') return 'connected'
+  switch (channel.status) {
+    case 'active':
+      return 'connected'
+    case 'error':
+      return 'error'
+    case 'pending':
+      return 'pending'
+    default:
+      return 'disconnected'
+  }
+}
+
+export const CHANNEL_MESSAGES = {
+  botTokenRequired: 'Bot token is required for Telegram connection',
+  botInfoFailed: 'Failed to retrieve bot information. Please check your token.',
+  botTokenInvalid: 'Bot token is invalid or expired',
+  telegramCreateFailed: 'Failed to create Telegram channel in backend',
+  alreadyConnected: 'This channel is already connected',
+  notFound: 'Channel not found',
+  noChannelSelected: 'No channel selected',
+  selectAgent: 'Please select an agent',
+  assigned: 'Agent assigned successfully',
+  removed: 'Agent removed successfully',
+  deleted: 'Channel deleted successfully',
+  assignFailed: 'Failed to assign agent',
+  removeFailed: 'Failed to remove agent',
+  deleteFailed: 'Failed to delete channel',
+  webhookFailed: 'Failed to update webhook subscription',
+} as const

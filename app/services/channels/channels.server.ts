@@ -1,0 +1,163 @@
+import { and, asc, eq } from 'drizzle-orm'
+import { isUniqueViolation } from '~/db/errors.server'
+import { channels, type Channel, type ChannelMetadata } from '~/db/schema'
+import { CHANNEL_MESSAGES, type ChannelView } from '~/lib/channels'
+import { getAgent } from '~/services/agents/agents.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { encryptSecret } from '~/utils/crypto.server'
+import { AppError } from '~/utils/errors'
+
+export type ChannelDeps = { publicUrl: string; encryptionKey: string }
+
+/** Telegram posts to a URL per channel; Meta posts every page and number to the app's one URL. */
+export function webhookUrlFor(channel: Pick<Channel, 'id' | 'platformName'>, publicUrl: string): string {
+  return channel.platformName === 'telegram'
+    ? `${publicUrl}/webhooks/telegram/${channel.id}`
+    : `${publicUrl}/webhooks/meta`
+}
+
+/** The browser's view: no token, no secret. */
+export function toChannelView(channel: Channel, publicUrl: string): ChannelView {
+  return {
+    id: channel.id,
+    organizationId: channel.organizationId,
+    platformName: channel.platformName,
+    platformChannelId: channel.platformChannelId,
+    channelType: channel.channelType,
+    status: channel.status,
+    statusReason: channel.statusReason,
+    agentId: channel.agentId,
+    agentEnabled: channel.agentEnabled,
+    webhookSubscribed: channel.webhookSubscribed,
+    webhookUrl: channel.webhookSubscribed ? webhookUrlFor(channel, publicUrl) : null,
+    metadata: channel.metadata,
+    createdAt: channel.createdAt,
+  }
+}
+
+export async function listChannels(
+  scope: OrganizationScope,
+  filter: { platformName?: Channel['platformName'] } = {},
+) {
+  return scope.db
+    .select()
+    .from(channels)
+    .where(
+      and(
+        eq(channels.organizationId, scope.organizationId),
+        filter.platformName ? eq(channels.platformName, filter.platformName) : undefined,
+      ),
+    )
+    .orderBy(asc(channels.createdAt))
+}
+
+/** A channel of the scope's organization, with its encrypted token: for services only, never for the browser. */
+export async function getChannel(scope: OrganizationScope, channelId: string): Promise<Channel> {
+  if (!/^[0-9a-f-]{36}$/i.test(channelId)) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  const [channel] = await scope.db
+    .select()
+    .from(channels)
+    .where(and(eq(channels.organizationId, scope.organizationId), eq(channels.id, channelId)))
+    .limit(1)
+  if (!channel) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  return channel
+}
+
+/** Stores a newly connected channel; the same bot, page or number cannot be connected twice. */
+export async function insertChannel(
+  scope: OrganizationScope,
+  deps: Pick<ChannelDeps, 'encryptionKey'>,
+  input: {
+    platformName: Channel['platformName']
+    channelType: Channel['channelType']
+    platformChannelId: string
+    accessToken: string
+    metadata: ChannelMetadata
+    status?: Channel['status']
+  },
+): Promise<Channel> {
+  try {
+    const [channel] = await scope.db
+      .insert(channels)
+      .values({
+        organizationId: scope.organizationId,
+        platformName: input.platformName,
+        channelType: input.channelType,
+        platformChannelId: input.platformChannelId,
+        accessTokenEncrypted: encryptSecret(input.accessToken, deps.encryptionKey),
+        metadata: input.metadata,
+        status: input.status ?? 'active',
+      })
+      .returning()
+    return channel
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', CHANNEL_MESSAGES.alreadyConnected)
+    throw error
+  }
+}
+
+async function updateChannelRow(scope: OrganizationScope, channelId: string, values: Partial<Channel>) {
+  const [updated] = await scope.db
+    .update(channels)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(channels.organizationId, scope.organizationId), eq(channels.id, channelId)))
+    .returning()
+  if (!updated) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  return updated
+}
+
+/** Assigns an active agent of the same organization; re-sending with another enabled flag toggles it. */
+export async function assignAgent(
+  scope: OrganizationScope,
+  channelId: string,
+  { agentId, agentEnabled = true }: { agentId: string; agentEnabled?: boolean },
+): Promise<Channel> {
+  await getChannel(scope, channelId)
+  const agent = await getAgent(scope, agentId)
+  if (agent.status !== 'active') {
+    throw new AppError('VALIDATION_ERROR', 'Only an active agent can be assigned', {
+      agentId: ['Only an active agent can be assigned'],
+    })
+  }
+  return updateChannelRow(scope, channelId, { agentId: agent.id, agentEnabled })
+}
+
+export async function removeAgent(scope: OrganizationScope, channelId: string): Promise<Channel> {
+  return updateChannelRow(scope, channelId, { agentId: null, agentEnabled: true })
+}
+
+/** PATCH: what a client may change directly (the display name and the agent switch). */
+export async function updateChannel(
+  scope: OrganizationScope,
+  channelId: string,
+  patch: { name?: string; agentEnabled?: boolean },
+): Promise<Channel> {
+  const channel = await getChannel(scope, channelId)
+  return updateChannelRow(scope, channelId, {
+    ...(patch.agentEnabled === undefined ? {} : { agentEnabled: patch.agentEnabled }),
+    ...(patch.name === undefined ? {} : { metadata: { ...channel.metadata, name: patch.name } }),
+  })
+}
+
+export async function setWebhookState(
+  scope: OrganizationScope,
+  channelId: string,
+  state: { webhookSubscribed: boolean; webhookSecretHash: string | null },
+) {
+  return updateChannelRow(scope, channelId, state)
+}
+
+export async function markChannelStatus(
+  scope: OrganizationScope,
+  channelId: string,
+  status: Channel['status'],
+  statusReason: string | null,
+) {
+  return updateChannelRow(scope, channelId, { status, statusReason })
+}
+
+export async function deleteChannelRow(scope: OrganizationScope, channelId: string): Promise<void> {
+  await scope.db
+    .delete(channels)
+    .where(and(eq(channels.organizationId, scope.organizationId), eq(channels.id, channelId)))
+}
