@@ -1,0 +1,298 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { z } from 'zod'
+import { signMetaPayload } from '../../app/integrations/meta/signature.server'
+
+/**
+ * A local stand-in for Meta's Graph API (https://graph.facebook.com/v23.0/...), spoken to over real HTTP. It
+ * answers what ReplyPilot calls: debug_token, oauth/access_token (fb_exchange_token and Embedded Signup codes),
+ * /me/accounts, /me/permissions, a page and its subscribed_apps, the Messenger Send API, and the WhatsApp Cloud
+ * API's register, WABA subscribed_apps, phone number and WABA reads and text sends. A token may come as
+ * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
+ * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
+ */
+
+const pageSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: z.string().default('Business'),
+  tasks: z.array(z.string()).default(['MANAGE', 'CREATE_CONTENT', 'MODERATE', 'MESSAGING']),
+  accessToken: z.string(),
+})
+const userSchema = z.object({
+  id: z.string(),
+  permissions: z.array(z.string()).default([]), // granted
+  declined: z.array(z.string()).default([]),
+  pages: z.array(pageSchema).default([]),
+})
+const phoneSchema = z.object({
+  verified_name: z.string(),
+  display_phone_number: z.string(),
+  wabaId: z.string(),
+})
+const seedSchema = z.object({
+  users: z.record(z.string(), userSchema).default({}), // user token → the person
+  whatsappCodes: z.record(z.string(), z.string()).default({}), // Embedded Signup code → business token
+  businessTokens: z.array(z.string()).default([]),
+  phoneNumbers: z.record(z.string(), phoneSchema).default({}),
+  wabas: z.record(z.string(), z.looseObject({ name: z.string() })).default({}),
+})
+export type GraphFakeSeed = z.input<typeof seedSchema>
+export type GraphFakeState = z.infer<typeof seedSchema> & {
+  pageSubscriptions: Record<string, string[]> // page id → subscribed webhook fields
+  wabaSubscriptions: string[]
+  registrations: Record<string, { pin: string }> // phone number id → the PIN it was registered with
+}
+export type GraphCall = { method: string; path: string; query: Record<string, string>; body: unknown }
+export type SentMessage = {
+  id: string
+  platform: 'messenger' | 'whatsapp'
+  from: string // page id or phone number id
+  to: string
+  text?: string
+  senderAction?: string
+  messagingType?: string
+}
+/** A one-shot answer: `error` fields override the Graph error made from `status`; `hang` never answers. */
+const overrideSchema = z.object({
+  status: z.number().int().min(100).max(599),
+  error: z.record(z.string(), z.unknown()).optional(),
+  body: z.unknown().optional(),
+  hang: z.boolean().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+})
+export type GraphOverride = z.infer<typeof overrideSchema>
+export type GraphFake = {
+  /** Base URL without the version, as META_GRAPH_ROOT expects it. */
+  graphRoot: string
+  state: GraphFakeState
+  calls: GraphCall[]
+  messages: SentMessage[]
+  seed(data: GraphFakeSeed): void
+  /** Answers the next request whose path (after /v23.0) contains the string, or matches the RegExp. */
+  enqueue(pathPattern: string | RegExp, override: GraphOverride): void
+  close(): Promise<void>
+}
+export type GraphFakeOptions = { appId: string; appSecret: string; port?: number; seed?: GraphFakeSeed }
+
+type Answer = [status: number, body: unknown]
+const fail = (status: number, code: number, message: string, extra?: Record<string, unknown>): Answer => [
+  status,
+  { error: { message, type: 'OAuthException', code, fbtrace_id: 'AFakeTraceId', ...extra } },
+]
+const INVALID_TOKEN = fail(400, 190, 'Invalid OAuth access token - Cannot parse access token')
+const FORBIDDEN = fail(403, 200, '(#200) Permissions error')
+const INVALID_PARAMETER = fail(400, 100, '(#100) Invalid parameter')
+const SUCCESS: Answer = [200, { success: true }]
+// Graph allows any origin: the fake SDK's FB.api calls come from the app's page.
+const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' }
+const objectOf = (value: unknown) => z.record(z.string(), z.unknown()).catch({}).parse(value)
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined)
+
+/**
+ * Starts the fake. With `port` it listens there, for an app in another process (e2e) whose tests drive it over
+ * HTTP: GET /__fake/calls, GET /__fake/messages, GET /__fake/state, POST /__fake/seed (a JSON seed, merged into
+ * the state) and POST /__fake/next ({ path, status, error?, body?, hang? }, like `enqueue`).
+ */
+export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFake> {
+  const recorded = { pageSubscriptions: {}, wabaSubscriptions: [], registrations: {} }
+  const state: GraphFakeState = { ...seedSchema.parse({}), ...recorded }
+  const calls: GraphCall[] = []
+  const messages: SentMessage[] = []
+  const overrides: Array<GraphOverride & { pattern: string | RegExp }> = []
+  let counter = 0
+
+  function seed(data: GraphFakeSeed) {
+    const parsed = seedSchema.parse(data)
+    for (const key of ['users', 'whatsappCodes', 'phoneNumbers', 'wabas'] as const)
+      Object.assign(state[key], parsed[key])
+    state.businessTokens.push(...parsed.businessTokens)
+  }
+  const enqueue = (pattern: string | RegExp, override: GraphOverride) =>
+    void overrides.push({ ...override, pattern })
+  if (options.seed) seed(options.seed)
+
+  /** Graph's routes. `param` reads the query string, then the body. */
+  function route(call: GraphCall, param: (name: string) => string | undefined, token?: string): Answer {
+    const [id = '', edge = '', ...rest] = call.path.split('/').filter(Boolean)
+    const [method, body, endpoint] = [call.method, objectOf(call.body), `${call.method} ${id}/${edge}`]
+    if (rest.length > 0) return fail(400, 100, 'Unknown path components')
+    const isWhatsApp = body.messaging_product === 'whatsapp'
+
+    if (endpoint === 'GET oauth/access_token') {
+      if (param('client_id') !== options.appId || param('client_secret') !== options.appSecret) {
+        return fail(400, 1, 'Error validating client secret.')
+      }
+      const [short, code] = [param('fb_exchange_token') ?? '', param('code') ?? '']
+      if (param('grant_type') === 'fb_exchange_token') {
+        if (!state.users[short]) return INVALID_TOKEN
+        const long = `${short}-long-lived-${++counter}`
+        state.users[long] = state.users[short] // acts for the same person
+        return [200, { access_token: long, token_type: 'bearer', expires_in: 5183944 }]
+      }
+      const business = state.whatsappCodes[code]
+      if (!business) return fail(400, 100, 'This authorization code has been used.', { error_subcode: 36009 })
+      delete state.whatsappCodes[code] // single use
+      state.businessTokens.push(business)
+      return [200, { access_token: business, token_type: 'bearer' }]
+    }
+    if (!token) return fail(400, 104, 'An access token is required to request this resource.')
+
+    const users = Object.values(state.users)
+    if (endpoint === 'GET debug_token/') {
+      if (token !== `${options.appId}|${options.appSecret}`) return INVALID_TOKEN
+      const input = param('input_token') ?? ''
+      const ownPage = users.flatMap((u) => u.pages).find((p) => p.accessToken === input)
+      const holder = state.users[input] ?? users.find((u) => u.pages.some((p) => p === ownPage))
+      if (!holder) return [200, { data: { is_valid: false, scopes: [], error: { code: 190 } } }]
+      const kind = ownPage ? { type: 'PAGE', profile_id: ownPage.id, expires_at: 0 } : { type: 'USER' }
+      const data = { app_id: options.appId, is_valid: true, scopes: holder.permissions, user_id: holder.id }
+      return [200, { data: { expires_at: 1_900_000_000, ...data, ...kind } }]
+    }
+    const me = state.users[token]
+    if (endpoint === 'GET me/permissions' && me) {
+      const granted = me.permissions.map((permission) => ({ permission, status: 'granted' }))
+      const declined = me.declined.map((permission) => ({ permission, status: 'declined' }))
+      return [200, { data: [...granted, ...declined] }]
+    }
+    if (endpoint === 'GET me/accounts' && me) {
+      const data = me.pages.map(({ accessToken, ...page }) => ({ ...page, access_token: accessToken }))
+      return [200, { data, paging: { cursors: { before: 'QVFIUk', after: 'QVFIUl' } } }]
+    }
+    const page = users.flatMap((u) => u.pages).find((p) => p.id === id)
+    const [phone, waba] = [state.phoneNumbers[id], state.wabas[id]]
+    const ownToken = page?.accessToken === token
+    if (page && !ownToken && !me?.pages.some((p) => p.id === page.id)) return me ? FORBIDDEN : INVALID_TOKEN
+    if (page && method === 'GET' && !edge) return [200, { id, name: page.name, category: page.category }]
+    if (page && !ownToken) return fail(400, 210, '(#210) A page access token is required for this request')
+    if (page && edge === 'subscribed_apps' && method === 'POST') {
+      const subscribed = (param('subscribed_fields') ?? '').split(',').filter(Boolean)
+      if (subscribed.length === 0) return fail(400, 100, '(#100) The parameter subscribed_fields is required')
+      state.pageSubscriptions[id] = subscribed
+      return SUCCESS
+    }
+    if (page && edge === 'subscribed_apps' && method === 'DELETE') {
+      delete state.pageSubscriptions[id]
+      return SUCCESS
+    }
+    if (page && edge === 'messages' && method === 'POST') {
+      const [to, senderAction] = [text(objectOf(body.recipient).id), text(body.sender_action)]
+      const [message, messagingType] = [text(objectOf(body.message).text), text(body.messaging_type)]
+      if (to && senderAction) {
+        messages.push({ id: `action-${++counter}`, platform: 'messenger', from: id, to, senderAction })
+        return [200, { recipient_id: to }]
+      }
+      if (!to || !message || !messagingType) return INVALID_PARAMETER
+      const sent: SentMessage = { id: `m_fake-${++counter}`, platform: 'messenger', from: id, to }
+      messages.push({ ...sent, text: message, messagingType })
+      return [200, { recipient_id: to, message_id: sent.id }]
+    }
+
+    // WhatsApp: a business phone number or a WABA, with a business token.
+    if ((phone || waba) && !state.businessTokens.includes(token)) return me ? FORBIDDEN : INVALID_TOKEN
+    if (phone && method === 'GET' && !edge) {
+      const { verified_name, display_phone_number } = phone
+      return [200, { id, verified_name, display_phone_number, quality_rating: 'GREEN' }]
+    }
+    if (phone && method === 'POST' && edge === 'register') {
+      const pin = text(body.pin) ?? ''
+      if (!isWhatsApp || !/^\d{6}$/.test(pin)) return INVALID_PARAMETER
+      state.registrations[id] = { pin }
+      return SUCCESS
+    }
+    if (phone && method === 'POST' && edge === 'messages') {
+      const [to, message] = [text(body.to), text(objectOf(body.text).body)]
+      if (!isWhatsApp || body.type !== 'text' || !to || !message) return INVALID_PARAMETER
+      const sent: SentMessage = { id: `wamid.fake-${++counter}`, platform: 'whatsapp', from: id, to }
+      messages.push({ ...sent, text: message })
+      const contacts = [{ input: to, wa_id: to }]
+      return [200, { messaging_product: 'whatsapp', contacts, messages: [{ id: sent.id }] }]
+    }
+    if (waba && method === 'GET' && !edge) return [200, { id, ...waba }]
+    if (waba && method === 'POST' && edge === 'subscribed_apps') {
+      if (!state.wabaSubscriptions.includes(id)) state.wabaSubscriptions.push(id)
+      return SUCCESS
+    }
+    if (!me && !page && !phone && !waba) return INVALID_TOKEN
+    return fail(400, 100, `Unsupported ${method} request on '${id}'`, { error_subcode: 33 })
+  }
+
+  function send(res: ServerResponse, [status, body]: Answer, headers: Record<string, string> = {}) {
+    res.writeHead(status, { ...JSON_HEADERS, ...headers })
+    res.end(JSON.stringify(body))
+  }
+
+  function handle(req: IncomingMessage, raw: string, res: ServerResponse) {
+    const [method, url] = [req.method ?? 'GET', new URL(req.url ?? '/', 'http://fake')]
+    let body: unknown = {}
+    try {
+      const isForm = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
+      body = isForm ? Object.fromEntries(new URLSearchParams(raw)) : raw ? JSON.parse(raw) : {}
+    } catch {
+      return send(res, fail(400, 100, 'Malformed JSON body'))
+    }
+    const control = `${method} ${url.pathname}`
+    if (control === 'GET /__fake/calls') return send(res, [200, calls])
+    if (control === 'GET /__fake/messages') return send(res, [200, messages])
+    if (control === 'GET /__fake/state') return send(res, [200, state])
+    const seeded = seedSchema.safeParse(body)
+    const next = overrideSchema.extend({ path: z.string() }).safeParse(body)
+    if (control === 'POST /__fake/seed' && seeded.success) seed(seeded.data)
+    else if (control === 'POST /__fake/next' && next.success) enqueue(next.data.path, next.data)
+    else if (control.startsWith('POST /__fake/'))
+      return send(res, [400, { error: 'Invalid control request' }])
+    if (control.startsWith('POST /__fake/')) return send(res, [200, { ok: true }])
+
+    if (!url.pathname.startsWith('/v23.0/')) return send(res, fail(400, 2500, `Unknown path ${url.pathname}`))
+    const call = { method, path: url.pathname.slice(6), query: Object.fromEntries(url.searchParams), body }
+    calls.push(call)
+    const index = overrides.findIndex(({ pattern: p }) =>
+      typeof p === 'string' ? call.path.includes(p) : p.test(call.path),
+    )
+    if (index >= 0) {
+      const [{ status, error, body: answer, hang, headers }] = overrides.splice(index, 1)
+      if (hang) return // the socket stays open until the client gives up or close() destroys it
+      const code = status === 429 ? 4 : status >= 500 ? 2 : 100
+      return send(res, [status, answer ?? fail(status, code, `Fake error ${status}`, error)[1]], headers)
+    }
+    const param = (name: string) => call.query[name] ?? text(objectOf(body)[name])
+    const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? param('access_token')
+    send(res, route(call, param, token))
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => handle(req, Buffer.concat(chunks).toString('utf8'), res))
+  })
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('The fake is not listening on TCP')
+
+  return {
+    graphRoot: `http://127.0.0.1:${address.port}`,
+    state,
+    calls,
+    messages,
+    seed,
+    enqueue,
+    close() {
+      server.closeAllConnections() // hanging requests would otherwise keep close() waiting
+      return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+    },
+  }
+}
+
+const escapeUnicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+
+/** JSON as Meta sends it, non-ASCII characters escaped as lower-case \uXXXX. The signature covers those bytes, so
+ *  a receiver that hashes a re-serialized body instead of the raw one fails here as it would in production. */
+export const metaJson = (payload: unknown) =>
+  JSON.stringify(payload).replace(/[\u0080-\uffff]/g, escapeUnicode)
+
+/** POSTs a webhook delivery the way Meta does: raw JSON body and `X-Hub-Signature-256` over exactly those bytes. */
+export function deliverSignedWebhook(url: string, payload: unknown, appSecret: string): Promise<Response> {
+  const raw = typeof payload === 'string' ? payload : metaJson(payload)
+  const signature = signMetaPayload(raw, appSecret)
+  const headers = { 'content-type': 'application/json', 'x-hub-signature-256': signature }
+  return fetch(url, { method: 'POST', headers, body: raw })
+}
