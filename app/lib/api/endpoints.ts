@@ -8,6 +8,7 @@ import {
   updateAgentSchema,
 } from '~/lib/agent-schemas'
 import { organizationNameSchema, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import { telegramTokenSchema } from '~/lib/telegram'
 import { defineEndpoint } from './contract'
 
 const id = z.string().min(1).max(200)
@@ -65,6 +66,38 @@ export const agentRunResultSchema = z.object({
 })
 
 const agentParams = orgParams.extend({ agentId: id })
+
+const PLATFORMS = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
+
+export const channelSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  platformName: z.enum(PLATFORMS),
+  platformChannelId: z.string(),
+  channelType: z.enum([
+    'facebook_page',
+    'telegram_bot',
+    'whatsapp_number',
+    'instagram_account',
+    'tiktok_account',
+  ]),
+  status: z.enum(['active', 'error', 'pending', 'disconnected']),
+  statusReason: z.string().nullable(),
+  agentId: z.string().nullable(),
+  agentEnabled: z.boolean(),
+  webhookSubscribed: z.boolean(),
+  webhookUrl: z.string().nullable(),
+  metadata: z.record(z.string(), z.union([z.string(), z.boolean()])),
+  createdAt: z.string(),
+})
+
+/** A Telegram bot is connected by its token; the server looks the bot up with getMe. */
+export const newTelegramChannelSchema = z.object({
+  platformName: z.literal('telegram'),
+  botToken: telegramTokenSchema,
+})
+
+const channelParams = orgParams.extend({ channelId: id })
 
 export const endpoints = {
   getProfile: defineEndpoint({
@@ -202,5 +235,83 @@ export const endpoints = {
     params: agentParams,
     body: runAgentSchema,
     response: agentRunResultSchema,
+  }),
+  listChannels: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/channels',
+    operationId: 'listChannels',
+    summary: "The organization's channels (never their tokens), optionally for one platform",
+    tag: 'Channels',
+    params: orgParams,
+    query: z.object({ platformName: z.enum(PLATFORMS).optional() }),
+    response: z.array(channelSchema),
+  }),
+  createChannels: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/channels',
+    operationId: 'createChannels',
+    summary: 'Connect a channel, or several with {channels: [...]} (Telegram: by bot token)',
+    tag: 'Channels',
+    params: orgParams,
+    body: z.union([
+      newTelegramChannelSchema,
+      z.object({ channels: z.array(newTelegramChannelSchema).min(1).max(20) }),
+    ]),
+    response: z.array(channelSchema),
+    successStatus: 201,
+  }),
+  getChannel: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/channels/{channelId}',
+    operationId: 'getChannel',
+    summary: 'One channel',
+    tag: 'Channels',
+    params: channelParams,
+    response: channelSchema,
+  }),
+  updateChannel: defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/{orgId}/channels/{channelId}',
+    operationId: 'updateChannel',
+    summary: 'Rename a channel or switch its agent on or off',
+    tag: 'Channels',
+    params: channelParams,
+    body: z.object({
+      name: z.string().trim().min(1).max(100).optional(),
+      agentEnabled: z.boolean().optional(),
+    }),
+    response: channelSchema,
+  }),
+  deleteChannel: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/channels/{channelId}',
+    operationId: 'deleteChannel',
+    summary: 'Disconnect and delete a channel (its webhook is removed at the platform)',
+    tag: 'Channels',
+    params: channelParams,
+    response: z.null(),
+  }),
+  assignChannelAgent: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/channels/{channelId}/agent',
+    operationId: 'assignChannelAgent',
+    summary: 'Assign an active agent to the channel (re-send to switch it on or off)',
+    tag: 'Channels',
+    params: channelParams,
+    query: z.object({ platformName: z.enum(PLATFORMS).optional() }),
+    body: z.object({
+      agentId: z.string({ error: 'Please select an agent' }).min(1, 'Please select an agent'),
+      agentEnabled: z.boolean().default(true),
+    }),
+    response: channelSchema,
+  }),
+  removeChannelAgent: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/channels/{channelId}/agent',
+    operationId: 'removeChannelAgent',
+    summary: "Remove the channel's agent",
+    tag: 'Channels',
+    params: channelParams,
+    response: channelSchema,
   }),
 }

@@ -1,0 +1,24 @@
+import { endpoints } from '~/lib/api/endpoints'
+import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { assignAgent, removeAgent, toChannelView } from '~/services/channels/channels.server'
+import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+
+const route = apiRoute(
+  handle(endpoints.assignChannelAgent, async ({ caller, params, body }) => ({
+    data: toChannelView(
+      await assignAgent(await scopeOf(caller, params.orgId), params.channelId, body),
+      caller.runtime.config.publicUrl,
+    ),
+    message: CHANNEL_MESSAGES.assigned,
+  })),
+  handle(endpoints.removeChannelAgent, async ({ caller, params }) => ({
+    data: toChannelView(
+      await removeAgent(await scopeOf(caller, params.orgId), params.channelId),
+      caller.runtime.config.publicUrl,
+    ),
+    message: CHANNEL_MESSAGES.removed,
+  })),
+)
+
+export const loader = route
+export const action = route
