@@ -82,7 +82,11 @@ export const TEST_MESSAGE_REQUIRED = 'Please enter a message to test'
 
 /** POST .../agents/{id}/run: the spec's input and context (section 7). */
 export const runAgentSchema = z.object({
-  input: z.string({ error: TEST_MESSAGE_REQUIRED }).trim().min(1, TEST_MESSAGE_REQUIRED).max(10_000),
+  input: z
+    .string({ error: TEST_MESSAGE_REQUIRED })
+    .trim()
+    .min(1, TEST_MESSAGE_REQUIRED)
+    .max(10_000, 'The message must be at most 10000 characters'),
   context: z
     .object({
       userId: z.string().max(200).optional(),

@@ -1,0 +1,521 @@
+import { useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import {
+  Button,
+  Fieldset,
+  Group,
+  Input,
+  NativeSelect,
+  NumberInput,
+  Select,
+  Slider,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core'
+import { Form, Link } from '@remix-run/react'
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentProps,
+  type FormEvent,
+  type ReactNode,
+} from 'react'
+import { FormError } from '~/components/auth/form-error'
+import { PendingButton } from '~/components/forms/pending-button'
+import {
+  AGENT_DEFAULTS,
+  AGENT_STATUS_VALUES,
+  MODEL_TYPES,
+  MODEL_TYPE_LABELS,
+  READABLE_ID_IMMUTABLE,
+  createAgentSchema,
+  type CreateAgentInput,
+  type UpdateAgentInput,
+  creativityLabel,
+  creativityPercent,
+  updateAgentSchema,
+} from '~/lib/agent-schemas'
+import { STATUS_LABELS } from './agent-status'
+import classes from './agents.module.css'
+import { AGENTS_PATH } from './dialog-url'
+import type { AgentItem } from './types'
+
+/** The form's fields by name (what Conform needs to name and look up fields; values are checked by the schemas). */
+type AgentFormFields = {
+  name: string
+  readableId: string
+  description: string
+  modelType: string
+  creativityLevel: number
+  systemPrompt: string
+  maxTokens: number
+  topP: number
+  topK: number
+  status: string
+}
+
+export type FormComponentType = (props: ComponentProps<typeof Form>) => ReactNode
+
+const MODEL_OPTIONS = MODEL_TYPES.map((value) => ({ value, label: MODEL_TYPE_LABELS[value] }))
+const STATUS_OPTIONS = AGENT_STATUS_VALUES.map((value) => ({ value, label: STATUS_LABELS[value] }))
+
+const SECTIONS = [
+  { value: 'basic', label: 'Basic Info', fields: ['name', 'readableId', 'description'] },
+  {
+    value: 'configuration',
+    label: 'Configuration',
+    fields: ['modelType', 'creativityLevel', 'systemPrompt'],
+  },
+  { value: 'advanced', label: 'Advanced', fields: ['maxTokens', 'topP', 'topK', 'status'] },
+] as const
+type SectionValue = (typeof SECTIONS)[number]['value']
+
+/** The sections holding a field with an error, in tab order. */
+function sectionsWithErrors(error: Record<string, unknown> | null | undefined): SectionValue[] {
+  if (!error) return []
+  return SECTIONS.filter((section) =>
+    section.fields.some((field) => {
+      const messages = error[field]
+      return Array.isArray(messages) && messages.length > 0
+    }),
+  ).map((section) => section.value)
+}
+
+const isSectionValue = (value: string | null): value is SectionValue =>
+  SECTIONS.some((section) => section.value === value)
+
+/** A Mantine Select once hydrated; a native select before (the Mantine one needs JavaScript to open). */
+function ChoiceField({
+  hydrated,
+  ...props
+}: {
+  hydrated: boolean
+  id: string
+  name: string
+  label: string
+  defaultValue: string
+  data: { value: string; label: string }[]
+  error?: string
+  disabled?: boolean
+}) {
+  return hydrated ? (
+    <Select {...props} allowDeselect={false} checkIconPosition="right" />
+  ) : (
+    <NativeSelect {...props} />
+  )
+}
+
+/** The 0–1 slider; before hydration a number input of the same name, so that the form posts without JavaScript. */
+function CreativityField({
+  hydrated,
+  id,
+  name,
+  defaultValue,
+  error,
+  disabled,
+}: {
+  hydrated: boolean
+  id: string
+  name: string
+  defaultValue: number
+  error?: string
+  disabled?: boolean
+}) {
+  const [value, setValue] = useState(defaultValue)
+  const labelId = useId()
+  const errorId = useId()
+  if (!hydrated) {
+    return (
+      <TextInput
+        type="number"
+        id={id}
+        name={name}
+        label="Creativity Level"
+        description="From 0 (focused) to 1 (creative), in steps of 0.1"
+        min={0}
+        max={1}
+        step={0.1}
+        defaultValue={String(defaultValue)}
+        error={error}
+        disabled={disabled}
+      />
+    )
+  }
+  return (
+    <Stack gap={6} pb="lg">
+      <Group justify="space-between">
+        <Input.Label id={labelId} htmlFor={id}>
+          Creativity Level
+        </Input.Label>
+        <Text size="sm" fw={600} aria-hidden>
+          {creativityPercent(value)} · {creativityLabel(value)}
+        </Text>
+      </Group>
+      <Slider
+        // Room for the end marks' labels, which are centred on the ends of the track.
+        mx="xl"
+        name={name}
+        min={0}
+        max={1}
+        step={0.1}
+        value={value}
+        onChange={setValue}
+        disabled={disabled}
+        label={creativityPercent}
+        thumbLabel="Creativity Level"
+        thumbProps={{
+          id,
+          'aria-valuetext': `${creativityPercent(value)} (${creativityLabel(value)})`,
+          'aria-describedby': error ? errorId : undefined,
+          'aria-invalid': error ? true : undefined,
+        }}
+        marks={[
+          { value: 0, label: 'Focused' },
+          { value: 0.5, label: 'Balanced' },
+          { value: 1, label: 'Creative' },
+        ]}
+        color={error ? 'red' : undefined}
+      />
+      {error ? (
+        <Input.Error id={errorId} mt="md">
+          {error}
+        </Input.Error>
+      ) : null}
+    </Stack>
+  )
+}
+
+/** The three sections as tabs; without JavaScript (where tabs cannot switch) the same fields, stacked. */
+function Sections({
+  hydrated,
+  active,
+  onChange,
+  withErrors,
+  panels,
+}: {
+  hydrated: boolean
+  active: SectionValue
+  onChange: (value: SectionValue) => void
+  withErrors: SectionValue[]
+  panels: Record<SectionValue, ReactNode>
+}) {
+  if (!hydrated) {
+    return (
+      <Stack gap="md">
+        {SECTIONS.map((section) => (
+          <Fieldset key={section.value} legend={section.label}>
+            <Stack gap="sm">{panels[section.value]}</Stack>
+          </Fieldset>
+        ))}
+      </Stack>
+    )
+  }
+  return (
+    // keepMounted (Mantine's default) keeps every field in the form, so a hidden tab's values are posted too.
+    <Tabs
+      value={active}
+      onChange={(value) => isSectionValue(value) && onChange(value)}
+      keepMounted
+      classNames={{ list: classes.tabList, tab: classes.tab }}
+    >
+      <Tabs.List grow>
+        {SECTIONS.map((section) => {
+          const hasError = withErrors.includes(section.value)
+          return (
+            <Tabs.Tab
+              key={section.value}
+              value={section.value}
+              color={hasError ? 'red' : undefined}
+              rightSection={
+                hasError ? (
+                  <>
+                    <span className={classes.errorDot} aria-hidden />
+                    <VisuallyHidden>(has errors)</VisuallyHidden>
+                  </>
+                ) : null
+              }
+            >
+              {section.label}
+            </Tabs.Tab>
+          )
+        })}
+      </Tabs.List>
+      {SECTIONS.map((section) => (
+        <Tabs.Panel key={section.value} value={section.value} pt="md" data-section={section.value}>
+          <Stack gap="sm">{panels[section.value]}</Stack>
+        </Tabs.Panel>
+      ))}
+    </Tabs>
+  )
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+/**
+ * Create New Agent / Edit Agent. The same component serves the dialog (a fetcher's Form) and the page section
+ * shown without JavaScript (a plain Form that posts the page). Validated here and again by the action, with the
+ * same schema.
+ */
+export function AgentForm({
+  agent,
+  lastResult,
+  pending,
+  hydrated,
+  FormComponent = Form,
+}: {
+  agent?: AgentItem
+  lastResult: SubmissionResult<string[]> | undefined
+  pending: boolean
+  hydrated: boolean
+  FormComponent?: FormComponentType
+}) {
+  const editing = agent !== undefined
+  const formRef = useRef<HTMLFormElement>(null)
+  const validate = (formData: FormData) =>
+    editing
+      ? parseWithZod(formData, { schema: updateAgentSchema })
+      : parseWithZod(formData, { schema: createAgentSchema })
+
+  const [form, fields] = useForm<AgentFormFields, CreateAgentInput | UpdateAgentInput>({
+    id: editing ? `edit-agent-${agent.id}` : 'create-agent',
+    lastResult,
+    defaultValue: {
+      name: agent?.name,
+      readableId: agent?.readableId,
+      description: agent?.description ?? undefined,
+      modelType: agent?.modelType ?? AGENT_DEFAULTS.modelType,
+      creativityLevel: agent?.creativityLevel ?? AGENT_DEFAULTS.creativityLevel,
+      systemPrompt: agent?.systemPrompt,
+      maxTokens: editing ? (agent.maxTokens ?? undefined) : AGENT_DEFAULTS.maxTokens,
+      topP: editing ? (agent.topP ?? undefined) : AGENT_DEFAULTS.topP,
+      topK: editing ? (agent.topK ?? undefined) : AGENT_DEFAULTS.topK,
+      status: agent?.status ?? AGENT_DEFAULTS.status,
+    },
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => validate(formData),
+  })
+
+  // Errors may sit on a tab the user is not looking at: go to the first tab with one, and to its first field.
+  const [active, setActive] = useState<SectionValue>('basic')
+  const [focusError, setFocusError] = useState(false)
+  const revealErrors = (error: Record<string, unknown> | null | undefined) => {
+    const sections = sectionsWithErrors(error)
+    if (sections.length === 0) return
+    if (!sections.includes(active)) setActive(sections[0])
+    setFocusError(true)
+  }
+  const [seenResult, setSeenResult] = useState(lastResult)
+  if (lastResult !== seenResult) {
+    setSeenResult(lastResult)
+    revealErrors(lastResult?.error)
+  }
+  useEffect(() => {
+    // The fields are disabled while a request runs; they can take the focus once it is over.
+    if (!focusError || pending) return
+    const frame = requestAnimationFrame(() => {
+      formRef.current
+        ?.querySelector<HTMLElement>('[data-section]:not([style*="none"]) [aria-invalid="true"]')
+        ?.focus()
+      setFocusError(false)
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [focusError, pending])
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submission = validate(new FormData(event.currentTarget))
+    if (submission.status === 'error') revealErrors(submission.error)
+    form.onSubmit(event)
+  }
+
+  const withErrors = SECTIONS.filter((section) =>
+    section.fields.some((f) => (fields[f].errors?.length ?? 0) > 0),
+  ).map((section) => section.value)
+
+  const panels: Record<SectionValue, ReactNode> = {
+    basic: (
+      <>
+        <TextInput
+          key={fields.name.key}
+          id={fields.name.id}
+          name={fields.name.name}
+          label="Name"
+          placeholder="Customer Support Agent"
+          required
+          data-autofocus
+          defaultValue={text(fields.name.initialValue)}
+          error={fields.name.errors?.[0]}
+          disabled={pending}
+        />
+        <TextInput
+          key={fields.readableId.key}
+          id={fields.readableId.id}
+          name={editing ? undefined : fields.readableId.name}
+          label="Readable ID"
+          placeholder="customer-support"
+          required={!editing}
+          description={
+            editing
+              ? READABLE_ID_IMMUTABLE
+              : 'Lowercase letters, numbers and hyphens; it cannot change after creation'
+          }
+          // Not posted when editing, so a server reply carries no value for it: show the agent's own.
+          defaultValue={editing ? agent.readableId : text(fields.readableId.initialValue)}
+          error={fields.readableId.errors?.[0]}
+          disabled={editing || pending}
+        />
+        <Textarea
+          key={fields.description.key}
+          id={fields.description.id}
+          name={fields.description.name}
+          label="Description"
+          placeholder="What this agent does"
+          autosize
+          minRows={2}
+          maxRows={5}
+          defaultValue={text(fields.description.initialValue)}
+          error={fields.description.errors?.[0]}
+          disabled={pending}
+        />
+      </>
+    ),
+    configuration: (
+      <>
+        <ChoiceField
+          key={fields.modelType.key}
+          hydrated={hydrated}
+          id={fields.modelType.id}
+          name={fields.modelType.name}
+          label="Model Type"
+          data={MODEL_OPTIONS}
+          defaultValue={text(fields.modelType.initialValue) ?? AGENT_DEFAULTS.modelType}
+          error={fields.modelType.errors?.[0]}
+          disabled={pending}
+        />
+        <CreativityField
+          key={fields.creativityLevel.key}
+          hydrated={hydrated}
+          id={fields.creativityLevel.id}
+          name={fields.creativityLevel.name}
+          defaultValue={Number(text(fields.creativityLevel.initialValue) ?? AGENT_DEFAULTS.creativityLevel)}
+          error={fields.creativityLevel.errors?.[0]}
+          disabled={pending}
+        />
+        <Textarea
+          key={fields.systemPrompt.key}
+          id={fields.systemPrompt.id}
+          name={fields.systemPrompt.name}
+          label="System Prompt"
+          placeholder="You are a helpful assistant that answers customer questions..."
+          required
+          autosize
+          minRows={4}
+          maxRows={10}
+          defaultValue={text(fields.systemPrompt.initialValue)}
+          error={fields.systemPrompt.errors?.[0]}
+          disabled={pending}
+        />
+      </>
+    ),
+    advanced: (
+      <>
+        <NumberInput
+          key={fields.maxTokens.key}
+          id={fields.maxTokens.id}
+          name={fields.maxTokens.name}
+          // The steppers need JavaScript; without it the field is typed in.
+          hideControls={!hydrated}
+          label="Max Tokens"
+          description="From 100 to 8192"
+          allowDecimal={false}
+          defaultValue={text(fields.maxTokens.initialValue)}
+          error={fields.maxTokens.errors?.[0]}
+          disabled={pending}
+        />
+        <NumberInput
+          key={fields.topP.key}
+          id={fields.topP.id}
+          name={fields.topP.name}
+          hideControls={!hydrated}
+          label="Top P"
+          description="From 0 to 1"
+          step={0.05}
+          defaultValue={text(fields.topP.initialValue)}
+          error={fields.topP.errors?.[0]}
+          disabled={pending}
+        />
+        <NumberInput
+          key={fields.topK.key}
+          id={fields.topK.id}
+          name={fields.topK.name}
+          hideControls={!hydrated}
+          label="Top K"
+          description="From 1 to 100"
+          allowDecimal={false}
+          defaultValue={text(fields.topK.initialValue)}
+          error={fields.topK.errors?.[0]}
+          disabled={pending}
+        />
+        {editing ? (
+          <ChoiceField
+            key={fields.status.key}
+            hydrated={hydrated}
+            id={fields.status.id}
+            name={fields.status.name}
+            label="Status"
+            data={STATUS_OPTIONS}
+            defaultValue={text(fields.status.initialValue) ?? agent.status}
+            error={fields.status.errors?.[0]}
+            disabled={pending}
+          />
+        ) : null}
+      </>
+    ),
+  }
+
+  const title = editing ? 'Edit Agent' : 'Create New Agent'
+  return (
+    <FormComponent
+      ref={formRef}
+      method="post"
+      id={form.id}
+      onSubmit={onSubmit}
+      noValidate={hydrated}
+      aria-label={title}
+    >
+      <Stack gap="md">
+        <FormError message={form.errors?.[0]} />
+        <input type="hidden" name="intent" value={editing ? 'update' : 'create'} />
+        {editing ? <input type="hidden" name="agentId" value={agent.id} /> : null}
+        {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
+        <Sections
+          hydrated={hydrated}
+          active={active}
+          onChange={setActive}
+          withErrors={withErrors}
+          panels={panels}
+        />
+        <Group justify="flex-end">
+          {pending ? (
+            <Button variant="default" disabled>
+              Cancel
+            </Button>
+          ) : (
+            <Button variant="default" component={Link} to={AGENTS_PATH} preventScrollReset>
+              Cancel
+            </Button>
+          )}
+          <PendingButton pending={pending} pendingLabel="Saving...">
+            {editing ? 'Update Agent' : 'Create Agent'}
+          </PendingButton>
+        </Group>
+      </Stack>
+    </FormComponent>
+  )
+}

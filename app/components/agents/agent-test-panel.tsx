@@ -1,0 +1,158 @@
+import { useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useEffect, type FormEvent } from 'react'
+import { FormError } from '~/components/auth/form-error'
+import { PendingButton } from '~/components/forms/pending-button'
+import {
+  MODEL_TYPE_LABELS,
+  TEST_MESSAGE_REQUIRED,
+  creativityPercent,
+  runAgentSchema,
+} from '~/lib/agent-schemas'
+import { STATUS_LABELS } from './agent-status'
+import classes from './agents.module.css'
+import { DateTime } from './date-time'
+import { AGENT_MESSAGES } from './messages'
+import type { AgentActionResponse, AgentItem, AgentRunView } from './types'
+import { useAgentFetcher } from './use-agent-fetcher'
+
+const isTest = (response: AgentActionResponse | undefined) =>
+  response?.intent === 'test' ? response : undefined
+
+function RunResult({ run }: { run: AgentRunView }) {
+  return (
+    <Stack gap="md" aria-live="polite">
+      <div>
+        <Title order={3} size="h5" mb="xs">
+          Agent Response
+        </Title>
+        <Paper withBorder p="sm" bg="gray.0">
+          <Text className={classes.preformatted}>{run.output}</Text>
+        </Paper>
+      </div>
+      <div>
+        <Title order={3} size="h5" mb="xs">
+          Execution Details
+        </Title>
+        <dl className={classes.facts}>
+          <dt>Execution ID</dt>
+          <dd>
+            <Text span ff="monospace" size="sm">
+              {run.executionId}
+            </Text>
+          </dd>
+          <dt>Model Used</dt>
+          <dd>{run.modelUsed}</dd>
+          <dt>Prompt Tokens</dt>
+          <dd>{run.tokensUsed.prompt}</dd>
+          <dt>Completion Tokens</dt>
+          <dd>{run.tokensUsed.completion}</dd>
+          <dt>Total Tokens</dt>
+          <dd>{run.tokensUsed.total}</dd>
+          <dt>Timestamp</dt>
+          <dd>
+            <DateTime value={run.timestamp} />
+          </dd>
+        </dl>
+      </div>
+    </Stack>
+  )
+}
+
+/** The content of the Test Agent dialog: one message to the agent's model, its answer and the run's details. */
+export function AgentTestPanel({
+  agent,
+  noScriptData,
+}: {
+  agent: AgentItem
+  noScriptData: AgentActionResponse | undefined
+}) {
+  const { hydrated, FormComponent, response, settled, pending } = useAgentFetcher(noScriptData)
+  const answer = isTest(response)
+  const done = isTest(settled)
+
+  const [form, fields] = useForm({
+    id: `test-agent-${agent.id}`,
+    lastResult: answer?.result,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: runAgentSchema }),
+  })
+
+  useEffect(() => {
+    if (!done) return
+    if (done.run) notifications.show({ color: 'green', message: AGENT_MESSAGES.tested })
+    else if (done.error) notifications.show({ color: 'red', message: AGENT_MESSAGES.testFailed(done.error) })
+  }, [done])
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submission = parseWithZod(new FormData(event.currentTarget), { schema: runAgentSchema })
+    if (submission.status === 'error') {
+      notifications.show({ color: 'red', message: submission.error?.input?.[0] ?? TEST_MESSAGE_REQUIRED })
+    }
+    form.onSubmit(event)
+  }
+
+  return (
+    <Stack gap="md">
+      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+        {agent.name}
+      </Text>
+      <dl className={classes.summary}>
+        <div>
+          <dt>Model</dt>
+          <dd>{MODEL_TYPE_LABELS[agent.modelType]}</dd>
+        </div>
+        <div>
+          <dt>Creativity</dt>
+          <dd>{creativityPercent(agent.creativityLevel)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{STATUS_LABELS[agent.status]}</dd>
+        </div>
+        <div>
+          <dt>Max Tokens</dt>
+          <dd>{agent.maxTokens ?? 'Provider default'}</dd>
+        </div>
+      </dl>
+      <FormComponent
+        method="post"
+        id={form.id}
+        onSubmit={onSubmit}
+        noValidate={hydrated}
+        aria-label="Test Agent"
+      >
+        <Stack gap="sm">
+          <FormError message={answer?.error ? AGENT_MESSAGES.testFailed(answer.error) : undefined} />
+          <input type="hidden" name="intent" value="test" />
+          <input type="hidden" name="agentId" value={agent.id} />
+          <Textarea
+            key={fields.input.key}
+            id={fields.input.id}
+            name={fields.input.name}
+            label="Test Message"
+            placeholder="Type a message to send to the agent..."
+            autosize
+            minRows={3}
+            maxRows={8}
+            required
+            data-autofocus
+            defaultValue={
+              typeof fields.input.initialValue === 'string' ? fields.input.initialValue : undefined
+            }
+            error={fields.input.errors?.[0]}
+          />
+          <Group justify="flex-end">
+            <PendingButton pending={pending} pendingLabel="Testing...">
+              Test Agent
+            </PendingButton>
+          </Group>
+        </Stack>
+      </FormComponent>
+      {answer?.run ? <RunResult run={answer.run} /> : null}
+    </Stack>
+  )
+}

@@ -1,0 +1,199 @@
+import {
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  ThemeIcon,
+} from '@mantine/core'
+import { IconAlertCircle, IconBuilding, IconPlus, IconRobot } from '@tabler/icons-react'
+import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
+import { useState } from 'react'
+import { useHydrated } from '~/components/hooks/use-hydrated'
+import { PageHeader } from '~/components/layout/page-header'
+import { AGENT_STATUS_VALUES, type AgentStatus } from '~/lib/agent-schemas'
+import { AgentCard } from './agent-card'
+import { AgentDialogs } from './agent-dialogs'
+import { STATUS_LABELS } from './agent-status'
+import classes from './agents.module.css'
+import { AGENTS_PATH, agentDialogHref, isDialogChange } from './dialog-url'
+import { AGENT_MESSAGES } from './messages'
+import type { AgentActionResponse, AgentItem } from './types'
+
+type StatusFilter = 'all' | AgentStatus
+
+const FILTER_OPTIONS = [
+  { value: 'all', label: 'All Status' },
+  ...AGENT_STATUS_VALUES.map((value) => ({ value, label: STATUS_LABELS[value] })),
+]
+
+const parseFilter = (value: string | null): StatusFilter =>
+  AGENT_STATUS_VALUES.find((status) => status === value) ?? 'all'
+
+/** The status filter: on the loaded list in the browser; without JavaScript, a GET form that does the same. */
+function StatusFilterField({
+  value,
+  onChange,
+}: {
+  value: StatusFilter
+  onChange: (value: StatusFilter) => void
+}) {
+  const hydrated = useHydrated()
+  if (hydrated) {
+    return (
+      <Select
+        aria-label="Filter by status"
+        data={FILTER_OPTIONS}
+        value={value}
+        onChange={(next) => onChange(parseFilter(next))}
+        allowDeselect={false}
+        checkIconPosition="right"
+        w={160}
+      />
+    )
+  }
+  return (
+    <Form method="get" action={AGENTS_PATH}>
+      <Group gap="xs" wrap="nowrap">
+        <NativeSelect
+          aria-label="Filter by status"
+          name="status"
+          defaultValue={value}
+          data={FILTER_OPTIONS}
+          w={160}
+        />
+        <Button type="submit" variant="default">
+          Filter
+        </Button>
+      </Group>
+    </Form>
+  )
+}
+
+function EmptyState({ filter }: { filter: StatusFilter }) {
+  return (
+    <Paper withBorder p="xl">
+      <Stack align="center" gap="xs">
+        <ThemeIcon size={48} radius="xl" variant="light">
+          <IconRobot size={28} aria-hidden />
+        </ThemeIcon>
+        <Text fw={600} size="lg">
+          {filter === 'all' ? 'No agents found' : `No ${filter} agents`}
+        </Text>
+        <Text c="gray.7">Create your first agent to get started</Text>
+        <Button
+          component={Link}
+          to={agentDialogHref('create')}
+          preventScrollReset
+          mt="sm"
+          leftSection={<IconPlus size={16} aria-hidden />}
+        >
+          Create Agent
+        </Button>
+      </Stack>
+    </Paper>
+  )
+}
+
+/** The Agents page (/agents): list, filter and the dialogs that create, show, test, edit and delete agents. */
+export function AgentsScreen({
+  agents,
+  hasOrganization,
+  loadError,
+  noScriptData,
+}: {
+  agents: AgentItem[]
+  hasOrganization: boolean
+  loadError: string | null
+  noScriptData: AgentActionResponse | undefined
+}) {
+  const [searchParams] = useSearchParams()
+  const [filter, setFilter] = useState(() => parseFilter(searchParams.get('status')))
+  const location = useLocation()
+  const navigation = useNavigation()
+  // A reload of the list (not a dialog opening or closing, which only changes the URL's dialog part).
+  const loading =
+    navigation.state === 'loading' &&
+    navigation.location.pathname === AGENTS_PATH &&
+    !isDialogChange(location, navigation.location)
+
+  const visible = filter === 'all' ? agents : agents.filter((agent) => agent.status === filter)
+
+  let content
+  if (loading) {
+    content = (
+      <Center py="xl" role="status" aria-live="polite">
+        <Group gap="sm">
+          <Loader size="md" />
+          <Text c="gray.7">Loading agents...</Text>
+        </Group>
+      </Center>
+    )
+  } else if (loadError !== null) {
+    content = (
+      <Alert
+        color="red"
+        variant="light"
+        title={AGENT_MESSAGES.loadErrorTitle}
+        icon={<IconAlertCircle aria-hidden />}
+      >
+        {loadError || AGENT_MESSAGES.loadFailed}
+      </Alert>
+    )
+  } else if (!hasOrganization) {
+    content = (
+      <Paper withBorder p="xl">
+        <Stack align="center" gap="xs">
+          <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+            <IconBuilding size={28} aria-hidden />
+          </ThemeIcon>
+          <Text fw={600} size="lg">
+            No organization selected
+          </Text>
+          <Text c="gray.7">Create or choose an organization to manage its agents.</Text>
+        </Stack>
+      </Paper>
+    )
+  } else if (visible.length === 0) {
+    content = <EmptyState filter={filter} />
+  } else {
+    content = (
+      <div className={classes.grid}>
+        {visible.map((agent) => (
+          <AgentCard key={agent.id} agent={agent} />
+        ))}
+      </div>
+    )
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Agents"
+        subtitle="Manage your AI agents for automated replies"
+        actions={
+          hasOrganization ? (
+            <Group gap="sm">
+              <StatusFilterField value={filter} onChange={setFilter} />
+              <Button
+                component={Link}
+                to={agentDialogHref('create')}
+                preventScrollReset
+                leftSection={<IconPlus size={16} aria-hidden />}
+              >
+                Create Agent
+              </Button>
+            </Group>
+          ) : null
+        }
+      />
+      {hasOrganization ? <AgentDialogs agents={agents} noScriptData={noScriptData} /> : null}
+      {content}
+    </>
+  )
+}

@@ -1,0 +1,406 @@
+import { randomUUID } from 'node:crypto'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { createAccount, createInDialog, signIn } from './helpers'
+
+const FAKE_MODEL_URL = process.env.E2E_FAKE_MODEL_URL
+
+/** A signed-in user with an organization, on the Agents page. */
+async function signUpWithOrganization(page: Page, displayName = 'Agent Owner') {
+  const account = await createAccount(displayName)
+  await signIn(page, account.email)
+  await expect(page).toHaveURL('/')
+  await page.goto('/agents')
+  await expect(page.getByRole('heading', { name: 'Agents', level: 1 })).toBeVisible()
+  await expect(page.getByText('No organization selected')).toBeVisible()
+  await createInDialog(page, 'Agents Org')
+  await expect(page.getByText('No agents found')).toBeVisible()
+  return account
+}
+
+const uniqueId = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`
+const card = (page: Page, name: string) => page.getByRole('article', { name })
+const formDialog = (page: Page, title: 'Create New Agent' | 'Edit Agent') =>
+  page.getByRole('dialog', { name: title })
+
+async function openCreate(page: Page) {
+  await page.getByRole('link', { name: 'Create Agent' }).first().click()
+  const dialog = formDialog(page, 'Create New Agent')
+  await expect(dialog).toBeVisible()
+  return dialog
+}
+
+async function fillRequired(dialog: Locator, { name, readableId, systemPrompt }: Record<string, string>) {
+  await dialog.getByRole('tab', { name: 'Basic Info' }).click()
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
+  await dialog.getByRole('textbox', { name: 'Readable ID' }).fill(readableId)
+  await dialog.getByRole('tab', { name: 'Configuration' }).click()
+  await dialog.getByRole('textbox', { name: 'System Prompt' }).fill(systemPrompt)
+}
+
+async function createAgent(page: Page, name: string, readableId = uniqueId('agent')) {
+  const dialog = await openCreate(page)
+  await fillRequired(dialog, { name, readableId, systemPrompt: 'You are a helpful support agent.' })
+  await dialog.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(page.getByText('Agent created successfully')).toBeVisible()
+  await expect(dialog).toBeHidden()
+  await expect(card(page, name)).toBeVisible()
+  return readableId
+}
+
+async function chooseOption(page: Page, field: Locator, option: string) {
+  await field.click()
+  await page.getByRole('option', { name: option, exact: true }).click()
+}
+
+test('creating an agent with the defaults; the card, the details and a taken readable ID', async ({
+  page,
+}) => {
+  const consoleErrors: string[] = []
+  page.on('console', (message) => {
+    // The refused duplicate is a 409 by design; the browser reports every non-2xx response.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      consoleErrors.push(message.text())
+    }
+  })
+  await signUpWithOrganization(page, 'Dana Defaults')
+  await expect(page.getByText('No agents found')).toBeVisible()
+  await expect(page.getByText('Create your first agent to get started')).toBeVisible()
+
+  const dialog = await openCreate(page)
+  await expect(dialog.getByRole('textbox', { name: 'Readable ID' })).toBeEnabled()
+  await dialog.getByRole('tab', { name: 'Configuration' }).click()
+  await expect(dialog.getByRole('textbox', { name: 'Model Type' })).toHaveValue('Medium - Balanced')
+  const slider = dialog.getByRole('slider', { name: 'Creativity Level' })
+  await expect(slider).toHaveAttribute('aria-valuenow', '0.7')
+  await expect(dialog.getByText('70% · Creative')).toBeVisible()
+  for (const mark of ['Focused', 'Balanced', 'Creative'])
+    await expect(dialog.getByText(mark, { exact: true })).toBeVisible()
+  // The slider moves by tenths and says so in percent.
+  await slider.focus()
+  await page.keyboard.press('ArrowLeft')
+  await expect(dialog.getByText('60% · Balanced')).toBeVisible()
+  await page.keyboard.press('ArrowRight')
+  await dialog.getByRole('tab', { name: 'Advanced' }).click()
+  await expect(dialog.getByRole('textbox', { name: 'Max Tokens' })).toHaveValue('1000')
+  await expect(dialog.getByRole('textbox', { name: 'Top P' })).toHaveValue('0.9')
+  await expect(dialog.getByRole('textbox', { name: 'Top K' })).toHaveValue('40')
+  await expect(dialog.getByLabel('Status')).toHaveCount(0)
+
+  const readableId = uniqueId('support')
+  await fillRequired(dialog, {
+    name: 'Support Bot',
+    readableId,
+    systemPrompt: 'You answer customer questions politely.',
+  })
+  await dialog.getByRole('tab', { name: 'Basic Info' }).click()
+  await dialog.getByRole('textbox', { name: 'Description' }).fill('Answers the questions customers ask most')
+  await dialog.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(page.getByText('Agent created successfully')).toBeVisible()
+  await expect(dialog).toBeHidden()
+
+  const supportBot = card(page, 'Support Bot')
+  await expect(supportBot).toContainText('Active')
+  await expect(supportBot).toContainText('Answers the questions customers ask most')
+  await expect(supportBot).toContainText('Medium')
+  await expect(supportBot).toContainText('70%')
+  const box = await supportBot.boundingBox()
+  expect(box).toMatchObject({ width: 280, height: 240 })
+
+  await supportBot.getByRole('link', { name: /^View/ }).click()
+  const details = page.getByRole('dialog', { name: 'Agent Details' })
+  await expect(details).toBeVisible()
+  for (const text of [
+    'Support Bot',
+    readableId,
+    'Medium - Balanced',
+    '70% (Creative)',
+    '1000',
+    '0.9',
+    '40',
+    'Dana Defaults',
+    'You answer customer questions politely.',
+  ]) {
+    await expect(details.getByText(text, { exact: true })).toBeVisible()
+  }
+  await expect(details.getByText('Active', { exact: true })).toBeVisible()
+  await expect(details.getByRole('link', { name: 'Test Agent' })).toBeVisible()
+  await details.getByRole('link', { name: 'Edit Agent' }).click()
+  await expect(formDialog(page, 'Edit Agent')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(formDialog(page, 'Edit Agent')).toBeHidden()
+  await expect(page).toHaveURL('/agents')
+
+  // The same readable ID again: the server refuses it, on the field, from whichever tab the user is on.
+  const again = await openCreate(page)
+  await fillRequired(again, { name: 'Second Bot', readableId, systemPrompt: 'Another helpful agent prompt.' })
+  await again.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(
+    page.getByText('Failed to create agent: An agent with this ID already exists in this organization'),
+  ).toBeVisible()
+  await expect(again.getByRole('tab', { name: 'Basic Info' })).toHaveAttribute('aria-selected', 'true')
+  await expect(again.getByText('An agent with this ID already exists in this organization')).toBeVisible()
+  await expect(again.getByRole('textbox', { name: 'Readable ID' })).toBeFocused()
+
+  // Opened by its URL, a dialog is rendered by the server and hydrates without a mismatch (dates included).
+  const viewHref = await supportBot.getByRole('link', { name: /^View/ }).getAttribute('href')
+  await page.goto(viewHref ?? '')
+  await expect(page.getByRole('dialog', { name: 'Agent Details' })).toContainText(readableId)
+  expect(consoleErrors).toEqual([])
+})
+
+test('the form refuses values outside the limits, and shows where the errors are', async ({ page }) => {
+  await signUpWithOrganization(page)
+  const dialog = await openCreate(page)
+  const tab = (name: string) => dialog.getByRole('tab', { name })
+
+  // Submitting an empty form from the last tab: it goes to the first tab with an error.
+  await tab('Advanced').click()
+  await dialog.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(tab('Basic Info')).toHaveAttribute('aria-selected', 'true')
+  await expect(dialog.getByText('Name must be at least 3 characters')).toBeVisible()
+  await expect(dialog.getByText('ID must be at least 3 characters')).toBeVisible()
+  await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toBeFocused()
+  await expect(tab('Configuration')).toContainText('has errors')
+  await expect(tab('Advanced')).not.toContainText('has errors')
+
+  const rows: [string, string, string][] = [
+    ['Name', 'ab', 'Name must be at least 3 characters'],
+    ['Name', 'a'.repeat(101), 'Name must be less than 100 characters'],
+    ['Readable ID', 'ab', 'ID must be at least 3 characters'],
+    ['Readable ID', 'Bad-ID', 'ID must contain only lowercase letters, numbers, and hyphens'],
+    ['Readable ID', 'a'.repeat(51), 'ID must be less than 50 characters'],
+    ['Description', 'd'.repeat(501), 'Description must be less than 500 characters'],
+  ]
+  for (const [label, value, message] of rows) {
+    await dialog.getByRole('textbox', { name: label, exact: true }).fill(value)
+    await expect(dialog.getByText(message)).toBeVisible()
+  }
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('abc')
+  await dialog.getByRole('textbox', { name: 'Readable ID' }).fill('a'.repeat(50))
+  await dialog.getByRole('textbox', { name: 'Description' }).fill('d'.repeat(500))
+  await expect(tab('Basic Info')).not.toContainText('has errors')
+
+  await tab('Configuration').click()
+  const prompt = dialog.getByRole('textbox', { name: 'System Prompt' })
+  await prompt.fill('123456789')
+  await expect(dialog.getByText('System prompt must be at least 10 characters')).toBeVisible()
+  await prompt.fill('1234567890')
+  await expect(dialog.getByText('System prompt must be at least 10 characters')).toBeHidden()
+
+  await tab('Advanced').click()
+  const maxTokens = dialog.getByRole('textbox', { name: 'Max Tokens' })
+  await maxTokens.fill('99')
+  await dialog.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(dialog.getByText('Max tokens must be at least 100')).toBeVisible()
+  await expect(tab('Advanced')).toHaveAttribute('aria-selected', 'true')
+  await expect(tab('Advanced')).toContainText('has errors')
+  await maxTokens.fill('8193')
+  await expect(dialog.getByText('Max tokens must be at most 8192')).toBeVisible()
+  await maxTokens.fill('8192')
+  await dialog.getByRole('textbox', { name: 'Top P' }).fill('1.5')
+  await expect(dialog.getByText('Top P must be at most 1')).toBeVisible()
+  await dialog.getByRole('textbox', { name: 'Top P' }).fill('1')
+  await dialog.getByRole('textbox', { name: 'Top K' }).fill('101')
+  await expect(dialog.getByText('Top K must be at most 100')).toBeVisible()
+  await dialog.getByRole('textbox', { name: 'Top K' }).fill('1')
+
+  // Every value at its limit is accepted.
+  await dialog.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(page.getByText('Agent created successfully')).toBeVisible()
+  await card(page, 'abc').getByRole('link', { name: /^View/ }).click()
+  const details = page.getByRole('dialog', { name: 'Agent Details' })
+  await expect(details.getByText('8192', { exact: true })).toBeVisible()
+  await expect(details.getByText('a'.repeat(50), { exact: true })).toBeVisible()
+})
+
+test('editing an agent, filtering by status and deleting (archiving) one', async ({ page }) => {
+  await signUpWithOrganization(page)
+  await createAgent(page, 'Sales Agent')
+  await createAgent(page, 'Helper Agent')
+
+  await card(page, 'Sales Agent').getByRole('button', { name: 'Agent actions' }).click()
+  await page.getByRole('menuitem', { name: 'Edit' }).click()
+  const edit = formDialog(page, 'Edit Agent')
+  await expect(edit).toBeVisible()
+  await expect(edit.getByRole('textbox', { name: 'Readable ID' })).toBeDisabled()
+  await expect(edit.getByText('The readable ID cannot be changed after creation')).toBeVisible()
+  await expect(edit.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Sales Agent')
+  await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Sales Agent Pro')
+  await edit.getByRole('tab', { name: 'Configuration' }).click()
+  await chooseOption(page, edit.getByRole('textbox', { name: 'Model Type' }), 'Pro - Complex reasoning')
+  await edit.getByRole('slider', { name: 'Creativity Level' }).focus()
+  await page.keyboard.press('Home')
+  await expect(edit.getByText('0% · Focused')).toBeVisible()
+  await edit.getByRole('tab', { name: 'Advanced' }).click()
+  await chooseOption(page, edit.getByRole('textbox', { name: 'Status' }), 'Inactive')
+  await edit.getByRole('button', { name: 'Update Agent' }).click()
+  await expect(page.getByText('Agent updated successfully')).toBeVisible()
+  await expect(edit).toBeHidden()
+
+  const sales = card(page, 'Sales Agent Pro')
+  await expect(sales).toContainText('Inactive')
+  await expect(sales).toContainText('Pro')
+  await expect(sales).toContainText('0%')
+
+  const filter = page.getByRole('textbox', { name: 'Filter by status' })
+  await chooseOption(page, filter, 'Active')
+  await expect(card(page, 'Helper Agent')).toBeVisible()
+  await expect(sales).toBeHidden()
+  await chooseOption(page, filter, 'Inactive')
+  await expect(sales).toBeVisible()
+  await expect(card(page, 'Helper Agent')).toBeHidden()
+  await chooseOption(page, filter, 'Archived')
+  await expect(page.getByText('No archived agents')).toBeVisible()
+  await chooseOption(page, filter, 'All Status')
+
+  await card(page, 'Helper Agent').getByRole('button', { name: 'Agent actions' }).click()
+  await page.getByRole('menuitem', { name: 'Delete' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Delete Agent' })
+  await expect(confirm).toContainText('This action cannot be undone')
+  await expect(confirm).toContainText('archived and will no longer be available')
+  await confirm.getByRole('button', { name: 'Delete Agent' }).click()
+  await expect(page.getByText('Agent deleted successfully')).toBeVisible()
+  await expect(confirm).toBeHidden()
+  await expect(card(page, 'Helper Agent')).toContainText('Archived')
+
+  await chooseOption(page, filter, 'Archived')
+  await expect(card(page, 'Helper Agent')).toBeVisible()
+  await expect(sales).toBeHidden()
+  // The filter is only on the loaded list: a reload shows everything again.
+  await page.reload()
+  await expect(card(page, 'Sales Agent Pro')).toBeVisible()
+  await expect(card(page, 'Helper Agent')).toBeVisible()
+})
+
+type FakeRequest = { body: { messages?: { role: string; content: unknown }[]; [key: string]: unknown } }
+
+test('testing an agent against the model: the answer, the run details, and a failure', async ({ page }) => {
+  expect(FAKE_MODEL_URL, 'playwright.config.ts points the app at the fake model').toBeTruthy()
+  await signUpWithOrganization(page)
+  await createAgent(page, 'Echo Agent')
+  await card(page, 'Echo Agent').getByRole('link', { name: /^Test/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'Test Agent' })
+  await expect(dialog).toBeVisible()
+  for (const text of ['Medium - Balanced', '70%', 'Active', '1000']) {
+    await expect(dialog.getByText(text, { exact: true })).toBeVisible()
+  }
+
+  await dialog.getByRole('button', { name: 'Test Agent' }).click()
+  await expect(dialog.getByText('Please enter a message to test')).toBeVisible()
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Please enter a message to test' }).first(),
+  ).toBeVisible()
+
+  const message = `Hello from ${uniqueId('e2e')}`
+  await dialog.getByRole('textbox', { name: 'Test Message' }).fill(message)
+  await dialog.getByRole('button', { name: 'Test Agent' }).click()
+  await expect(page.getByText('Agent test completed')).toBeVisible()
+  await expect(dialog.getByText('Agent Response')).toBeVisible()
+  await expect(dialog.getByText(`Echo: ${message}`)).toBeVisible()
+  await expect(dialog.getByText('Execution Details')).toBeVisible()
+  await expect(dialog.getByText(/^exec_[0-9a-f-]{36}$/)).toBeVisible()
+  for (const label of ['Model Used', 'Prompt Tokens', 'Completion Tokens', 'Total Tokens', 'Timestamp']) {
+    await expect(dialog.getByText(label, { exact: true })).toBeVisible()
+  }
+  // The fake counts one token per word: "Echo:" and the message's words.
+  const completion = dialog.locator('dt:text-is("Completion Tokens") + dd')
+  await expect(completion).toHaveText(String(message.split(' ').length + 1))
+
+  // The model got the agent's settings and the test message.
+  const requests: FakeRequest[] = await (await fetch(`${FAKE_MODEL_URL}/__fake/requests`)).json()
+  const sent = requests.find((r) => JSON.stringify(r.body.messages ?? []).includes(message))
+  expect(sent?.body).toMatchObject({ temperature: 0.7, max_tokens: 1000, top_p: 0.9 })
+
+  const limited = `This one is rate limited ${uniqueId('e2e')}`
+  await fetch(`${FAKE_MODEL_URL}/__fake/next`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // `match` keeps a test running in parallel from taking this one-shot failure.
+    body: JSON.stringify({ status: 429, match: limited }),
+  })
+  await dialog.getByRole('textbox', { name: 'Test Message' }).fill(limited)
+  await dialog.getByRole('button', { name: 'Test Agent' }).click()
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: /^Failed to test agent: .*429/ })
+      .first(),
+  ).toBeVisible()
+  await expect(dialog.getByText(/Failed to test agent: .*rate limit/i)).toBeVisible()
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('creating, viewing and deleting an agent with plain forms', async ({ page }) => {
+    const account = await createAccount('No Script Owner')
+    await signIn(page, account.email)
+    await expect(page).toHaveURL('/')
+    await page.goto('/organization')
+    const orgForm = page.getByRole('form', { name: 'Create Organization' })
+    await orgForm.getByPlaceholder('My Company').fill('Plain Forms Co')
+    await orgForm.getByRole('button', { name: 'Create Organization' }).click()
+    await expect(page).toHaveURL('/')
+
+    await page.goto('/agents')
+    await expect(page.getByText('No agents found')).toBeVisible()
+    await page.getByRole('link', { name: 'Create Agent' }).first().click()
+    await expect(page).toHaveURL('/agents?dialog=create')
+    const form = page.getByRole('form', { name: 'Create New Agent' })
+    // Without tabs every section is on the page.
+    for (const legend of ['Basic Info', 'Configuration', 'Advanced']) {
+      await expect(form.getByRole('group', { name: legend })).toBeVisible()
+    }
+    await expect(form.getByRole('spinbutton', { name: 'Creativity Level' })).toHaveValue('0.7')
+    await expect(form.getByRole('textbox', { name: 'Max Tokens' })).toHaveValue('1000')
+
+    // Passes the browser's own checks; the server refuses it and keeps what was typed.
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('ab')
+    const readableId = uniqueId('plain')
+    await form.getByRole('textbox', { name: 'Readable ID' }).fill(readableId)
+    await form
+      .getByRole('combobox', { name: 'Model Type' })
+      .selectOption({ label: 'Pro - Complex reasoning' })
+    await form.getByRole('spinbutton', { name: 'Creativity Level' }).fill('0.5')
+    await form
+      .getByRole('textbox', { name: 'System Prompt' })
+      .fill('You reply without any JavaScript at all.')
+    await form.getByRole('button', { name: 'Create Agent' }).click()
+    await expect(form.getByText('Name must be at least 3 characters')).toBeVisible()
+    await expect(form.getByRole('textbox', { name: 'Readable ID' })).toHaveValue(readableId)
+    await expect(form.getByRole('combobox', { name: 'Model Type' })).toHaveValue('pro')
+
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Plain Agent')
+    await form.getByRole('button', { name: 'Create Agent' }).click()
+    await expect(page).toHaveURL('/agents')
+    const plain = card(page, 'Plain Agent')
+    await expect(plain).toContainText('Active')
+    await expect(plain).toContainText('Pro')
+    await expect(plain).toContainText('50%')
+
+    await plain.getByRole('link', { name: /^View/ }).click()
+    const details = page.getByRole('region', { name: 'Agent Details' })
+    await expect(details.getByText(readableId, { exact: true })).toBeVisible()
+    await expect(details.getByText('Pro - Complex reasoning', { exact: true })).toBeVisible()
+
+    // A test run without JavaScript answers with the page, the result in it.
+    await details.getByRole('link', { name: 'Test Agent' }).click()
+    const testing = page.getByRole('region', { name: 'Test Agent' })
+    await testing.getByRole('textbox', { name: 'Test Message' }).fill('Plain hello')
+    await testing.getByRole('button', { name: 'Test Agent' }).click()
+    await expect(testing.getByText('Echo: Plain hello')).toBeVisible()
+    await expect(testing.getByText('Execution Details')).toBeVisible()
+
+    await plain.getByLabel('Agent actions').click()
+    await plain.getByRole('link', { name: 'Delete' }).click()
+    const confirm = page.getByRole('region', { name: 'Delete Agent' })
+    await expect(confirm).toContainText('This action cannot be undone')
+    await confirm.getByRole('button', { name: 'Delete Agent' }).click()
+    await expect(page).toHaveURL('/agents')
+    await expect(card(page, 'Plain Agent')).toContainText('Archived')
+
+    await page.getByLabel('Filter by status').selectOption('active')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await expect(page.getByText('No active agents')).toBeVisible()
+  })
+})
