@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import type { ChannelMetadata } from '~/lib/channels'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -143,22 +144,6 @@ export const CHANNEL_TYPES = [
 ] as const
 export const CHANNEL_STATUSES = ['active', 'error', 'pending', 'disconnected'] as const
 
-export type ChannelMetadata = {
-  name?: string
-  username?: string
-  firstName?: string
-  phoneNumber?: string
-  category?: string
-  tasks?: string
-  pageId?: string
-  botId?: string
-  canJoinGroups?: boolean
-  canReadAllGroupMessages?: boolean
-  supportsInlineQueries?: boolean
-  wabaId?: string
-  wabaName?: string
-  verifiedName?: string
-}
 
 /**
  * A connected messaging channel. One bot, page or number belongs to one channel in the whole product

@@ -1,3 +1,21 @@
+/** What a channel keeps of its platform account (spec section 3). */
+export type ChannelMetadata = {
+  name?: string
+  username?: string
+  firstName?: string
+  phoneNumber?: string
+  category?: string
+  tasks?: string
+  pageId?: string
+  botId?: string
+  canJoinGroups?: boolean
+  canReadAllGroupMessages?: boolean
+  supportsInlineQueries?: boolean
+  wabaId?: string
+  wabaName?: string
+  verifiedName?: string
+}
+
 /** What the browser may know of a channel: everything but its token (spec section 3, "Channel"). */
 export type ChannelView = {
   id: string
@@ -11,19 +29,7 @@ export type ChannelView = {
   agentEnabled: boolean
   webhookSubscribed: boolean
   webhookUrl: string | null
-  metadata: {
-    name?: string
-    username?: string
-    firstName?: string
-    phoneNumber?: string
-    category?: string
-    tasks?: string
-    pageId?: string
-    botId?: string
-    canJoinGroups?: boolean
-    canReadAllGroupMessages?: boolean
-    supportsInlineQueries?: boolean
-  }
+  metadata: ChannelMetadata
   createdAt: string | Date
 }
 

@@ -5,11 +5,9 @@ import type { DatabaseHandle } from '~/db/client.server'
 import { agentRuns } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
 import { createAgentSchema, TEST_RUN_CONTEXT, updateAgentSchema } from '~/lib/agent-schemas'
-import { upsertUser } from '~/services/auth/users.server'
-import { createOrganization } from '~/services/organizations/organizations.server'
-import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { startOpenAiFake } from '../../../tests/fakes/openai-server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { newOwnerScope } from '../../../tests/setup/scope'
 import { archiveAgent, createAgent, getAgent, listAgents, updateAgent } from './agents.server'
 import { runAgent } from './run-agent.server'
 
@@ -22,16 +20,7 @@ afterAll(async () => {
   await Promise.all([handle.close(), fake.close()])
 })
 
-async function newScope() {
-  const user = await upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: 'a@example.com',
-    displayName: 'Ada',
-  })
-  const org = await createOrganization({ db: handle.db, userId: user.id, name: 'Org' })
-  return requireOrganizationScope({ db: handle.db, userId: user.id, organizationId: org.id })
-}
+const newScope = () => newOwnerScope(handle.db)
 
 const input = (overrides: Record<string, unknown> = {}) =>
   createAgentSchema.parse({

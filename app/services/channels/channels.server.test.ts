@@ -6,12 +6,10 @@ import { channels } from '~/db/schema'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { createAgentSchema } from '~/lib/agent-schemas'
 import { archiveAgent, createAgent } from '~/services/agents/agents.server'
-import { upsertUser } from '~/services/auth/users.server'
-import { createOrganization } from '~/services/organizations/organizations.server'
-import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, matchesSecretHash } from '~/utils/crypto.server'
 import { startTelegramFake } from '../../../tests/fakes/telegram-server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { newOwnerScope } from '../../../tests/setup/scope'
 import { assignAgent, getChannel, listChannels, removeAgent, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
 import { connectTelegramBot, setTelegramWebhook } from './telegram.server'
@@ -31,16 +29,7 @@ afterAll(async () => {
   await Promise.all([handle.close(), fake.close()])
 })
 
-async function newScope() {
-  const user = await upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: 'a@example.com',
-    displayName: 'Ada',
-  })
-  const org = await createOrganization({ db: handle.db, userId: user.id, name: 'Org' })
-  return requireOrganizationScope({ db: handle.db, userId: user.id, organizationId: org.id })
-}
+const newScope = () => newOwnerScope(handle.db)
 
 let botCount = 0
 function newBot() {
