@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -183,3 +186,89 @@ export type Agent = typeof agents.$inferSelect
 export type AgentRun = typeof agentRuns.$inferSelect
 export type Organization = typeof organizations.$inferSelect
 export type Session = typeof sessions.$inferSelect
+
+/** One chat on a channel (a Telegram chat, later a Messenger or WhatsApp user), where its messages belong. */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    platformChatId: text('platform_chat_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('conversations_channel_chat_idx').on(t.channelId, t.platformChatId)],
+)
+
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
+/**
+ * Inbound: `queued` (stored, a reply job waits), `replied`, `received` (stored, no agent to answer: left to a
+ * person), `ignored` (never answered: not text), `failed` (the reply failed after its retries; see the reason).
+ * Outbound: `pending` (stored, being sent), `sent`, `delivered`, `read` (platform receipts), `failed`.
+ */
+export const INBOUND_MESSAGE_STATUSES = ['received', 'queued', 'replied', 'ignored', 'failed'] as const
+export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
+export const MESSAGE_STATUSES = [
+  'received',
+  'queued',
+  'replied',
+  'ignored',
+  'failed',
+  'pending',
+  'sent',
+  'delivered',
+  'read',
+] as const
+export type InboundMessageStatus = (typeof INBOUND_MESSAGE_STATUSES)[number]
+export type OutboundMessageStatus = (typeof OUTBOUND_MESSAGE_STATUSES)[number]
+
+/** A message of a conversation, either way. A platform's redelivery of the same message is dropped by the unique key. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order: timestamps tie on PGlite (millisecond clock), this never does. */
+    sequence: bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    direction: text('direction', { enum: MESSAGE_DIRECTIONS }).notNull(),
+    /** The platform's id, scoped as the platform scopes it (Telegram: `<chat id>:<message id>`). */
+    platformMessageId: text('platform_message_id'),
+    senderId: text('sender_id'),
+    senderName: text('sender_name'),
+    text: text('text').notNull(),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
+    failureReason: text('failure_reason'),
+    /** Outbound: the inbound message this answers (one answer per message, see the unique index). */
+    replyToMessageId: uuid('reply_to_message_id').references((): AnyPgColumn => messages.id, {
+      onDelete: 'set null',
+    }),
+    agentRunId: uuid('agent_run_id').references(() => agentRuns.id, { onDelete: 'set null' }),
+    /** Outbound: how many parts of a long answer (split at the platform's limit) have gone out. */
+    sentParts: integer('sent_parts').notNull().default(0),
+    platformSentAt: timestamp('platform_sent_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('messages_channel_platform_message_idx').on(t.channelId, t.direction, t.platformMessageId),
+    uniqueIndex('messages_one_reply_idx')
+      .on(t.replyToMessageId)
+      .where(sql`${t.direction} = 'outbound'`),
+    index('messages_conversation_sequence_idx').on(t.conversationId, t.sequence),
+  ],
+)
+
+export type Conversation = typeof conversations.$inferSelect
+export type Message = typeof messages.$inferSelect

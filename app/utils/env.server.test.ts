@@ -86,4 +86,17 @@ describe('loadConfig', () => {
       'ENCRYPTION_KEY must be 64 hexadecimal characters',
     )
   })
+
+  it('runs the reply worker in the web process unless WORKER_IN_PROCESS is false; a window of 20 by default', () => {
+    const embedded = loadConfig({ DATA_DIR: tempDir() })
+    expect(embedded).toMatchObject({ workerInProcess: true, conversationWindow: 20 })
+    const split = loadConfig({ DATA_DIR: tempDir(), WORKER_IN_PROCESS: 'false', CONVERSATION_WINDOW: '8' })
+    expect(split).toMatchObject({ workerInProcess: false, conversationWindow: 8 })
+    expect(problemsOf({ DATA_DIR: tempDir(), WORKER_IN_PROCESS: 'no' }).join()).toContain(
+      'WORKER_IN_PROCESS must be true or false',
+    )
+    expect(problemsOf({ DATA_DIR: tempDir(), CONVERSATION_WINDOW: '0' }).join()).toContain(
+      'CONVERSATION_WINDOW must be between 1 and 200',
+    )
+  })
 })

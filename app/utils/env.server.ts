@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { DEFAULT_CONVERSATION_WINDOW } from '~/lib/messages'
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
@@ -45,6 +46,15 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   ANTHROPIC_API_KEY: optionalString,
   TELEGRAM_API_ROOT: optionalString.pipe(z.url('TELEGRAM_API_ROOT must be a URL').optional()),
+  WORKER_IN_PROCESS: optionalString.pipe(
+    z.enum(['true', 'false', '1', '0'], 'WORKER_IN_PROCESS must be true or false').optional(),
+  ),
+  CONVERSATION_WINDOW: z.coerce
+    .number()
+    .int()
+    .min(1, 'CONVERSATION_WINDOW must be between 1 and 200')
+    .max(200, 'CONVERSATION_WINDOW must be between 1 and 200')
+    .default(DEFAULT_CONVERSATION_WINDOW),
 })
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -67,6 +77,10 @@ export type Config = {
   }
   logLevel: LogLevel
   telegramApiRoot: string
+  /** Whether the web process also runs the reply worker (the embedded default); `npm run worker` always does. */
+  workerInProcess: boolean
+  /** How many recent messages of a conversation a reply's prompt holds. */
+  conversationWindow: number
   llm: {
     openaiCompatible?: { baseUrl: string; apiKey?: string }
     anthropic?: { apiKey: string }
@@ -157,6 +171,8 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     },
     logLevel: env.LOG_LEVEL,
     telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
+    conversationWindow: env.CONVERSATION_WINDOW,
     llm: {
       openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
       anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,

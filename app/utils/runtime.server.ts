@@ -1,7 +1,10 @@
+import type { PgBoss } from 'pg-boss'
 import { openDatabase, type DatabaseHandle } from '~/db/client.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
+import { startQueues, stopQueues } from '~/jobs/queues.server'
+import { startReplyWorker } from '~/jobs/reply.server'
 import { getConfig, type Config } from './env.server'
 import { getLogger, type Logger } from './logger.server'
 
@@ -13,6 +16,18 @@ export type Runtime = {
   models: ModelClient
   telegram: TelegramClient
   logger: Logger
+  /** pg-boss, started, with every queue created and cached: ready for sends. */
+  boss: PgBoss
+  /** Whether this process works the reply queue. */
+  worker: boolean
+}
+
+export type RuntimeOptions = {
+  /**
+   * Work the reply queue in this process. Default: the configuration's WORKER_IN_PROCESS (on unless set to
+   * false); `npm run worker` asks for it explicitly.
+   */
+  worker?: boolean
 }
 
 declare global {
@@ -20,34 +35,67 @@ declare global {
   var __replypilotRuntime: Promise<Runtime> | undefined
 }
 
-async function createRuntime(): Promise<Runtime> {
+async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = getConfig()
   const logger = getLogger()
+  const started = performance.now()
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const databaseMs = Math.round(performance.now() - started)
   const identity = createFirebaseIdentity(config.firebase)
   const models = createModelClient(config.llm)
   const telegram = createTelegramClient({ apiRoot: config.telegramApiRoot })
+  let boss: PgBoss
+  try {
+    boss = await startQueues({ database, databaseUrl: config.databaseUrl, logger })
+  } catch (error) {
+    await database.close().catch(() => undefined)
+    throw error
+  }
+  const queuesMs = Math.round(performance.now() - started) - databaseMs
+  const worker = options.worker ?? config.workerInProcess
+  if (worker) {
+    await startReplyWorker(boss, {
+      db: database.db,
+      models,
+      telegram,
+      encryptionKey: config.encryptionKey,
+      conversationWindow: config.conversationWindow,
+      logger: logger.child({ component: 'reply-worker' }),
+    })
+  } else if (database.driver === 'pglite') {
+    logger.warn('WORKER_IN_PROCESS=false on the embedded database: no process will answer messages', {
+      hint: 'PGlite can be opened by one process only; set DATABASE_URL to run workers apart',
+    })
+  }
   logger.info('runtime ready', {
     database: database.driver,
     authEmulator: config.firebase.emulatorHost ?? null,
     modelProvider: models.provider,
+    worker,
+    databaseMs,
+    queuesMs,
   })
-  return { config, database, identity, models, telegram, logger }
+  return { config, database, identity, models, telegram, logger, boss, worker }
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */
-export function getRuntime(): Promise<Runtime> {
-  globalThis.__replypilotRuntime ??= createRuntime().catch((error: unknown) => {
+export function getRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  globalThis.__replypilotRuntime ??= createRuntime(options).catch((error: unknown) => {
     globalThis.__replypilotRuntime = undefined
     throw error
   })
   return globalThis.__replypilotRuntime
 }
 
+/** Stops the job queue first (current replies finish, up to 8 s), then closes the database. */
 export async function closeRuntime(): Promise<void> {
   const pending = globalThis.__replypilotRuntime
   globalThis.__replypilotRuntime = undefined
   if (!pending) return
   const runtime = await pending
-  await runtime.database.close()
+  try {
+    await stopQueues(runtime.boss)
+  } finally {
+    await runtime.database.close()
+  }
 }

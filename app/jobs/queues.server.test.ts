@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '~/db/client.server'
+import { ingestInbound } from '~/services/messages/ingest.server'
+import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { createLogger } from '~/utils/logger.server'
+import { openTestDatabase } from '../../tests/setup/database'
+import { newOwnerScope } from '../../tests/setup/scope'
+import { connectTelegramBot } from '~/services/channels/telegram.server'
+import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
+import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
+import { REPLY_QUEUE_OPTIONS, startQueues, stopQueues } from './queues.server'
+
+let handle: DatabaseHandle
+let telegram: TelegramFake
+beforeAll(async () => {
+  ;[handle, telegram] = await Promise.all([openTestDatabase(), startTelegramFake()])
+})
+afterAll(async () => {
+  await Promise.all([handle.close(), telegram.close()])
+})
+
+const logs: string[] = []
+const logger = createLogger({ sink: (line) => logs.push(line) })
+const freshSchema = () => `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}`
+const start = (schema: string) =>
+  startQueues({ database: handle, databaseUrl: process.env.DATABASE_URL, logger, schema })
+
+async function newChannel() {
+  const scope = await newOwnerScope(handle.db)
+  const token = `${9_100_000 + Math.floor(Math.random() * 100_000)}:${'a'.repeat(35)}`
+  telegram.addBot({ token, username: 'queue_bot' })
+  const deps = {
+    publicUrl: 'https://example.com',
+    encryptionKey: '0'.repeat(64),
+    telegram: createTelegramClient({ apiRoot: telegram.apiRoot }),
+  }
+  return connectTelegramBot(scope, { botToken: token }, deps)
+}
+
+describe('startQueues', () => {
+  it('is ready for a send inside a transaction as soon as it has started (no hang on PGlite)', async () => {
+    const channel = await newChannel()
+    const boss = await start(freshSchema())
+    try {
+      const message = {
+        organizationId: channel.organizationId,
+        channelId: channel.id,
+        platformChatId: '1',
+        platformMessageId: '1:1',
+        senderId: '1',
+        senderName: 'Ann',
+        text: 'first message after a fresh start',
+        answerable: true,
+        platformSentAt: new Date(),
+      }
+      const result = await Promise.race([
+        ingestInbound({ db: handle.db, boss, message }),
+        new Promise((resolve) => setTimeout(() => resolve('hung'), 5000)),
+      ])
+      expect(result).toMatchObject({ stored: true })
+    } finally {
+      await stopQueues(boss, 1000)
+    }
+  })
+
+  it('creates the reply queue once, and on a restart brings its settings up to date', async () => {
+    const schema = freshSchema()
+    const first = await start(schema)
+    await first.updateQueue(REPLY_QUEUE, { retryLimit: 1 })
+    await stopQueues(first, 1000)
+
+    const again = await start(schema)
+    try {
+      expect(await again.getQueue(REPLY_QUEUE)).toMatchObject({
+        policy: 'key_strict_fifo',
+        notify: true,
+        retryLimit: REPLY_QUEUE_OPTIONS.retryLimit,
+        heartbeatSeconds: REPLY_QUEUE_OPTIONS.heartbeatSeconds,
+      })
+    } finally {
+      await stopQueues(again, 1000)
+    }
+  })
+
+  it('refuses a reply queue made with another policy: pg-boss cannot change it in place', async () => {
+    const schema = freshSchema()
+    const boss = await start(schema)
+    await boss.deleteQueue(REPLY_QUEUE)
+    await boss.createQueue(REPLY_QUEUE, { policy: 'standard' })
+    await stopQueues(boss, 1000)
+    await expect(start(schema)).rejects.toThrow('has policy standard, not key_strict_fifo')
+  })
+})

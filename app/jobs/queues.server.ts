@@ -1,0 +1,93 @@
+import { fromPglite, PgBoss, type Queue } from 'pg-boss'
+import type { DatabaseHandle } from '~/db/client.server'
+import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import type { Logger } from '~/utils/logger.server'
+
+/**
+ * The reply queue. `key_strict_fifo` with the conversation id as `singletonKey`: one job of a conversation at a
+ * time, in the order they were sent, and a job waiting for its retry holds back the ones after it; other
+ * conversations run meanwhile. `notify` wakes the workers as soon as a job is sent (LISTEN/NOTIFY, also on
+ * PGlite). The handler records model and platform failures itself, so a job fails only when the database
+ * does: it is retried with a backoff, and the last attempt records the failure instead of failing the job (a
+ * failed job would hold its conversation back for good). The heartbeat frees the conversation of a worker that
+ * died within a minute instead of at the expiry.
+ */
+export const REPLY_QUEUE_OPTIONS = {
+  policy: 'key_strict_fifo',
+  notify: true,
+  retryLimit: 4,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 120,
+  expireInSeconds: 15 * 60,
+  heartbeatSeconds: 30,
+} satisfies Omit<Queue, 'name'>
+
+export type QueueOptions = {
+  database: DatabaseHandle
+  /** PostgreSQL: pg-boss opens its own small pool on the same database. */
+  databaseUrl: string | undefined
+  logger: Logger
+  /** pg-boss's schema; tests sharing one PostgreSQL database each take their own. Default: pgboss. */
+  schema?: string
+}
+
+function createBoss({ database, databaseUrl, schema }: QueueOptions): PgBoss {
+  const common = { useListenNotify: true, schedule: false, migrate: true, schema }
+  if (database.pglite) {
+    return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
+  }
+  if (!databaseUrl) throw new Error('pg-boss needs DATABASE_URL when the database is PostgreSQL')
+  return new PgBoss({ ...common, connectionString: databaseUrl, max: 4, application_name: 'replypilot-jobs' })
+}
+
+/**
+ * Creates the queue, or brings an existing one's settings up to date (createQueue leaves an existing queue as
+ * it is), then makes pg-boss cache it. The cache matters on PGlite: a send inside a transaction looks an uncached
+ * queue up through the main connection, which the transaction holds, and waits forever.
+ */
+async function ensureReplyQueue(boss: PgBoss, logger: Logger) {
+  const { policy, ...mutable } = REPLY_QUEUE_OPTIONS
+  const existing = await boss.getQueue(REPLY_QUEUE)
+  if (!existing) {
+    await boss.createQueue(REPLY_QUEUE, REPLY_QUEUE_OPTIONS)
+  } else {
+    if (existing.policy !== policy) {
+      throw new Error(
+        `The ${REPLY_QUEUE} queue has policy ${existing.policy}, not ${policy}: pg-boss cannot change it in place`,
+      )
+    }
+    await boss.updateQueue(REPLY_QUEUE, mutable)
+  }
+  const blocked = await boss.getBlockedKeys(REPLY_QUEUE) // reads the queue through the cache, filling it
+  if (blocked.length > 0) {
+    logger.warn('conversations held back by a failed reply job', {
+      queue: REPLY_QUEUE,
+      conversations: blocked,
+    })
+  }
+}
+
+/**
+ * Starts pg-boss on the runtime's database (installing or migrating its schema) with every queue created and
+ * cached, ready for sends before the server takes its first request.
+ */
+export async function startQueues(options: QueueOptions): Promise<PgBoss> {
+  const boss = createBoss(options)
+  const { logger } = options
+  boss.on('error', (error) => logger.error('job queue error', { error }))
+  boss.on('warning', (warning) => logger.warn('job queue warning', { warning }))
+  await boss.start()
+  try {
+    await ensureReplyQueue(boss, logger)
+  } catch (error) {
+    await boss.stop({ graceful: false }).catch(() => undefined)
+    throw error
+  }
+  return boss
+}
+
+/** Lets the jobs in progress finish (up to `timeoutMs`), then stops polling and closes pg-boss's own pool. */
+export async function stopQueues(boss: PgBoss, timeoutMs = 8_000): Promise<void> {
+  await boss.stop({ graceful: true, timeout: timeoutMs, close: true })
+}

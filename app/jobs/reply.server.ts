@@ -1,0 +1,63 @@
+import type { Job, PgBoss } from 'pg-boss'
+import { z } from 'zod'
+import { markReplyFailed, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
+import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { REPLY_QUEUE_OPTIONS } from './queues.server'
+
+/** Conversations answered at once by one worker process (each waits mostly on the model). */
+export const REPLY_WORKER_CONCURRENCY = 8
+
+const jobData = z.object({ messageId: z.uuid() })
+
+export type ReplyWorkerDeps = Omit<ReplyDeps, 'signal'>
+
+/**
+ * One reply job. Model and platform failures are settled by the service (recorded on the message); what is left
+ * to throw is the database or an abort, which pg-boss retries. The last attempt records the failure on the
+ * message and completes the job instead: a failed job would hold its conversation's later messages back.
+ */
+export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): Promise<void> {
+  const parsed = jobData.safeParse(job.data)
+  if (!parsed.success) {
+    deps.logger.warn('reply job with unreadable data dropped', { jobId: job.id })
+    return
+  }
+  const { messageId } = parsed.data
+  const log = deps.logger.child({ jobId: job.id, messageId })
+  try {
+    const result = await replyToMessage({ ...deps, logger: log, signal: job.signal }, messageId)
+    log.info('reply job done', result)
+  } catch (error) {
+    if (job.retryCount < REPLY_QUEUE_OPTIONS.retryLimit || job.signal.aborted) throw error
+    const reason = error instanceof Error ? error.message : String(error)
+    log.error('reply job gave up', { error })
+    await markReplyFailed(deps.db, messageId, `Internal error: ${reason}`).catch(() => undefined)
+  }
+}
+
+/**
+ * Starts this process's reply workers; pg-boss stops them (letting current jobs finish) when it stops.
+ *
+ * Each worker wakes itself at the end of every job: pg-boss would otherwise wait out the polling interval before
+ * its next fetch, and the job that just completed is what lets the next message of its conversation run (no
+ * NOTIFY says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id.
+ */
+export async function startReplyWorker(boss: PgBoss, deps: ReplyWorkerDeps): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < REPLY_WORKER_CONCURRENCY; i++) {
+    const self: { id?: string } = {}
+    self.id = await boss.work(
+      REPLY_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
+      async ([job]) => {
+        try {
+          await handleReplyJob(deps, job)
+        } finally {
+          if (self.id) boss.notifyWorker(self.id)
+        }
+      },
+    )
+    ids.push(self.id)
+  }
+  return ids
+}

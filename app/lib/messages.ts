@@ -1,0 +1,80 @@
+/** Limits of the reply pipeline, named once. Client-safe (the conversation views will show the same texts). */
+
+/** The longest text one platform message may carry (UTF-16 code units, as the platforms count). */
+export const PLATFORM_TEXT_LIMITS = {
+  telegram: 4096,
+  facebook: 2000,
+  whatsapp: 4096,
+} as const
+
+/** The largest webhook body a receiver reads; anything bigger is refused with 413 before it is parsed. */
+export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
+
+/** How many messages of a conversation (both directions, oldest first) go into a reply's prompt by default. */
+export const DEFAULT_CONVERSATION_WINDOW = 20
+
+/**
+ * The conversation in a prompt is trimmed, oldest first, to about this many tokens (counted as 4 characters a
+ * token: no tokenizer runs on the hot path, and the agent's own max tokens bounds the answer separately).
+ */
+export const PROMPT_HISTORY_TOKEN_BUDGET = 6000
+export const CHARACTERS_PER_TOKEN = 4
+
+/** Telegram shows "typing..." for 5 s or until the bot sends: renewed this often while the model works. */
+export const TYPING_RENEW_MS = 4500
+
+/**
+ * A model's or platform's own "retry after" up to this long is slept through by the worker; a longer one fails
+ * the message at once rather than holding a worker (and its conversation) that long.
+ */
+export const MAX_SLEPT_RETRY_AFTER_MS = 30_000
+
+/** Failure reasons stored on a message, shown to the organization. */
+export const REPLY_FAILURES = {
+  emptyAnswer: 'The model returned an empty answer',
+  tokenInvalid: 'The channel token is invalid or expired: reconnect the channel',
+} as const
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
+
+/**
+ * Splits a text into parts of at most `limit` characters for platforms that refuse longer messages. It breaks
+ * at a paragraph or line break in the second half of a part when there is one, else at the last whitespace,
+ * and cuts a word only when a single word is longer than the limit (never inside a surrogate pair). Whitespace
+ * at the breaks is dropped; no part is empty.
+ */
+export function splitMessage(text: string, limit: number): string[] {
+  if (limit < 2) throw new Error('limit must be at least 2')
+  const parts: string[] = []
+  let rest = text.trim()
+  while (rest.length > limit) {
+    const window = rest.slice(0, limit + 1)
+    const minBreak = Math.floor(limit / 2)
+    let cut = -1
+    for (const separator of ['\n\n', '\n']) {
+      const at = window.lastIndexOf(separator, limit)
+      if (at >= minBreak) {
+        cut = at
+        break
+      }
+    }
+    if (cut < 0) {
+      const match = /\s(?=\S*$)/.exec(window)
+      cut = match && match.index > 0 ? match.index : -1
+    }
+    if (cut <= 0) {
+      cut = limit
+      if (isHighSurrogate(rest.charCodeAt(cut - 1))) cut -= 1
+    }
+    const part = rest.slice(0, cut).trimEnd()
+    if (part) parts.push(part)
+    rest = rest.slice(cut).trimStart()
+  }
+  if (rest) parts.push(rest)
+  return parts
+}
+
+/** A rough token count for budgeting the prompt. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARACTERS_PER_TOKEN)
+}

@@ -1,0 +1,234 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { messages } from '~/db/schema'
+import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import { assignAgent } from '~/services/channels/channels.server'
+import { createAgent } from '~/services/agents/agents.server'
+import { createAgentSchema } from '~/lib/agent-schemas'
+import { closeRuntime, getRuntime, type Runtime } from '~/utils/runtime.server'
+import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
+import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
+import { textUpdate, waitForSettled } from '../../tests/setup/pipeline'
+import { newOwnerScope } from '../../tests/setup/scope'
+import { action, loader } from './webhooks.telegram.$channelId'
+
+// The whole process as the server boots it (configuration, database, pg-boss, the in-process worker), with this
+// route served over HTTP to the Telegram fake, which delivers updates the way Telegram does.
+let runtime: Runtime
+let telegram: TelegramFake
+let model: OpenAiFake
+let server: Server
+const savedEnv = { ...process.env }
+
+function serve(): Promise<Server> {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', async () => {
+      const match = /^\/webhooks\/telegram\/([^/?]+)$/.exec(req.url ?? '')
+      if (!match) return void res.writeHead(404).end()
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers.set(name, value)
+      }
+      const request = new Request(`http://127.0.0.1${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+      })
+      const response = await action({ request, params: { channelId: match[1] }, context: {} })
+      res.writeHead(response.status, { 'content-type': 'application/json' }).end(await response.text())
+    })
+  })
+  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)))
+}
+
+beforeAll(async () => {
+  ;[telegram, model, server] = await Promise.all([startTelegramFake(), startOpenAiFake(), serve()])
+  const address = server.address()
+  if (!address || typeof address === 'string') throw new Error('no port')
+  Object.assign(process.env, {
+    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-webhook-')),
+    PUBLIC_URL: `http://127.0.0.1:${address.port}`,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    LLM_BASE_URL: model.url,
+    LLM_API_KEY: 'sk-test',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+  })
+  runtime = await getRuntime()
+})
+afterAll(async () => {
+  await closeRuntime()
+  await Promise.all([telegram.close(), model.close(), new Promise((resolve) => server.close(resolve))])
+  process.env = savedEnv
+})
+
+let bots = 0
+async function newChannel({ agent = true } = {}) {
+  const { db } = runtime.database
+  const scope = await newOwnerScope(db)
+  const token = `${8_100_000 + ++bots}:${randomBytes(27).toString('base64url').slice(0, 35)}`
+  telegram.addBot({ token, username: `hook_${bots}_bot` })
+  const deps = {
+    publicUrl: runtime.config.publicUrl,
+    encryptionKey: runtime.config.encryptionKey,
+    telegram: runtime.telegram,
+  }
+  const channel = await connectTelegramBot(scope, { botToken: token }, deps)
+  await setTelegramWebhook(scope, channel.id, true, deps)
+  if (agent) {
+    const input = createAgentSchema.parse({
+      name: 'Hook agent',
+      readableId: `hook-${randomUUID().slice(0, 8)}`,
+      modelType: 'simple',
+      creativityLevel: 0.3,
+      systemPrompt: 'Answer briefly.',
+    })
+    await assignAgent(scope, channel.id, { agentId: (await createAgent(scope, input)).id })
+  }
+  return {
+    scope,
+    deps,
+    token,
+    channelId: channel.id,
+    secret: telegram.webhooks.get(token)?.secretToken ?? '',
+  }
+}
+
+const stored = (channelId: string) =>
+  runtime.database.db
+    .select()
+    .from(messages)
+    .where(eq(messages.channelId, channelId))
+    .orderBy(messages.sequence)
+const jobCount = async () => (await runtime.boss.findJobs(REPLY_QUEUE)).length
+
+function post(channelId: string, body: BodyInit, headers: Record<string, string> = {}) {
+  const request = new Request(`http://127.0.0.1/webhooks/telegram/${channelId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  })
+  return action({ request, params: { channelId }, context: {} })
+}
+
+describe('POST /webhooks/telegram/:channelId', () => {
+  it('answers the very first message after a fresh boot (the queue is cached before serving)', async () => {
+    const bot = await newChannel()
+    const update = textUpdate(31337, 'First after boot')
+    const status = await Promise.race([
+      telegram.deliverUpdate(bot.token, update),
+      new Promise((resolve) => setTimeout(() => resolve('hung'), 10_000)),
+    ])
+    expect(status).toBe(200)
+    await waitForSettled(runtime.database.db, bot.channelId)
+    expect(telegram.sentMessages(bot.token)).toEqual([
+      expect.objectContaining({
+        chat: expect.objectContaining({ id: 31337 }),
+        text: 'Echo: First after boot',
+      }),
+    ])
+  })
+
+  it('takes Telegram’s redeliveries over HTTP once: one message, one answer', async () => {
+    const bot = await newChannel()
+    const update = textUpdate(4242, 'Are you there?')
+    const statuses = [await telegram.deliverUpdate(bot.token, update)]
+    statuses.push(...(await Promise.all([1, 2].map(() => telegram.deliverUpdate(bot.token, update)))))
+    expect(statuses).toEqual([200, 200, 200])
+    await waitForSettled(runtime.database.db, bot.channelId)
+    expect((await stored(bot.channelId)).map((m) => [m.direction, m.status])).toEqual([
+      ['inbound', 'replied'],
+      ['outbound', 'sent'],
+    ])
+    expect(telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: Are you there?'])
+  })
+
+  it('accepts and drops an update that carries no message, so that Telegram does not resend it', async () => {
+    const bot = await newChannel()
+    const response = await post(bot.channelId, JSON.stringify({ update_id: 5, edited_message: {} }), {
+      'x-telegram-bot-api-secret-token': bot.secret,
+    })
+    expect(response.status).toBe(200)
+    expect(await stored(bot.channelId)).toEqual([])
+  })
+
+  describe('refusals store and enqueue nothing', () => {
+    const valid = () => JSON.stringify(textUpdate(777, 'should not be stored'))
+
+    it.each([
+      ['no secret', {}],
+      ['a forged secret', { 'x-telegram-bot-api-secret-token': 'forged-secret-forged-secret-forged' }],
+    ])('401 with %s', async (_, headers) => {
+      const bot = await newChannel()
+      const jobs = await jobCount()
+      const response = await post(bot.channelId, valid(), headers)
+      expect(response.status).toBe(401)
+      expect(await response.json()).toEqual({ ok: false, message: 'Invalid webhook secret' })
+      expect(await stored(bot.channelId)).toEqual([])
+      expect(await jobCount()).toBe(jobs)
+    })
+
+    it('401 for a channel whose webhook is off, even with the old secret', async () => {
+      const bot = await newChannel()
+      await setTelegramWebhook(bot.scope, bot.channelId, false, bot.deps)
+      const response = await post(bot.channelId, valid(), { 'x-telegram-bot-api-secret-token': bot.secret })
+      expect(response.status).toBe(401)
+    })
+
+    it('404 for an unknown channel, or an id that is not one', async () => {
+      for (const id of [randomUUID(), 'not-a-uuid']) {
+        const response = await post(id, valid(), { 'x-telegram-bot-api-secret-token': 'whatever' })
+        expect(response.status).toBe(404)
+      }
+    })
+
+    it.each([
+      ['malformed JSON', '{"update_id": 1, "message": '],
+      ['JSON that is not an update', JSON.stringify({ hello: 'world' })],
+      ['a message without a chat', JSON.stringify({ update_id: 1, message: { message_id: 1, date: 1 } })],
+    ])('400 for %s', async (_, body) => {
+      const bot = await newChannel()
+      const jobs = await jobCount()
+      const response = await post(bot.channelId, body, { 'x-telegram-bot-api-secret-token': bot.secret })
+      expect(response.status).toBe(400)
+      expect(await stored(bot.channelId)).toEqual([])
+      expect(await jobCount()).toBe(jobs)
+    })
+
+    it('413 for a body over 1 MB, declared or streamed without a length', async () => {
+      const bot = await newChannel()
+      const secret = { 'x-telegram-bot-api-secret-token': bot.secret }
+      const big = JSON.stringify({ ...textUpdate(778, 'x'), padding: 'x'.repeat(2 * 1024 * 1024) })
+      expect((await post(bot.channelId, big, secret)).status).toBe(413)
+
+      const chunk = new TextEncoder().encode('x'.repeat(64 * 1024))
+      let sent = 0
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ < 40) controller.enqueue(chunk)
+          else controller.close()
+        },
+      })
+      expect((await post(bot.channelId, stream, secret)).status).toBe(413)
+      expect(sent).toBeLessThan(40) // reading stopped at the limit
+      expect(await stored(bot.channelId)).toEqual([])
+    })
+
+    it('405 for anything but POST', async () => {
+      expect(loader().status).toBe(405)
+      const request = new Request('http://127.0.0.1/webhooks/telegram/x', { method: 'PUT', body: '{}' })
+      expect((await action({ request, params: { channelId: 'x' }, context: {} })).status).toBe(405)
+    })
+  })
+})

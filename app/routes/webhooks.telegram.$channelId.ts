@@ -1,0 +1,53 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+  WEBHOOK_MESSAGES,
+} from '~/services/messages/telegram-webhook.server'
+import { ERROR_STATUS, isAppError } from '~/utils/errors'
+import { readBodyWithLimit } from '~/utils/read-body.server'
+import { getRuntime } from '~/utils/runtime.server'
+
+const reply = (status: number, message?: string) =>
+  Response.json(message ? { ok: false, message } : { ok: true }, {
+    status,
+    headers: { 'Cache-Control': 'no-store' },
+  })
+
+/**
+ * Telegram's webhook for one channel: the secret header, then the body (1 MB at most, JSON), then store and
+ * enqueue in one transaction, then 200 at once. Any refusal stores and enqueues nothing. A 5xx (the database
+ * is down) makes Telegram deliver the update again later, which the unique key makes harmless.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return reply(405, 'Method not allowed')
+  const tooLarge = () => reply(413, 'Payload too large')
+  if (Number(request.headers.get('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
+
+  const { database, boss } = await getRuntime()
+  try {
+    const channel = await authenticateTelegramWebhook(
+      database.db,
+      params.channelId ?? '',
+      request.headers.get('x-telegram-bot-api-secret-token'),
+    )
+    const body = await readBodyWithLimit(request, WEBHOOK_MAX_BODY_BYTES)
+    if (!body.ok) return tooLarge()
+    let update: unknown
+    try {
+      update = JSON.parse(body.text)
+    } catch {
+      return reply(400, WEBHOOK_MESSAGES.badBody)
+    }
+    await receiveTelegramUpdate({ db: database.db, boss, channel, body: update })
+    return reply(200)
+  } catch (error) {
+    if (isAppError(error)) return reply(ERROR_STATUS[error.code].status, error.message)
+    throw error
+  }
+}
+
+export function loader() {
+  return reply(405, 'Method not allowed')
+}

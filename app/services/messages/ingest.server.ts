@@ -1,0 +1,154 @@
+import { SQL, sql } from 'drizzle-orm'
+import { fromDrizzle } from 'pg-boss'
+import { z } from 'zod'
+import type { Database } from '~/db/client.server'
+import { conversations, messages, type Channel } from '~/db/schema'
+import { REPLY_QUEUE, replyJobOptions, type ReplyJobData, type ReplyQueue } from './reply-queue.server'
+
+/** An inbound message as every platform's receiver hands it over, whatever the platform's own shape. */
+export type NormalizedMessage = {
+  organizationId: string
+  channelId: string
+  /** The conversation: Telegram's chat id, Messenger's PSID, WhatsApp's wa_id. */
+  platformChatId: string
+  /** Unique per channel for the platform (Telegram: `<chat id>:<message id>`), so a redelivery is dropped. */
+  platformMessageId: string
+  senderId: string | null
+  senderName: string | null
+  text: string
+  /** Text from a person: the agent answers it. Anything else (a photo, a sticker...) is kept but never answered. */
+  answerable: boolean
+  platformSentAt: Date
+}
+
+/**
+ * Stores an inbound message and, in the same transaction, enqueues its reply job: a rollback removes both, and a
+ * stored answerable message always has its job. A message already stored (the platform redelivered it) is
+ * dropped by the unique key and enqueues nothing. Returns whether it was stored now.
+ */
+export async function ingestInbound({
+  db,
+  boss,
+  message,
+}: {
+  db: Database
+  boss: ReplyQueue
+  message: NormalizedMessage
+}): Promise<{ stored: boolean; messageId?: string }> {
+  return db.transaction(async (tx) => {
+    const [conversation] = await tx
+      .insert(conversations)
+      .values({
+        organizationId: message.organizationId,
+        channelId: message.channelId,
+        platformChatId: message.platformChatId,
+      })
+      // A no-op update so that the existing row comes back too.
+      .onConflictDoUpdate({
+        target: [conversations.channelId, conversations.platformChatId],
+        set: { platformChatId: sql`excluded.platform_chat_id` },
+      })
+      .returning({ id: conversations.id })
+
+    const [inserted] = await tx
+      .insert(messages)
+      .values({
+        organizationId: message.organizationId,
+        channelId: message.channelId,
+        conversationId: conversation.id,
+        direction: 'inbound',
+        platformMessageId: message.platformMessageId,
+        senderId: message.senderId,
+        senderName: message.senderName,
+        text: message.text,
+        status: message.answerable ? 'queued' : 'ignored',
+        platformSentAt: message.platformSentAt,
+        receivedAt: new Date(),
+      })
+      .onConflictDoNothing({ target: [messages.channelId, messages.direction, messages.platformMessageId] })
+      .returning({ id: messages.id })
+    if (!inserted) return { stored: false }
+
+    if (message.answerable) {
+      const data: ReplyJobData = { messageId: inserted.id }
+      await boss.send(REPLY_QUEUE, data, { ...replyJobOptions(conversation.id), db: jobsIn(tx) })
+    }
+    return { stored: true, messageId: inserted.id }
+  })
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+/**
+ * pg-boss statements that run inside our transaction (its drizzle adapter). Our Database type is generic over the
+ * driver, so `execute` answers `unknown` to the compiler: the shapes the two drivers give are checked instead.
+ */
+function jobsIn(tx: Transaction) {
+  return fromDrizzle(
+    {
+      async execute(query: unknown) {
+        if (!(query instanceof SQL)) throw new Error('pg-boss passed a query that is not drizzle SQL')
+        const result: unknown = await tx.execute(query)
+        if (Array.isArray(result)) return { rows: result }
+        if (result && typeof result === 'object' && 'rows' in result && Array.isArray(result.rows)) {
+          return { rows: result.rows }
+        }
+        throw new Error('The database driver answered in an unknown shape')
+      },
+    },
+    sql,
+  )
+}
+
+// Telegram's Update, only as far as we read it; every other field and update kind passes through untouched.
+const telegramUser = z.looseObject({
+  id: z.number().int(),
+  is_bot: z.boolean(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  username: z.string().optional(),
+})
+const telegramMessage = z.looseObject({
+  message_id: z.number().int(),
+  date: z.number().int(),
+  chat: z.looseObject({ id: z.number().int(), type: z.string() }),
+  from: telegramUser.optional(),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+})
+export const telegramUpdateSchema = z.looseObject({
+  update_id: z.number().int(),
+  message: telegramMessage.optional(),
+})
+export type TelegramUpdateBody = z.infer<typeof telegramUpdateSchema>
+
+function senderName(from: z.infer<typeof telegramUser> | undefined): string | null {
+  if (!from) return null
+  const full = [from.first_name, from.last_name].filter(Boolean).join(' ')
+  return full || from.username || null
+}
+
+/**
+ * A Telegram update as a NormalizedMessage, or undefined when there is nothing to store: updates other than a
+ * new message (edits, channel posts, callbacks, member changes...) and messages from bots. A message without
+ * text (a photo, a sticker, a voice note...) is stored, its caption as text, as not answerable.
+ */
+export function normalizeTelegramUpdate(
+  channel: Pick<Channel, 'id' | 'organizationId'>,
+  update: TelegramUpdateBody,
+): NormalizedMessage | undefined {
+  const message = update.message
+  if (!message || message.from?.is_bot) return undefined
+  const text = message.text?.trim() ? message.text : undefined
+  return {
+    organizationId: channel.organizationId,
+    channelId: channel.id,
+    platformChatId: String(message.chat.id),
+    platformMessageId: `${message.chat.id}:${message.message_id}`,
+    senderId: message.from ? String(message.from.id) : null,
+    senderName: senderName(message.from),
+    text: text ?? message.caption ?? '',
+    answerable: text !== undefined,
+    platformSentAt: new Date(message.date * 1000),
+  }
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto'
+import type { PgBoss, SendOptions } from 'pg-boss'
+
+/** The queue of reply jobs: one job per inbound text message, ordered per conversation. */
+export const REPLY_QUEUE = 'reply'
+
+export type ReplyJobData = { messageId: string }
+
+/** What sending a reply job needs of pg-boss (tests may pass a stand-in). */
+export type ReplyQueue = Pick<PgBoss, 'send'>
+
+let lastMs = 0
+let counter = 0
+
+/**
+ * A time-ordered UUID (version 7) that also grows within a millisecond in this process. pg-boss orders a key's
+ * jobs by `created_on`, then by id; on PGlite `created_on` has millisecond resolution, so two messages of one
+ * conversation stored in the same millisecond would otherwise be ordered by a random id.
+ */
+export function nextJobId(now = Date.now()): string {
+  if (now > lastMs) {
+    lastMs = now
+    counter = randomBytes(2).readUInt16BE() & 0x1ff // leaves room to count up within the millisecond
+  } else {
+    counter += 1
+    if (counter > 0xfff) {
+      lastMs += 1 // borrow the next millisecond rather than wrap
+      counter = 0
+    }
+  }
+  const bytes = randomBytes(16)
+  bytes.writeUIntBE(lastMs, 0, 6)
+  bytes[6] = 0x70 | (counter >> 8)
+  bytes[7] = counter & 0xff
+  bytes[8] = 0x80 | (bytes[8] & 0x3f)
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+/**
+ * The queue is `key_strict_fifo` keyed by conversation: a conversation's jobs run one at a time in the order they
+ * were sent, a job being retried holds back the ones after it, and other conversations go on meanwhile.
+ */
+export function replyJobOptions(conversationId: string): SendOptions {
+  return { singletonKey: conversationId, id: nextJobId() }
+}

@@ -1,0 +1,409 @@
+import { setTimeout as sleepFor } from 'node:timers/promises'
+import { aliasedTable, and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import {
+  agents,
+  channels,
+  conversations,
+  messages,
+  type Agent,
+  type Channel,
+  type Conversation,
+  type Message,
+} from '~/db/schema'
+import type { ChatMessage, ModelClient } from '~/integrations/llm/model.server'
+import { ModelError } from '~/integrations/llm/model.server'
+import {
+  PlatformError,
+  withPlatformRetries,
+  type Platform,
+  type PlatformRetryOptions,
+} from '~/integrations/platform-errors'
+import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
+import {
+  estimateTokens,
+  MAX_SLEPT_RETRY_AFTER_MS,
+  PLATFORM_TEXT_LIMITS,
+  PROMPT_HISTORY_TOKEN_BUDGET,
+  REPLY_FAILURES,
+  splitMessage,
+  TYPING_RENEW_MS,
+} from '~/lib/messages'
+import { executeAgent } from '~/services/agents/run-agent.server'
+import { decryptSecret } from '~/utils/crypto.server'
+import type { Logger } from '~/utils/logger.server'
+
+export type ReplyDeps = {
+  db: Database
+  models: Pick<ModelClient, 'generate'>
+  telegram: Pick<TelegramClient, 'sendMessage' | 'sendChatAction'>
+  encryptionKey: string
+  /** How many messages of the conversation go into the prompt. */
+  conversationWindow: number
+  logger: Logger
+  /** The spec's policy by default; tests shorten the backoff. A platform wait over 30 s is not slept through. */
+  retry?: Omit<PlatformRetryOptions, 'onRetry'>
+  /** Aborted when the job's claim is lost or the worker stops: the job is then retried, not failed. */
+  signal?: AbortSignal
+}
+
+export type ReplyOutcome =
+  | { outcome: 'replied'; outboundId: string }
+  /** Stored, and left to a person: no agent to answer (the reason is on the message). */
+  | { outcome: 'not-answered'; reason: string }
+  | { outcome: 'failed'; reason: string }
+  /** Nothing to do: the message is gone (its channel was deleted) or was handled by an earlier run. */
+  | { outcome: 'skipped'; reason: string }
+
+/** One platform's way of answering in one conversation. */
+type Sender = {
+  platform: Platform
+  limit: number
+  typing(): Promise<void>
+  send(text: string): Promise<{ platformMessageId: string }>
+}
+
+type ReplyContext = { message: Message; channel: Channel; conversation: Conversation; agent: Agent | null }
+
+const DELIVERED_STATUSES = ['sent', 'delivered', 'read'] as const
+
+/** A retryable ModelError dressed as a PlatformError, so that one retry policy covers the model and the platform. */
+class RetryableModelError extends PlatformError {
+  constructor(
+    platform: Platform,
+    readonly modelError: ModelError,
+  ) {
+    super(platform, 'SERVER_ERROR', {
+      message: modelError.message,
+      retryable: true,
+      retryAfterMs: modelError.retryAfterMs,
+    })
+  }
+}
+
+async function loadContext(db: Database, messageId: string): Promise<ReplyContext | undefined> {
+  const [row] = await db
+    .select({ message: messages, channel: channels, conversation: conversations, agent: agents })
+    .from(messages)
+    .innerJoin(channels, eq(channels.id, messages.channelId))
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .leftJoin(agents, eq(agents.id, channels.agentId))
+    .where(eq(messages.id, messageId))
+    .limit(1)
+  return row
+}
+
+async function findReply(db: Database, inboundId: string): Promise<Message | undefined> {
+  const [reply] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.replyToMessageId, inboundId), eq(messages.direction, 'outbound')))
+    .limit(1)
+  return reply
+}
+
+/** The agent that answers on the channel, or why none does (spec section 4, agent assignment on a channel). */
+function answeringAgent(channel: Channel, agent: Agent | null): { agent: Agent } | { reason: string } {
+  if (!channel.agentId || !agent) return { reason: 'No agent is assigned to this channel' }
+  if (!channel.agentEnabled) return { reason: 'The agent is disabled on this channel' }
+  if (agent.status !== 'active') return { reason: `The agent is ${agent.status}` }
+  if (channel.status !== 'active') return { reason: `The channel is not active (${channel.status})` }
+  if (channel.platformName !== 'telegram') {
+    return { reason: `Replies on ${channel.platformName} are not supported yet` }
+  }
+  if (!channel.accessTokenEncrypted) return { reason: 'The channel has no access token' }
+  return { agent }
+}
+
+function telegramSender(deps: ReplyDeps, token: string, chatId: string): Sender {
+  return {
+    platform: 'telegram',
+    limit: PLATFORM_TEXT_LIMITS.telegram,
+    typing: () => deps.telegram.sendChatAction(token, { chatId, action: 'typing' }),
+    async send(text) {
+      const { messageId } = await deps.telegram.sendMessage(token, { chatId, text })
+      return { platformMessageId: `${chatId}:${messageId}` }
+    },
+  }
+}
+
+/**
+ * The conversation up to `inbound`, oldest first, as the model reads it: at most `window` messages, each answer
+ * right after the message it answers (answers of fast messages are sent after later ones arrive), messages that
+ * were never text left out, then trimmed from the oldest to the token budget. It ends with `inbound`.
+ */
+export async function loadPromptMessages(
+  db: Database,
+  inbound: Pick<Message, 'conversationId' | 'sequence'>,
+  window: number,
+  budgetTokens = PROMPT_HISTORY_TOKEN_BUDGET,
+): Promise<ChatMessage[]> {
+  const answered = aliasedTable(messages, 'answered')
+  const position = sql`coalesce(${answered.sequence}, ${messages.sequence})`
+  const rows = await db
+    .select({ direction: messages.direction, text: messages.text })
+    .from(messages)
+    .leftJoin(answered, eq(answered.id, messages.replyToMessageId))
+    .where(
+      and(
+        eq(messages.conversationId, inbound.conversationId),
+        sql`${position} <= ${inbound.sequence}`,
+        or(
+          and(eq(messages.direction, 'inbound'), ne(messages.status, 'ignored')),
+          and(eq(messages.direction, 'outbound'), inArray(messages.status, [...DELIVERED_STATUSES])),
+        ),
+      ),
+    )
+    .orderBy(desc(position), desc(messages.direction), desc(messages.sequence))
+    .limit(Math.max(1, window))
+  return trimToBudget(rows.reverse(), budgetTokens)
+}
+
+/** Keeps the newest messages that fit the budget (always the last one), and starts with the customer's turn. */
+export function trimToBudget(
+  rows: { direction: Message['direction']; text: string }[],
+  budgetTokens: number,
+): ChatMessage[] {
+  const kept: ChatMessage[] = []
+  let used = 0
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const cost = estimateTokens(rows[i].text)
+    if (kept.length > 0 && used + cost > budgetTokens) break
+    used += cost
+    kept.unshift({ role: rows[i].direction === 'inbound' ? 'user' : 'assistant', content: rows[i].text })
+  }
+  while (kept.length > 1 && kept[0].role === 'assistant') kept.shift()
+  return kept
+}
+
+function abortableSleep(signal: AbortSignal | undefined) {
+  return (ms: number) => sleepFor(ms, undefined, { signal })
+}
+
+async function withRetries<T>(deps: ReplyDeps, sender: Sender, what: string, fn: () => Promise<T>) {
+  try {
+    return await withPlatformRetries(
+      async () => {
+        try {
+          return await fn()
+        } catch (error) {
+          if (error instanceof ModelError && error.retryable)
+            throw new RetryableModelError(sender.platform, error)
+          throw error
+        }
+      },
+      {
+        maxRetryAfterMs: MAX_SLEPT_RETRY_AFTER_MS,
+        sleep: abortableSleep(deps.signal),
+        ...deps.retry,
+        onRetry: ({ error, attempt, delayMs }) =>
+          deps.logger.info('reply: retrying', { what, attempt, delayMs, reason: error.message }),
+      },
+    )
+  } catch (error) {
+    throw error instanceof RetryableModelError ? error.modelError : error
+  }
+}
+
+/** "typing..." while `work` runs. A platform that refuses outright (bad token, blocked bot) stops the reply. */
+async function whileTyping<T>(sender: Sender, work: () => Promise<T>): Promise<T> {
+  try {
+    await sender.typing()
+  } catch (error) {
+    if (error instanceof PlatformError && !error.retryable) throw error
+  }
+  const timer = setInterval(() => void sender.typing().catch(() => undefined), TYPING_RENEW_MS)
+  try {
+    return await work()
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/** Calls the agent's model on the conversation (the run is recorded) and stores its answer as pending. */
+async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agent, sender: Sender) {
+  const { message: inbound, channel, conversation } = context
+  const prompt = await loadPromptMessages(deps.db, inbound, deps.conversationWindow)
+  const { run, output } = await whileTyping(sender, () =>
+    withRetries(deps, sender, 'model', () =>
+      executeAgent({
+        db: deps.db,
+        agent,
+        messages: prompt,
+        testMode: false,
+        context: {
+          platform: channel.platformName,
+          channelId: channel.id,
+          conversationId: conversation.id,
+          messageId: inbound.id,
+        },
+        models: deps.models,
+        signal: deps.signal,
+      }),
+    ),
+  )
+  if (!output.trim()) return undefined
+  const [created] = await deps.db
+    .insert(messages)
+    .values({
+      organizationId: inbound.organizationId,
+      channelId: inbound.channelId,
+      conversationId: inbound.conversationId,
+      direction: 'outbound',
+      senderId: channel.platformChannelId,
+      senderName: agent.name,
+      text: output.trim(),
+      status: 'pending',
+      replyToMessageId: inbound.id,
+      agentRunId: run.id,
+    })
+    .onConflictDoNothing({ target: messages.replyToMessageId, where: sql`direction = 'outbound'` })
+    .returning()
+  return created ?? (await findReply(deps.db, inbound.id))
+}
+
+/** Sends the parts not sent yet, each with the retry policy, remembering progress after each. */
+async function deliver(deps: ReplyDeps, reply: Message, sender: Sender) {
+  const parts = splitMessage(reply.text, sender.limit)
+  let platformMessageId = reply.platformMessageId
+  for (let index = reply.sentParts; index < parts.length; index++) {
+    const sent = await withRetries(deps, sender, 'send', () => sender.send(parts[index]))
+    platformMessageId ??= sent.platformMessageId
+    await deps.db
+      .update(messages)
+      .set({ sentParts: index + 1, platformMessageId })
+      .where(eq(messages.id, reply.id))
+  }
+}
+
+async function markReplied(db: Database, inboundId: string, replyId: string) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(messages)
+      .set({ status: 'sent', platformSentAt: new Date(), failureReason: null })
+      .where(and(eq(messages.id, replyId), eq(messages.status, 'pending')))
+    await tx
+      .update(messages)
+      .set({ status: 'replied', failureReason: null })
+      .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+  })
+}
+
+async function markNotAnswered(db: Database, inboundId: string, reason: string) {
+  await db
+    .update(messages)
+    .set({ status: 'received', failureReason: reason })
+    .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+}
+
+/**
+ * After the last try: the message (and its pending answer) failed with the reason. A platform that says the token
+ * is invalid also puts the channel in error, so that the Channels screen shows it.
+ */
+export async function markReplyFailed(
+  db: Database,
+  inboundId: string,
+  reason: string,
+  channelError?: { channelId: string; reason: string },
+) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(messages)
+      .set({ status: 'failed', failureReason: reason })
+      .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+    await tx
+      .update(messages)
+      .set({ status: 'failed', failureReason: reason })
+      .where(
+        and(
+          eq(messages.replyToMessageId, inboundId),
+          eq(messages.direction, 'outbound'),
+          eq(messages.status, 'pending'),
+        ),
+      )
+    if (channelError) {
+      await tx
+        .update(channels)
+        .set({ status: 'error', statusReason: channelError.reason, updatedAt: new Date() })
+        .where(eq(channels.id, channelError.channelId))
+    }
+  })
+}
+
+/**
+ * Runs `work` with the conversation's sender; a model or platform failure that outlived its retries is recorded
+ * on the message (an invalid token also puts the channel in error). Anything else is thrown.
+ */
+async function attempt(
+  deps: ReplyDeps,
+  { message: inbound, channel, conversation }: ReplyContext,
+  work: (sender: Sender) => Promise<ReplyOutcome>,
+): Promise<ReplyOutcome> {
+  try {
+    const token = decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)
+    return await work(telegramSender(deps, token, conversation.platformChatId))
+  } catch (error) {
+    if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
+    const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
+    const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : error.message
+    await markReplyFailed(
+      deps.db,
+      inbound.id,
+      reason,
+      tokenInvalid ? { channelId: channel.id, reason: error.message } : undefined,
+    )
+    deps.logger.warn('reply failed', { messageId: inbound.id, channelId: channel.id, reason })
+    return { outcome: 'failed', reason }
+  }
+}
+
+/**
+ * The reply to one inbound message: checks that the channel's agent answers, asks the model with the recent
+ * conversation, stores the answer, sends it (split at the platform's limit, "typing..." meanwhile), and records
+ * each state. Safe to run again for the same message: a handled message is skipped, and an answer already
+ * stored is sent (from the first part not yet sent) rather than asked for again. Model and platform failures
+ * are retried with the spec's policy, then recorded on the message; anything else (the database, an abort) is
+ * thrown for the job queue to retry.
+ */
+export async function replyToMessage(deps: ReplyDeps, messageId: string): Promise<ReplyOutcome> {
+  const context = await loadContext(deps.db, messageId)
+  if (!context || context.message.direction !== 'inbound') {
+    return { outcome: 'skipped', reason: 'The message no longer exists' }
+  }
+  const { message: inbound, channel, agent } = context
+  if (inbound.status !== 'queued') return { outcome: 'skipped', reason: `The message is ${inbound.status}` }
+
+  const stored = await findReply(deps.db, inbound.id)
+  if (stored?.status === 'failed') {
+    const reason = stored.failureReason ?? 'The answer could not be sent'
+    await markReplyFailed(deps.db, inbound.id, reason)
+    return { outcome: 'failed', reason }
+  }
+  if (stored && stored.status !== 'pending') {
+    await markReplied(deps.db, inbound.id, stored.id)
+    return { outcome: 'replied', outboundId: stored.id }
+  }
+  if (stored) {
+    return attempt(deps, context, async (sender) => {
+      await deliver(deps, stored, sender)
+      await markReplied(deps.db, inbound.id, stored.id)
+      return { outcome: 'replied', outboundId: stored.id }
+    })
+  }
+
+  const verdict = answeringAgent(channel, agent)
+  if ('reason' in verdict) {
+    await markNotAnswered(deps.db, inbound.id, verdict.reason)
+    return { outcome: 'not-answered', reason: verdict.reason }
+  }
+  return attempt(deps, context, async (sender) => {
+    const reply = await generateReply(deps, context, verdict.agent, sender)
+    if (!reply) {
+      await markReplyFailed(deps.db, inbound.id, REPLY_FAILURES.emptyAnswer)
+      return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
+    }
+    await deliver(deps, reply, sender)
+    await markReplied(deps.db, inbound.id, reply.id)
+    return { outcome: 'replied', outboundId: reply.id }
+  })
+}

@@ -1,0 +1,27 @@
+/**
+ * A request body as text, read no further than `maxBytes`: a declared Content-Length over the limit is refused
+ * before anything is read, and a body that grows past it (chunked, or a lying header) is cut off there.
+ */
+export async function readBodyWithLimit(
+  request: Request,
+  maxBytes: number,
+): Promise<{ ok: true; text: string } | { ok: false; reason: 'too-large' }> {
+  const declared = Number(request.headers.get('content-length') ?? '')
+  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: 'too-large' }
+  if (!request.body) return { ok: true, text: '' }
+
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined)
+      return { ok: false, reason: 'too-large' }
+    }
+    chunks.push(value)
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') }
+}

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs'
+import { createLogger } from '../app/utils/logger.server'
+import { closeRuntime, getRuntime } from '../app/utils/runtime.server'
+
+/**
+ * `npm run worker`: a process that only works the job queues (the reply pipeline). Run any number of them
+ * beside web processes started with WORKER_IN_PROCESS=false, on PostgreSQL (DATABASE_URL): the embedded
+ * database can be opened by one process only, where the web process is the worker. SIGTERM or SIGINT lets the
+ * jobs in progress finish, then exits.
+ */
+// Variables already in the environment win over the file.
+if (existsSync('.env')) process.loadEnvFile('.env')
+
+const logger = createLogger({
+  level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info',
+  base: { component: 'worker' },
+})
+
+async function main() {
+  const url = process.env.DATABASE_URL?.trim()
+  if (!url || url.startsWith('memory://')) {
+    process.stderr.write(
+      'npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database the web process (npm start) is the worker.\n',
+    )
+    process.exit(1)
+  }
+  await getRuntime({ worker: true })
+  logger.info('worker started')
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('stopping', { signal })
+    setTimeout(() => process.exit(1), 15_000).unref()
+    closeRuntime().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('failed to stop cleanly', { error })
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof Error && error.name === 'ConfigError') {
+    process.stderr.write(`${error.message}\n`)
+  } else {
+    logger.error('failed to start', { error })
+  }
+  process.exit(1)
+})

@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import type { PgBoss } from 'pg-boss'
+import type { Database, DatabaseHandle } from '~/db/client.server'
+import { messages, type Message } from '~/db/schema'
+import { createModelClient } from '~/integrations/llm/model.server'
+import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
+import { startQueues, stopQueues } from '~/jobs/queues.server'
+import { startReplyWorker, type ReplyWorkerDeps } from '~/jobs/reply.server'
+import { createAgentSchema } from '~/lib/agent-schemas'
+import { createAgent } from '~/services/agents/agents.server'
+import { assignAgent } from '~/services/channels/channels.server'
+import {
+  connectTelegramBot,
+  setTelegramWebhook,
+  type TelegramDeps,
+} from '~/services/channels/telegram.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { createLogger } from '~/utils/logger.server'
+import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
+import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
+import { openTestDatabase } from './database'
+import { newOwnerScope } from './scope'
+
+/**
+ * The reply pipeline for service tests: a test database, pg-boss on it in a schema of its own (test files share
+ * one PostgreSQL database and must not work each other's jobs), the Telegram and model fakes over HTTP, and
+ * optionally this process's reply worker. The backoff is shortened; a platform's own retry_after is not.
+ */
+export type Pipeline = {
+  handle: DatabaseHandle
+  db: Database
+  boss: PgBoss
+  telegram: TelegramFake
+  model: OpenAiFake
+  deps: ReplyWorkerDeps
+  /** What the channel services need (connect, webhook, delete). */
+  channelDeps: TelegramDeps
+  publicUrl: string
+  logs: string[]
+  /** A tenant with a connected Telegram bot (webhook on, secret known) and, unless `agent: false`, an agent. */
+  newBot(options?: { agent?: boolean; agentEnabled?: boolean; systemPrompt?: string }): Promise<TestBot>
+  close(): Promise<void>
+}
+
+export type TestBot = {
+  scope: OrganizationScope
+  token: string
+  channelId: string
+  agentId?: string
+  secret: string
+}
+
+export async function startPipeline(
+  options: { worker?: boolean; publicUrl?: string } = {},
+): Promise<Pipeline> {
+  const [handle, telegram, model] = await Promise.all([
+    openTestDatabase(),
+    startTelegramFake(),
+    startOpenAiFake(),
+  ])
+  const logs: string[] = []
+  const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) })
+  const schema = `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}`
+  const boss = await startQueues({ database: handle, databaseUrl: process.env.DATABASE_URL, logger, schema })
+  const encryptionKey = randomBytes(32).toString('hex')
+  const telegramClient = createTelegramClient({ apiRoot: telegram.apiRoot })
+  const deps: ReplyWorkerDeps = {
+    db: handle.db,
+    models: createModelClient({
+      openaiCompatible: { baseUrl: model.url, apiKey: 'sk-test' },
+      models: {},
+      timeoutMs: 10_000,
+    }),
+    telegram: telegramClient,
+    encryptionKey,
+    conversationWindow: 20,
+    logger,
+    retry: { baseDelayMs: 20, maxDelayMs: 80 },
+  }
+  if (options.worker !== false) await startReplyWorker(boss, deps)
+  const publicUrl = options.publicUrl ?? 'https://replypilot.example.com'
+  const channelDeps: TelegramDeps = { publicUrl, encryptionKey, telegram: telegramClient }
+
+  let bots = 0
+  async function newBot({
+    agent = true,
+    agentEnabled = true,
+    systemPrompt = 'You are a helpful assistant.',
+  } = {}) {
+    const scope = await newOwnerScope(handle.db)
+    const id = 6_000_000 + ++bots * 1000 + Math.floor(Math.random() * 1000)
+    const token = `${id}:${randomBytes(27).toString('base64url').slice(0, 35)}`
+    telegram.addBot({ token, username: `pipeline_${bots}_bot`, firstName: 'Support' })
+    const channel = await connectTelegramBot(scope, { botToken: token }, channelDeps)
+    await setTelegramWebhook(scope, channel.id, true, channelDeps)
+    const secret = telegram.webhooks.get(token)?.secretToken ?? ''
+    if (!agent) return { scope, token, channelId: channel.id, secret }
+    const created = await createAgent(
+      scope,
+      createAgentSchema.parse({
+        name: 'Helper',
+        readableId: `helper-${randomUUID().slice(0, 8)}`,
+        modelType: 'simple',
+        creativityLevel: 0.2,
+        systemPrompt,
+      }),
+    )
+    await assignAgent(scope, channel.id, { agentId: created.id, agentEnabled })
+    return { scope, token, channelId: channel.id, agentId: created.id, secret }
+  }
+
+  return {
+    handle,
+    db: handle.db,
+    boss,
+    telegram,
+    model,
+    deps,
+    channelDeps,
+    publicUrl,
+    logs,
+    newBot,
+    async close() {
+      await stopQueues(boss, 2000)
+      await Promise.all([handle.close(), telegram.close(), model.close()])
+    },
+  }
+}
+
+let ids = 1000
+/** A Telegram text message update from a person in a private chat (the chat id is the person's id). */
+export function textUpdate(chatId: number, text: string, messageId = ++ids) {
+  return {
+    update_id: ++ids,
+    message: {
+      message_id: messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatId, type: 'private', first_name: 'Ann' },
+      from: { id: chatId, is_bot: false, first_name: 'Ann', last_name: 'Lee', username: 'ann' },
+      text,
+    },
+  }
+}
+
+export async function messagesOf(db: Database, channelId: string, direction?: Message['direction']) {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.channelId, channelId), direction ? eq(messages.direction, direction) : undefined))
+    .orderBy(messages.sequence)
+}
+
+/** Waits until `check` holds (polling), or fails after `timeoutMs` with what it last saw. */
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  { timeoutMs = 10_000, intervalMs = 25 } = {},
+): Promise<T> {
+  const started = Date.now()
+  for (;;) {
+    const value = await read()
+    if (check(value)) return value
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`Timed out after ${timeoutMs} ms; last value: ${JSON.stringify(value)}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+}
+
+/** Until no inbound message of the channel is still queued. */
+export function waitForSettled(db: Database, channelId: string, timeoutMs?: number) {
+  return waitFor(
+    () => messagesOf(db, channelId, 'inbound'),
+    (rows) => rows.length > 0 && rows.every((m) => m.status !== 'queued'),
+    { timeoutMs },
+  )
+}
