@@ -1,9 +1,275 @@
-import type { MetaFunction } from '@remix-run/node'
-import { PageHeader } from '~/components/layout/page-header'
+import { parseWithZod } from '@conform-to/zod/v4'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
+import { z } from 'zod'
+import { ChannelsScreen } from '~/components/channels/channels-screen'
+import { CHANNELS_PATH, isDialogChange, parseChannelDialog } from '~/components/channels/dialog-url'
+import {
+  assignAgentSchema,
+  channelRefSchema,
+  connectTelegramSchema,
+  webhookSchema,
+} from '~/components/channels/schemas'
+import type {
+  AgentOption,
+  ChannelDeleteResponse,
+  ChannelUpdateIntent,
+  ChannelUpdateResponse,
+  ConnectTelegramResponse,
+} from '~/components/channels/types'
+import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { PRODUCT_NAME } from '~/lib/constants'
+import { getAgent, listAgents } from '~/services/agents/agents.server'
+import { assignAgent, listChannels, removeAgent, toChannelView } from '~/services/channels/channels.server'
+import { deleteChannel } from '~/services/channels/delete-channel.server'
+import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { ERROR_STATUS, isAppError } from '~/utils/errors'
+import { NO_ORGANIZATION_SELECTED, getCurrentScope } from '~/utils/organization.server'
+import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Channels · ${PRODUCT_NAME}` }]
 
+const toOption = ({ id, name, description, status }: AgentOption): AgentOption => ({
+  id,
+  name,
+  description,
+  status,
+})
+
+const ignoreNotFound = (error: unknown) => {
+  if (isAppError(error, 'NOT_FOUND')) return null
+  throw error
+}
+
+/** The channels as the browser may see them (toChannelView: no token, no secret) and the active agents. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  if (!scope) return { hasOrganization: false, channels: [], agents: [], otherAgents: [] }
+  const { config } = await getRuntime()
+  const [rows, active] = await Promise.all([listChannels(scope), listAgents(scope, { status: 'active' })])
+  const channels = rows.map((channel) => toChannelView(channel, config.publicUrl))
+  const agents = active.items.map(toOption)
+  // An agent assigned while active keeps its name in the "Currently Assigned" panel after it is deactivated.
+  const otherIds = new Set(
+    channels.flatMap(({ agentId }) => (agentId && !agents.some((a) => a.id === agentId) ? [agentId] : [])),
+  )
+  const otherAgents = (
+    await Promise.all([...otherIds].map((id) => getAgent(scope, id).catch(ignoreNotFound)))
+  ).flatMap((agent) => (agent ? [toOption(agent)] : []))
+  return { hasOrganization: true, channels, agents, otherAgents }
+}
+
+// Opening the details dialog reloads the active agents (the dialog asks for them afresh); opening or closing any
+// other dialog changes only the URL's dialog part, and the grid stays.
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}) => {
+  if (!formMethod && isDialogChange(currentUrl, nextUrl)) {
+    return parseChannelDialog(nextUrl.search)?.kind === 'details'
+  }
+  return defaultShouldRevalidate
+}
+
+const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
+
+type Failure = { status: number; reason: string; fieldErrors?: Record<string, string[]> }
+
+/**
+ * Runs a service call in the session's organization. A failure becomes what the user is told: a status, the
+ * service's message (or `fallback`, the spec's words, when the failure was not one the service meant to report)
+ * and field errors when the service names fields.
+ */
+async function attempt<T>(
+  scope: OrganizationScope | undefined,
+  call: (scope: OrganizationScope) => Promise<T>,
+  fallback: string,
+  context: Record<string, unknown>,
+): Promise<{ ok: true; value: T } | { ok: false; failure: Failure }> {
+  if (!scope) return { ok: false, failure: { status: 403, reason: NO_ORGANIZATION_SELECTED } }
+  try {
+    return { ok: true, value: await call(scope) }
+  } catch (error) {
+    if (isAppError(error)) {
+      const fieldErrors = fieldErrorsSchema.safeParse(error.details)
+      const status = ERROR_STATUS[error.code].status
+      return { ok: false, failure: { status, reason: error.message, fieldErrors: fieldErrors.data } }
+    }
+    const { logger } = await getRuntime()
+    logger.error('channel action failed', { error, ...context })
+    return { ok: false, failure: { status: 500, reason: fallback } }
+  }
+}
+
+/** What the Telegram services need: where the app is reached, the token key, the Bot API client. */
+async function telegramDeps() {
+  const { config, telegram } = await getRuntime()
+  return { publicUrl: config.publicUrl, encryptionKey: config.encryptionKey, telegram }
+}
+
+const FAILURES: Record<ChannelUpdateIntent, string> = {
+  webhook: CHANNEL_MESSAGES.webhookFailed,
+  assign: CHANNEL_MESSAGES.assignFailed,
+  'toggle-agent': CHANNEL_MESSAGES.assignFailed,
+  'remove-agent': CHANNEL_MESSAGES.removeFailed,
+}
+
+const SUCCESSES: Record<ChannelUpdateIntent, string | null> = {
+  webhook: null,
+  assign: CHANNEL_MESSAGES.assigned,
+  'toggle-agent': null,
+  'remove-agent': CHANNEL_MESSAGES.removed,
+}
+
+/** A change made in the Channel Details dialog: the dialog's green or red alert says how it went. */
+async function update(
+  intent: ChannelUpdateIntent,
+  formData: FormData,
+  scope: OrganizationScope | undefined,
+  call: (scope: OrganizationScope) => Promise<unknown>,
+) {
+  const channelId = String(formData.get('channelId') ?? '')
+  const outcome = await attempt(scope, call, FAILURES[intent], { intent, channelId })
+  const answer = outcome.ok
+    ? { intent, channelId, ok: true, message: SUCCESSES[intent], error: null }
+    : { intent, channelId, ok: false, message: null, error: outcome.failure.reason }
+  return data(answer satisfies ChannelUpdateResponse, outcome.ok ? 200 : outcome.failure.status)
+}
+
+/** A form that did not pass its schema: its first message, in the same shape as a failed change. */
+function invalid(
+  intent: ChannelUpdateIntent,
+  formData: FormData,
+  error: Record<string, string[] | null> | null,
+) {
+  const reason = Object.values(error ?? {}).find((messages) => messages?.length)?.[0] ?? FAILURES[intent]
+  const channelId = String(formData.get('channelId') ?? '')
+  return data(
+    { intent, channelId, ok: false, message: null, error: reason } satisfies ChannelUpdateResponse,
+    400,
+  )
+}
+
+async function connect(formData: FormData, scope: OrganizationScope | undefined) {
+  const intent: ConnectTelegramResponse['intent'] = 'connect-telegram'
+  const submission = parseWithZod(formData, { schema: connectTelegramSchema })
+  // The token is never sent back, not even to the person who typed it.
+  const hideFields = ['botToken']
+  if (submission.status !== 'success') {
+    const answer = { intent, result: submission.reply({ hideFields }), connected: null, error: null }
+    return data(answer satisfies ConnectTelegramResponse, 400)
+  }
+  const deps = await telegramDeps()
+  const outcome = await attempt(
+    scope,
+    (s) => connectTelegramBot(s, submission.value, deps),
+    CHANNEL_MESSAGES.telegramCreateFailed,
+    { intent },
+  )
+  if (outcome.ok) {
+    if (formData.has('noscript')) return redirect(CHANNELS_PATH)
+    const view = toChannelView(outcome.value, deps.publicUrl)
+    const connected = { id: view.id, name: channelDisplayName(view) }
+    const answer = { intent, result: submission.reply({ resetForm: true }), connected, error: null }
+    return data(answer satisfies ConnectTelegramResponse)
+  }
+  const { status, reason, fieldErrors } = outcome.failure
+  // A refused token is the field's error; any other reason is the form's and the Connection Error banner's.
+  const answer = fieldErrors
+    ? { intent, result: submission.reply({ fieldErrors, hideFields }), connected: null, error: null }
+    : {
+        intent,
+        result: submission.reply({ formErrors: [reason], hideFields }),
+        connected: null,
+        error: reason,
+      }
+  return data(answer satisfies ConnectTelegramResponse, status)
+}
+
+/**
+ * The Channels screen's forms post here, told apart by `intent`. From a dialog (a fetcher) the answer is data for
+ * the dialog; from the page without JavaScript the answer is the page with the dialog's message in it, except
+ * that a connected or deleted channel goes back to the grid.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+
+  switch (intent) {
+    case 'connect-telegram':
+      return connect(formData, scope)
+    case 'webhook': {
+      const submission = parseWithZod(formData, { schema: webhookSchema })
+      if (submission.status !== 'success') return invalid(intent, formData, submission.error ?? null)
+      const { channelId, subscribed } = submission.value
+      const deps = await telegramDeps()
+      return update(intent, formData, scope, (s) => setTelegramWebhook(s, channelId, subscribed, deps))
+    }
+    case 'assign':
+    case 'toggle-agent': {
+      const submission = parseWithZod(formData, { schema: assignAgentSchema })
+      if (submission.status !== 'success') return invalid(intent, formData, submission.error ?? null)
+      const { channelId, ...assignment } = submission.value
+      return update(intent, formData, scope, (s) => assignAgent(s, channelId, assignment))
+    }
+    case 'remove-agent': {
+      const submission = parseWithZod(formData, { schema: channelRefSchema })
+      if (submission.status !== 'success') return invalid(intent, formData, submission.error ?? null)
+      const { channelId } = submission.value
+      return update(intent, formData, scope, (s) => removeAgent(s, channelId))
+    }
+    case 'delete': {
+      const channelId = String(formData.get('channelId') ?? '')
+      const submission = parseWithZod(formData, { schema: channelRefSchema })
+      if (submission.status !== 'success') {
+        const answer = {
+          intent,
+          channelId,
+          deleted: false,
+          warning: null,
+          error: CHANNEL_MESSAGES.noChannelSelected,
+        }
+        return data(answer satisfies ChannelDeleteResponse, 400)
+      }
+      const deps = await telegramDeps()
+      const outcome = await attempt(
+        scope,
+        (s) => deleteChannel(s, submission.value.channelId, deps),
+        CHANNEL_MESSAGES.deleteFailed,
+        { intent, channelId },
+      )
+      if (!outcome.ok) {
+        const answer = { intent, channelId, deleted: false, warning: null, error: outcome.failure.reason }
+        return data(answer satisfies ChannelDeleteResponse, outcome.failure.status)
+      }
+      if (formData.has('noscript')) return redirect(CHANNELS_PATH)
+      const answer = { intent, channelId, deleted: true, warning: outcome.value.warning ?? null, error: null }
+      return data(answer satisfies ChannelDeleteResponse)
+    }
+  }
+  throw data('Unknown intent', 400)
+}
+
 export default function ChannelsPage() {
-  return <PageHeader title="Channels" subtitle="Manage all your connected social channels in one place" />
+  const { channels, agents, otherAgents, hasOrganization } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  return (
+    <ChannelsScreen
+      channels={channels}
+      agents={agents}
+      otherAgents={otherAgents}
+      hasOrganization={hasOrganization}
+      noScriptData={actionData}
+    />
+  )
 }

@@ -12,9 +12,8 @@ const route = apiRoute(
     const scope = await scopeOf(caller, params.orgId)
     const { config, telegram } = caller.runtime
     const deps = { publicUrl: config.publicUrl, encryptionKey: config.encryptionKey, telegram }
-    const requested = 'channels' in body ? body.channels : [body]
     const created = []
-    for (const channel of requested) created.push(await connectTelegramBot(scope, channel, deps))
+    for (const channel of body.channels) created.push(await connectTelegramBot(scope, channel, deps))
     return { data: created.map((c) => toChannelView(c, config.publicUrl)), message: 'Channel connected' }
   }),
 )

@@ -1,26 +1,40 @@
 import { spawn } from 'node:child_process'
 import { startOpenAiFake } from '../fakes/openai-server'
+import { startTelegramFake } from '../fakes/telegram-server'
 
 /**
- * What Playwright starts as its web server: the local stand-ins for third parties (an OpenAI-compatible model
- * for now) and the built app pointed at them. Ports come from playwright.config.ts.
+ * What Playwright starts as its web server: the local stand-ins for third parties (an OpenAI-compatible model and
+ * the Telegram Bot API) and the built app pointed at them. Ports come from playwright.config.ts.
  */
 const appPort = Number(process.env.PORT)
 const modelPort = Number(process.env.E2E_FAKE_MODEL_PORT)
+const telegramPort = Number(process.env.E2E_FAKE_TELEGRAM_PORT)
 
-const model = await startOpenAiFake({ port: modelPort })
+const [model, telegram] = await Promise.all([
+  startOpenAiFake({ port: modelPort }),
+  startTelegramFake({ port: telegramPort }),
+])
 const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-  env: { ...process.env, PORT: String(appPort), LLM_BASE_URL: model.url, LLM_API_KEY: 'sk-e2e-fake' },
+  env: {
+    ...process.env,
+    PORT: String(appPort),
+    LLM_BASE_URL: model.url,
+    LLM_API_KEY: 'sk-e2e-fake',
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+  },
   stdio: 'inherit',
 })
 
+// Both the signal handler and the app's exit close the fakes: once is enough.
+let closing: Promise<unknown> | undefined
+const closeFakes = () => (closing ??= Promise.all([model.close(), telegram.close()]))
 const stop = async () => {
   app.kill('SIGTERM')
-  await model.close()
+  await closeFakes()
 }
 process.on('SIGTERM', () => void stop().then(() => process.exit(0)))
 process.on('SIGINT', () => void stop().then(() => process.exit(0)))
 app.on('exit', async (code) => {
-  await model.close()
+  await closeFakes()
   process.exit(code ?? 1)
 })

@@ -253,10 +253,11 @@ export const endpoints = {
     summary: 'Connect a channel, or several with {channels: [...]} (Telegram: by bot token)',
     tag: 'Channels',
     params: orgParams,
-    body: z.union([
-      newTelegramChannelSchema,
+    // One channel or {channels: [...]}: a single one is read as a list of one, so errors name the field.
+    body: z.preprocess(
+      (value) => (value && typeof value === 'object' && 'channels' in value ? value : { channels: [value] }),
       z.object({ channels: z.array(newTelegramChannelSchema).min(1).max(20) }),
-    ]),
+    ),
     response: z.array(channelSchema),
     successStatus: 201,
   }),

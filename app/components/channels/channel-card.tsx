@@ -1,0 +1,41 @@
+import { Card, Stack, Text } from '@mantine/core'
+import { Link } from '@remix-run/react'
+import { useId } from 'react'
+import { channelDisplayName } from '~/lib/channels'
+import classes from './channels.module.css'
+import { channelDialogHref } from './dialog-url'
+import { CHANNEL_TYPE_LABELS, ChannelStatusDot, PlatformIcon } from './platform'
+import type { ChannelItem } from './types'
+
+/** A 200x200 card; the whole card is the link that opens the Channel Details dialog. */
+export function ChannelCard({ channel }: { channel: ChannelItem }) {
+  const nameId = useId()
+  const statusId = useId()
+  const typeId = useId()
+  const name = channelDisplayName(channel)
+  return (
+    <Card
+      component={Link}
+      to={channelDialogHref('details', channel.id)}
+      preventScrollReset
+      withBorder
+      padding="md"
+      className={classes.card}
+      aria-labelledby={nameId}
+      aria-describedby={`${statusId} ${typeId}`}
+    >
+      <PlatformIcon platform={channel.platformName} />
+      <Stack gap={4} className={classes.cardBody}>
+        <Text id={nameId} fw={600} size="md" lineClamp={2} title={name} className={classes.cardName}>
+          {name}
+        </Text>
+        <div id={statusId}>
+          <ChannelStatusDot status={channel.status} />
+        </div>
+      </Stack>
+      <Text id={typeId} size="xs" c="gray.7" tt="uppercase" fw={600} className={classes.cardType}>
+        {CHANNEL_TYPE_LABELS[channel.channelType]}
+      </Text>
+    </Card>
+  )
+}

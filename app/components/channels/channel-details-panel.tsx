@@ -1,0 +1,71 @@
+import { Button, Divider, Group, Stack } from '@mantine/core'
+import { IconTrash } from '@tabler/icons-react'
+import { Link } from '@remix-run/react'
+import { channelDisplayName } from '~/lib/channels'
+import { AgentSection } from './agent-section'
+import classes from './channels.module.css'
+import { CHANNELS_PATH, channelDialogHref } from './dialog-url'
+import { CHANNEL_TYPE_LABELS, ChannelStatusBadge, PLATFORM_LABELS } from './platform'
+import type { AgentOption, ChannelActionResponse, ChannelItem } from './types'
+import { useChannelFetcher } from './use-channel-fetcher'
+import { WebhookSection } from './webhook-section'
+
+/** What the dialog's sections share: the channel and the one fetcher all their changes go through. */
+export type ChannelDetailsContext = ReturnType<typeof useChannelFetcher> & { channel: ChannelItem }
+
+/**
+ * The content of the Channel Details dialog. Every change (webhook, assignment, the agent switch) goes through one
+ * fetcher, so that one change runs at a time and the latest answer is the one reported. Opening the dialog
+ * mounts this afresh: no message from before, and the assigned agent preselected.
+ */
+export function ChannelDetailsPanel({
+  channel,
+  agents,
+  assignedAgent,
+  noScriptData,
+}: {
+  channel: ChannelItem
+  agents: AgentOption[]
+  assignedAgent: AgentOption | undefined
+  noScriptData: ChannelActionResponse | undefined
+}) {
+  const context = { ...useChannelFetcher(noScriptData), channel }
+  return (
+    <Stack gap="md">
+      <dl className={classes.facts}>
+        <dt>Channel Name</dt>
+        <dd>
+          <strong>{channelDisplayName(channel)}</strong>
+        </dd>
+        <dt>Platform</dt>
+        <dd>{PLATFORM_LABELS[channel.platformName]}</dd>
+        <dt>Type</dt>
+        <dd>{CHANNEL_TYPE_LABELS[channel.channelType]}</dd>
+        <dt>Status</dt>
+        <dd>
+          <ChannelStatusBadge status={channel.status} />
+        </dd>
+      </dl>
+      <Divider />
+      <WebhookSection context={context} />
+      <Divider />
+      <AgentSection context={context} agents={agents} assignedAgent={assignedAgent} />
+      <Divider />
+      <Group justify="space-between">
+        <Button
+          component={Link}
+          to={channelDialogHref('delete', channel.id)}
+          preventScrollReset
+          variant="light"
+          color="red.7"
+          leftSection={<IconTrash size={16} aria-hidden />}
+        >
+          Delete Channel
+        </Button>
+        <Button component={Link} to={CHANNELS_PATH} preventScrollReset variant="default">
+          Close
+        </Button>
+      </Group>
+    </Stack>
+  )
+}

@@ -1,0 +1,86 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core'
+import { Link, useNavigate } from '@remix-run/react'
+import { useEffect } from 'react'
+import { FormError } from '~/components/auth/form-error'
+import { PendingButton } from '~/components/forms/pending-button'
+import { channelDisplayName } from '~/lib/channels'
+import { CHANNELS_PATH, channelDialogHref } from './dialog-url'
+import { CHANNEL_UI_MESSAGES, DELETE_CLOSE_DELAY_MS } from './messages'
+import type { ChannelActionResponse, ChannelItem } from './types'
+import { useChannelFetcher } from './use-channel-fetcher'
+
+const isDelete = (response: ChannelActionResponse | undefined) =>
+  response?.intent === 'delete' ? response : undefined
+
+/** The delete confirmation. After a success it says so, then closes after a second (spec section 9). */
+export function DeleteChannelPanel({
+  channel,
+  noScriptData,
+}: {
+  channel: ChannelItem
+  noScriptData: ChannelActionResponse | undefined
+}) {
+  const navigate = useNavigate()
+  const { hydrated, FormComponent, response, settled, pending } = useChannelFetcher(noScriptData)
+  const answer = isDelete(response)
+  const done = isDelete(settled)
+  const deleted = answer?.deleted === true
+
+  useEffect(() => {
+    if (!done?.deleted) return
+    const timer = setTimeout(
+      () => navigate(CHANNELS_PATH, { preventScrollReset: true }),
+      DELETE_CLOSE_DELAY_MS,
+    )
+    return () => clearTimeout(timer)
+  }, [done, navigate])
+
+  const name = channelDisplayName(channel)
+  const { before, after } = CHANNEL_UI_MESSAGES.deleteConfirm
+  return (
+    <FormComponent method="post" aria-label="Delete Channel">
+      <Stack gap="md">
+        <FormError message={answer?.error ?? undefined} />
+        {deleted ? (
+          <Alert color="green" variant="light" role="status">
+            {CHANNEL_UI_MESSAGES.deleted}
+          </Alert>
+        ) : null}
+        {answer?.warning ? (
+          <Alert color="yellow" variant="light">
+            {CHANNEL_UI_MESSAGES.deleteWarning(answer.warning)}
+          </Alert>
+        ) : null}
+        <Text>
+          {before}
+          <Text span fw={700}>
+            {name}
+          </Text>
+          {after}
+        </Text>
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="channelId" value={channel.id} />
+        {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
+        <Group justify="flex-end">
+          {pending || deleted ? (
+            <Button variant="default" disabled>
+              Cancel
+            </Button>
+          ) : (
+            <Button
+              variant="default"
+              component={Link}
+              to={channelDialogHref('details', channel.id)}
+              preventScrollReset
+            >
+              Cancel
+            </Button>
+          )}
+          <PendingButton pending={pending} pendingLabel="Deleting..." color="red.7" disabled={deleted}>
+            Delete Channel
+          </PendingButton>
+        </Group>
+      </Stack>
+    </FormComponent>
+  )
+}

@@ -1,0 +1,96 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  CopyButton,
+  Group,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core'
+import { IconCheck, IconCopy } from '@tabler/icons-react'
+import { CHANNEL_UI_MESSAGES } from './messages'
+import type { ChannelDetailsContext } from './channel-details-panel'
+
+/** The "Webhook Subscription" switch; without JavaScript, a button that posts the other position. */
+export function WebhookSection({ context }: { context: ChannelDetailsContext }) {
+  const { channel, hydrated, fetcher, FormComponent, response, pending, submitting } = context
+  const sending = submitting?.get('intent') === 'webhook'
+  const subscribed = sending ? submitting?.get('subscribed') === 'true' : channel.webhookSubscribed
+  // Only Telegram bots subscribe from here; Meta subscribes the whole app once.
+  const supported = channel.platformName === 'telegram'
+  const failed = response?.intent === 'webhook' && !pending ? response.error : null
+
+  return (
+    <Stack gap="xs">
+      {hydrated ? (
+        <Switch
+          checked={subscribed}
+          onChange={(event) =>
+            fetcher.submit(
+              { intent: 'webhook', channelId: channel.id, subscribed: String(event.currentTarget.checked) },
+              { method: 'post' },
+            )
+          }
+          disabled={pending || !supported}
+          label={CHANNEL_UI_MESSAGES.webhookLabel}
+          description={CHANNEL_UI_MESSAGES.webhookDescription}
+          size="md"
+        />
+      ) : (
+        <FormComponent method="post" aria-label={CHANNEL_UI_MESSAGES.webhookLabel}>
+          <input type="hidden" name="intent" value="webhook" />
+          <input type="hidden" name="channelId" value={channel.id} />
+          <input type="hidden" name="subscribed" value={String(!subscribed)} />
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <div>
+              <Text size="sm" fw={500}>
+                {CHANNEL_UI_MESSAGES.webhookLabel}: {subscribed ? 'On' : 'Off'}
+              </Text>
+              <Text size="xs" c="gray.7">
+                {CHANNEL_UI_MESSAGES.webhookDescription}
+              </Text>
+            </div>
+            <Button type="submit" variant="default" size="xs" disabled={!supported}>
+              {subscribed ? 'Unsubscribe' : 'Subscribe'}
+            </Button>
+          </Group>
+        </FormComponent>
+      )}
+      {failed ? (
+        <Alert color="red" variant="light" role="alert">
+          {failed}
+        </Alert>
+      ) : null}
+      {channel.webhookSubscribed && channel.webhookUrl ? (
+        <TextInput
+          label="Webhook URL"
+          value={channel.webhookUrl}
+          readOnly
+          size="sm"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          rightSection={
+            hydrated ? (
+              <CopyButton value={channel.webhookUrl}>
+                {({ copied, copy }) => (
+                  <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+                    <ActionIcon
+                      variant="subtle"
+                      color={copied ? 'teal' : 'gray'}
+                      onClick={copy}
+                      aria-label="Copy webhook URL"
+                    >
+                      {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </CopyButton>
+            ) : null
+          }
+        />
+      ) : null}
+    </Stack>
+  )
+}
