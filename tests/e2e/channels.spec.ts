@@ -243,6 +243,7 @@ test('channel details: webhook, assigning an agent, switching it off and on, rem
   // Choosing another agent offers Assign instead of Remove.
   await select.click()
   await page.getByRole('option', { name: /Sales Agent/ }).click()
+  await expect(details.getByRole('button', { name: 'Assign' })).toBeVisible()
   await expect(details.getByRole('button', { name: 'Remove' })).toHaveCount(0)
   await select.click()
   await page.getByRole('option', { name: /Support Agent/ }).click()

@@ -112,9 +112,10 @@ export async function assignAgent(
   channelId: string,
   { agentId, agentEnabled = true }: { agentId: string; agentEnabled?: boolean },
 ): Promise<Channel> {
-  await getChannel(scope, channelId)
+  const channel = await getChannel(scope, channelId)
   const agent = await getAgent(scope, agentId)
-  if (agent.status !== 'active') {
+  // Re-sending the current assignment only switches it on or off, even if the agent has since been deactivated.
+  if (agent.status !== 'active' && channel.agentId !== agent.id) {
     throw new AppError('VALIDATION_ERROR', 'Only an active agent can be assigned', {
       agentId: ['Only an active agent can be assigned'],
     })

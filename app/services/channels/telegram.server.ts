@@ -1,5 +1,5 @@
 import type { Channel } from '~/db/schema'
-import { PlatformError } from '~/integrations/platform-errors'
+import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
@@ -25,7 +25,8 @@ export async function connectTelegramBot(
 ): Promise<Channel> {
   let bot
   try {
-    bot = await deps.telegram.getMe(botToken)
+    // Retryable failures (network, 429, 5xx) are retried with the spec's policy before the user is told.
+    bot = await withPlatformRetries(() => deps.telegram.getMe(botToken))
   } catch (error) {
     if (error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID') {
       throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.botTokenInvalid, {
