@@ -1,3 +1,5 @@
+import { isDialogChange as isUrlDialogChange } from '~/lib/url-dialog'
+
 /**
  * The Agents screen's dialogs live in the URL (?dialog=edit&agent=<id>), so that links open them, the back button
  * closes them, and a browser without JavaScript gets the same dialog rendered into the page.
@@ -31,22 +33,8 @@ export function agentDialogHref(kind: AgentDialogKind, agentId?: string): string
 export const dialogKey = (dialog: AgentDialog) =>
   dialog.kind === 'create' ? 'create' : `${dialog.kind}:${dialog.agentId}`
 
-const withoutDialog = (search: string) => {
-  const params = new URLSearchParams(search)
-  params.delete('dialog')
-  params.delete('agent')
-  params.sort()
-  return params.toString()
-}
-
-/** Opening or closing a dialog: the list on screen is still the list, nothing to reload. */
-export function isDialogChange(
+/** Opening or closing a dialog of this screen. */
+export const isDialogChange = (
   from: { pathname: string; search: string },
   to: { pathname: string; search: string },
-) {
-  return (
-    from.pathname === to.pathname &&
-    from.search !== to.search &&
-    withoutDialog(from.search) === withoutDialog(to.search)
-  )
-}
+) => isUrlDialogChange(from, to, 'agent')

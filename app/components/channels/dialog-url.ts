@@ -1,3 +1,5 @@
+import { isDialogChange as isUrlDialogChange } from '~/lib/url-dialog'
+
 /**
  * The Channels screen's dialogs live in the URL (?dialog=details&channel=<id>), so that links open them, the back
  * button closes them, and a browser without JavaScript gets the same dialog rendered into the page.
@@ -36,22 +38,8 @@ export function channelDialogHref(kind: ChannelDialogKind, channelId?: string): 
 export const dialogKey = (dialog: ChannelDialog) =>
   dialog.kind === 'connect-telegram' ? dialog.kind : `${dialog.kind}:${dialog.channelId}`
 
-const withoutDialog = (search: string) => {
-  const params = new URLSearchParams(search)
-  params.delete('dialog')
-  params.delete('channel')
-  params.sort()
-  return params.toString()
-}
-
-/** Opening or closing a dialog: the grid on screen is still the grid. */
-export function isDialogChange(
+/** Opening or closing a dialog of this screen. */
+export const isDialogChange = (
   from: { pathname: string; search: string },
   to: { pathname: string; search: string },
-) {
-  return (
-    from.pathname === to.pathname &&
-    from.search !== to.search &&
-    withoutDialog(from.search) === withoutDialog(to.search)
-  )
-}
+) => isUrlDialogChange(from, to, 'channel')
