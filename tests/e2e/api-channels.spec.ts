@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomInt } from 'node:crypto'
 import { expect, test } from '@playwright/test'
 import { apiUser, createOrg } from './api-client'
 
@@ -8,7 +8,7 @@ const TELEGRAM = process.env.E2E_FAKE_TELEGRAM_URL
 
 /** A bot the fake Telegram knows; its token is well-formed and unique. */
 async function registerBot(username: string) {
-  const id = 100_000 + Math.floor(Math.random() * 9_000_000)
+  const id = randomInt(1_000_000_000, 9_000_000_000)
   const token = `${id}:${randomBytes(27).toString('base64url').slice(0, 35)}`
   const response = await fetch(`${TELEGRAM}/__fake/bots`, {
     method: 'POST',

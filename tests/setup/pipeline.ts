@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
 import type { Database, DatabaseHandle } from '~/db/client.server'
@@ -89,7 +89,9 @@ export async function startPipeline(
     systemPrompt = 'You are a helpful assistant.',
   } = {}) {
     const scope = await newOwnerScope(handle.db)
-    const id = 6_000_000 + ++bots * 1000 + Math.floor(Math.random() * 1000)
+    ++bots
+    // Random over a wide range: test files share one PostgreSQL database, and a bot id is unique product-wide.
+    const id = randomInt(1_000_000_000, 9_000_000_000)
     const token = `${id}:${randomBytes(27).toString('base64url').slice(0, 35)}`
     telegram.addBot({ token, username: `pipeline_${bots}_bot`, firstName: 'Support' })
     const channel = await connectTelegramBot(scope, { botToken: token }, channelDeps)

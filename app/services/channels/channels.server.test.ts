@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
@@ -33,7 +33,9 @@ const newScope = () => newOwnerScope(handle.db)
 
 let botCount = 0
 function newBot() {
-  const id = 7_000_000 + ++botCount + Math.floor(Math.random() * 1_000_000)
+  ++botCount
+  // Random over a wide range: test files share one PostgreSQL database, and a bot id is unique product-wide.
+  const id = randomInt(1_000_000_000, 9_000_000_000)
   const token = `${id}:${randomBytes(27).toString('base64url').slice(0, 35)}`
   fake.addBot({ token, username: `acme_${botCount}_bot`, firstName: 'Acme Support' })
   return token
