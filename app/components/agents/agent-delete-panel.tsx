@@ -8,6 +8,7 @@ import { AGENTS_PATH } from './dialog-url'
 import { AGENT_MESSAGES } from './messages'
 import type { AgentActionResponse, AgentItem } from './types'
 import { useAgentFetcher } from './use-agent-fetcher'
+import { ignoreInterruption } from '~/lib/navigation'
 
 const isDelete = (response: AgentActionResponse | undefined) =>
   response?.intent === 'delete' ? response : undefined
@@ -28,7 +29,7 @@ export function AgentDeletePanel({
     if (!done) return
     if (done.deleted) {
       notifications.show({ color: 'green', message: AGENT_MESSAGES.deleted })
-      navigate(AGENTS_PATH, { preventScrollReset: true })
+      ignoreInterruption(navigate(AGENTS_PATH, { preventScrollReset: true }))
     } else {
       notifications.show({ color: 'red', message: AGENT_MESSAGES.deleteFailed })
     }

@@ -14,6 +14,7 @@ import {
   type AgentDialogKind,
 } from './dialog-url'
 import type { AgentActionResponse, AgentItem } from './types'
+import { ignoreInterruption } from '~/lib/navigation'
 
 const TITLES: Record<AgentDialogKind, string> = {
   create: 'Create New Agent',
@@ -97,7 +98,7 @@ export function AgentDialogs({
   }
 
   const close = () => {
-    if (!busy) navigate(AGENTS_PATH, { preventScrollReset: true })
+    if (!busy) ignoreInterruption(navigate(AGENTS_PATH, { preventScrollReset: true }))
   }
   return (
     <Modal

@@ -6,6 +6,7 @@ import { AGENTS_PATH } from './dialog-url'
 import { AGENT_MESSAGES } from './messages'
 import type { AgentActionResponse, AgentItem } from './types'
 import { useAgentFetcher } from './use-agent-fetcher'
+import { ignoreInterruption } from '~/lib/navigation'
 
 const isSave = (response: AgentActionResponse | undefined) =>
   response?.intent === 'create' || response?.intent === 'update' ? response : undefined
@@ -30,7 +31,7 @@ export function AgentFormPanel({
         color: 'green',
         message: creating ? AGENT_MESSAGES.created : AGENT_MESSAGES.updated,
       })
-      navigate(AGENTS_PATH, { preventScrollReset: true })
+      ignoreInterruption(navigate(AGENTS_PATH, { preventScrollReset: true }))
     } else if (done.error) {
       notifications.show({
         color: 'red',

@@ -14,6 +14,7 @@ import {
 } from './dialog-url'
 import { CHANNEL_UI_MESSAGES } from './messages'
 import type { AgentOption, ChannelActionResponse, ChannelItem } from './types'
+import { ignoreInterruption } from '~/lib/navigation'
 
 const TITLES: Record<ChannelDialogKind, string> = {
   'connect-telegram': 'Connect Telegram Bot',
@@ -118,7 +119,7 @@ export function ChannelDialogs({ channels, ...props }: DialogProps) {
   }
 
   const close = () => {
-    if (!busy) navigate(CHANNELS_PATH, { preventScrollReset: true })
+    if (!busy) ignoreInterruption(navigate(CHANNELS_PATH, { preventScrollReset: true }))
   }
   return (
     <Modal

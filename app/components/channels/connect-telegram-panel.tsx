@@ -12,6 +12,7 @@ import { CHANNEL_UI_MESSAGES } from './messages'
 import { connectTelegramSchema } from './schemas'
 import type { ChannelActionResponse } from './types'
 import { useChannelFetcher } from './use-channel-fetcher'
+import { ignoreInterruption } from '~/lib/navigation'
 
 const isConnect = (response: ChannelActionResponse | undefined) =>
   response?.intent === 'connect-telegram' ? response : undefined
@@ -73,7 +74,7 @@ export function ConnectTelegramPanel({
     if (done.connected) {
       notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.connected(done.connected.name) })
       onConnectError(null)
-      navigate(CHANNELS_PATH, { preventScrollReset: true })
+      ignoreInterruption(navigate(CHANNELS_PATH, { preventScrollReset: true }))
     } else if (done.error) {
       onConnectError(done.error)
     }

@@ -8,6 +8,7 @@ import { CHANNELS_PATH, channelDialogHref } from './dialog-url'
 import { CHANNEL_UI_MESSAGES, DELETE_CLOSE_DELAY_MS } from './messages'
 import type { ChannelActionResponse, ChannelItem } from './types'
 import { useChannelFetcher } from './use-channel-fetcher'
+import { ignoreInterruption } from '~/lib/navigation'
 
 const isDelete = (response: ChannelActionResponse | undefined) =>
   response?.intent === 'delete' ? response : undefined
@@ -29,7 +30,7 @@ export function DeleteChannelPanel({
   useEffect(() => {
     if (!done?.deleted) return
     const timer = setTimeout(
-      () => navigate(CHANNELS_PATH, { preventScrollReset: true }),
+      () => ignoreInterruption(navigate(CHANNELS_PATH, { preventScrollReset: true })),
       DELETE_CLOSE_DELAY_MS,
     )
     return () => clearTimeout(timer)
