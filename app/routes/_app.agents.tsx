@@ -8,7 +8,6 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
-import { z } from 'zod'
 import { AgentsScreen } from '~/components/agents/agents-screen'
 import { AGENTS_PATH, isDialogChange } from '~/components/agents/dialog-url'
 import { AGENT_MESSAGES } from '~/components/agents/messages'
@@ -25,7 +24,9 @@ import {
 import { runAgent } from '~/services/agents/run-agent.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
-import { NO_ORGANIZATION_SELECTED, getCurrentScope } from '~/utils/organization.server'
+
+const SERVER_ERROR = ERROR_STATUS.SERVER_ERROR.message
+import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
 import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Agents · ${PRODUCT_NAME}` }]
@@ -60,34 +61,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate
 }
 
-const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
-
-type Failure = { status: number; reason: string; fieldErrors?: Record<string, string[]> }
-
-/**
- * Runs a service call in the session's organization. A failure becomes what the user is told: a status, the
- * reason the toast shows, and field errors when the service names fields (a taken readable ID).
- */
-async function attempt<T>(
-  scope: OrganizationScope | undefined,
-  call: (scope: OrganizationScope) => Promise<T>,
-  context: Record<string, unknown>,
-): Promise<{ ok: true; value: T } | { ok: false; failure: Failure }> {
-  if (!scope) return { ok: false, failure: { status: 403, reason: NO_ORGANIZATION_SELECTED } }
-  try {
-    return { ok: true, value: await call(scope) }
-  } catch (error) {
-    if (isAppError(error)) {
-      const fieldErrors = fieldErrorsSchema.safeParse(error.details)
-      const status = ERROR_STATUS[error.code].status
-      return { ok: false, failure: { status, reason: error.message, fieldErrors: fieldErrors.data } }
-    }
-    const { logger } = await getRuntime()
-    logger.error('agent action failed', { error, ...context })
-    return { ok: false, failure: { status: 500, reason: ERROR_STATUS.SERVER_ERROR.message } }
-  }
-}
-
 /** Create and update answer alike: the form's result, the saved agent, or why it was not saved. */
 async function save<V>(
   intent: 'create' | 'update',
@@ -101,7 +74,10 @@ async function save<V>(
       400,
     )
   }
-  const outcome = await attempt(scope, (s) => persist(s, submission.value), { intent, agentId })
+  const outcome = await attemptInScope(scope, (s) => persist(s, submission.value), SERVER_ERROR, {
+    intent,
+    agentId,
+  })
   if (outcome.ok) {
     if (noScript) return redirect(AGENTS_PATH)
     const saved = { id: outcome.value.id, name: outcome.value.name }
@@ -146,7 +122,10 @@ export async function action({ request }: ActionFunctionArgs) {
         { scope, noScript, agentId },
       )
     case 'delete': {
-      const outcome = await attempt(scope, (s) => archiveAgent(s, agentId), { intent, agentId })
+      const outcome = await attemptInScope(scope, (s) => archiveAgent(s, agentId), SERVER_ERROR, {
+        intent,
+        agentId,
+      })
       if (!outcome.ok) {
         return data(
           { intent, deleted: null, error: outcome.failure.reason } satisfies AgentDeleteResponse,
@@ -167,10 +146,15 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       const { models } = await getRuntime()
       const input = { input: submission.value.input, context: TEST_RUN_CONTEXT }
-      const outcome = await attempt(scope, (s) => runAgent(s, agentId, input, { models }), {
-        intent,
-        agentId,
-      })
+      const outcome = await attemptInScope(
+        scope,
+        (s) => runAgent(s, agentId, input, { models }),
+        SERVER_ERROR,
+        {
+          intent,
+          agentId,
+        },
+      )
       if (!outcome.ok) {
         const failed = { intent, result: submission.reply(), run: null, error: outcome.failure.reason }
         return data(failed satisfies AgentTestResponse, outcome.failure.status)

@@ -7,7 +7,6 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from '@remix-run/react'
-import { z } from 'zod'
 import { ChannelsScreen } from '~/components/channels/channels-screen'
 import { CHANNELS_PATH, isDialogChange, parseChannelDialog } from '~/components/channels/dialog-url'
 import {
@@ -30,8 +29,8 @@ import { assignAgent, listChannels, removeAgent, toChannelView } from '~/service
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
-import { ERROR_STATUS, isAppError } from '~/utils/errors'
-import { NO_ORGANIZATION_SELECTED, getCurrentScope } from '~/utils/organization.server'
+import { isAppError } from '~/utils/errors'
+import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
 import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Channels · ${PRODUCT_NAME}` }]
@@ -80,36 +79,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate
 }
 
-const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
-
-type Failure = { status: number; reason: string; fieldErrors?: Record<string, string[]> }
-
-/**
- * Runs a service call in the session's organization. A failure becomes what the user is told: a status, the
- * service's message (or `fallback`, the spec's words, when the failure was not one the service meant to report)
- * and field errors when the service names fields.
- */
-async function attempt<T>(
-  scope: OrganizationScope | undefined,
-  call: (scope: OrganizationScope) => Promise<T>,
-  fallback: string,
-  context: Record<string, unknown>,
-): Promise<{ ok: true; value: T } | { ok: false; failure: Failure }> {
-  if (!scope) return { ok: false, failure: { status: 403, reason: NO_ORGANIZATION_SELECTED } }
-  try {
-    return { ok: true, value: await call(scope) }
-  } catch (error) {
-    if (isAppError(error)) {
-      const fieldErrors = fieldErrorsSchema.safeParse(error.details)
-      const status = ERROR_STATUS[error.code].status
-      return { ok: false, failure: { status, reason: error.message, fieldErrors: fieldErrors.data } }
-    }
-    const { logger } = await getRuntime()
-    logger.error('channel action failed', { error, ...context })
-    return { ok: false, failure: { status: 500, reason: fallback } }
-  }
-}
-
 /** What the Telegram services need: where the app is reached, the token key, the Bot API client. */
 async function telegramDeps() {
   const { config, telegram } = await getRuntime()
@@ -138,7 +107,7 @@ async function update(
   call: (scope: OrganizationScope) => Promise<unknown>,
 ) {
   const channelId = String(formData.get('channelId') ?? '')
-  const outcome = await attempt(scope, call, FAILURES[intent], { intent, channelId })
+  const outcome = await attemptInScope(scope, call, FAILURES[intent], { intent, channelId })
   const answer = outcome.ok
     ? { intent, channelId, ok: true, message: SUCCESSES[intent], error: null }
     : { intent, channelId, ok: false, message: null, error: outcome.failure.reason }
@@ -169,7 +138,7 @@ async function connect(formData: FormData, scope: OrganizationScope | undefined)
     return data(answer satisfies ConnectTelegramResponse, 400)
   }
   const deps = await telegramDeps()
-  const outcome = await attempt(
+  const outcome = await attemptInScope(
     scope,
     (s) => connectTelegramBot(s, submission.value, deps),
     CHANNEL_MESSAGES.telegramCreateFailed,
@@ -242,7 +211,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return data(answer satisfies ChannelDeleteResponse, 400)
       }
       const deps = await telegramDeps()
-      const outcome = await attempt(
+      const outcome = await attemptInScope(
         scope,
         (s) => deleteChannel(s, submission.value.channelId, deps),
         CHANNEL_MESSAGES.deleteFailed,

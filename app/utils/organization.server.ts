@@ -1,6 +1,8 @@
+import { z } from 'zod'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope, type OrganizationScope } from '~/services/organizations/scope.server'
 import { requireSignedIn } from './auth.server'
+import { ERROR_STATUS, isAppError } from './errors'
 import { getRuntime } from './runtime.server'
 
 export const NO_ORGANIZATION_SELECTED = 'No organization selected'
@@ -20,4 +22,40 @@ export async function getCurrentScope(request: Request): Promise<OrganizationSco
   })
   if (!current) return undefined
   return requireOrganizationScope({ db: database.db, userId: user.id, organizationId: current.id })
+}
+
+const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
+
+export type PageFailure = { status: number; reason: string; fieldErrors?: Record<string, string[]> }
+
+/**
+ * Runs a page action's service call in the session's organization. A failure becomes what the user is told: a
+ * status, the service's message (or `fallback`, the spec's words, for a failure the service did not mean to
+ * report, which is logged) and field errors when the service names fields.
+ */
+export async function attemptInScope<T>(
+  scope: OrganizationScope | undefined,
+  call: (scope: OrganizationScope) => Promise<T>,
+  fallback: string,
+  context: Record<string, unknown>,
+): Promise<{ ok: true; value: T } | { ok: false; failure: PageFailure }> {
+  if (!scope) return { ok: false, failure: { status: 403, reason: NO_ORGANIZATION_SELECTED } }
+  try {
+    return { ok: true, value: await call(scope) }
+  } catch (error) {
+    if (isAppError(error)) {
+      const fieldErrors = fieldErrorsSchema.safeParse(error.details)
+      return {
+        ok: false,
+        failure: {
+          status: ERROR_STATUS[error.code].status,
+          reason: error.message,
+          fieldErrors: fieldErrors.data,
+        },
+      }
+    }
+    const { logger } = await getRuntime()
+    logger.error('page action failed', { error, ...context })
+    return { ok: false, failure: { status: 500, reason: fallback } }
+  }
 }
