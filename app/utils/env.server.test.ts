@@ -99,4 +99,40 @@ describe('loadConfig', () => {
       'CONVERSATION_WINDOW must be between 1 and 200',
     )
   })
+
+  it('reads the Meta app, configured only with both id and secret; Graph v23.0 by default', () => {
+    const none = loadConfig({ DATA_DIR: tempDir() })
+    expect(none.meta).toMatchObject({
+      configured: false,
+      graphRoot: 'https://graph.facebook.com',
+      graphVersion: 'v23.0',
+      sdkUrl: 'https://connect.facebook.net/en_US/sdk.js',
+      verifyToken: undefined,
+    })
+    const set = loadConfig({
+      DATA_DIR: tempDir(),
+      META_APP_ID: '123',
+      META_APP_SECRET: 'shh',
+      META_VERIFY_TOKEN: 'verify-me',
+      META_GRAPH_ROOT: 'http://127.0.0.1:9/',
+      WHATSAPP_CONFIG_ID: '777',
+    })
+    expect(set.meta).toMatchObject({
+      configured: true,
+      appId: '123',
+      verifyToken: 'verify-me',
+      graphRoot: 'http://127.0.0.1:9',
+      whatsappConfigId: '777',
+    })
+    expect(problemsOf({ DATA_DIR: tempDir(), META_GRAPH_VERSION: '23' }).join()).toContain(
+      'META_GRAPH_VERSION must look like v23.0',
+    )
+  })
+
+  it('keeps /metrics behind METRICS_TOKEN, which must be long enough', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() })).toMatchObject({ metricsToken: undefined, embedded: true })
+    expect(problemsOf({ DATA_DIR: tempDir(), METRICS_TOKEN: 'short' }).join()).toContain(
+      'METRICS_TOKEN must be at least 16 characters',
+    )
+  })
 })

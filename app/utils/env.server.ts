@@ -55,6 +55,21 @@ const envSchema = z.object({
     .min(1, 'CONVERSATION_WINDOW must be between 1 and 200')
     .max(200, 'CONVERSATION_WINDOW must be between 1 and 200')
     .default(DEFAULT_CONVERSATION_WINDOW),
+  META_APP_ID: optionalString,
+  META_APP_SECRET: optionalString,
+  META_VERIFY_TOKEN: optionalString,
+  META_GRAPH_ROOT: optionalString.pipe(z.url('META_GRAPH_ROOT must be a URL').optional()),
+  META_GRAPH_VERSION: optionalString.pipe(
+    z
+      .string()
+      .regex(/^v\d+\.\d+$/, 'META_GRAPH_VERSION must look like v23.0')
+      .optional(),
+  ),
+  FACEBOOK_SDK_URL: optionalString.pipe(z.url('FACEBOOK_SDK_URL must be a URL').optional()),
+  WHATSAPP_CONFIG_ID: optionalString,
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  ),
 })
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -81,6 +96,25 @@ export type Config = {
   workerInProcess: boolean
   /** How many recent messages of a conversation a reply's prompt holds. */
   conversationWindow: number
+  /**
+   * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
+   * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
+   */
+  meta: {
+    configured: boolean
+    appId: string
+    appSecret: string
+    /** hub.verify_token of the webhook handshake; unset, the handshake is refused. */
+    verifyToken: string | undefined
+    graphRoot: string
+    graphVersion: string
+    sdkUrl: string
+    whatsappConfigId: string | undefined
+  }
+  /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
+  metricsToken: string | undefined
+  /** Whether the embedded defaults are in use (not a strict production configuration). */
+  embedded: boolean
   llm: {
     openaiCompatible?: { baseUrl: string; apiKey?: string }
     anthropic?: { apiKey: string }
@@ -173,6 +207,18 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
     conversationWindow: env.CONVERSATION_WINDOW,
+    meta: {
+      configured: Boolean(env.META_APP_ID && env.META_APP_SECRET),
+      appId: env.META_APP_ID ?? '',
+      appSecret: env.META_APP_SECRET ?? '',
+      verifyToken: env.META_VERIFY_TOKEN,
+      graphRoot: (env.META_GRAPH_ROOT ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
+      graphVersion: env.META_GRAPH_VERSION ?? 'v23.0',
+      sdkUrl: env.FACEBOOK_SDK_URL ?? 'https://connect.facebook.net/en_US/sdk.js',
+      whatsappConfigId: env.WHATSAPP_CONFIG_ID,
+    },
+    metricsToken: env.METRICS_TOKEN,
+    embedded: !strict,
     llm: {
       openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
       anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,

@@ -2,6 +2,7 @@ import type { PgBoss } from 'pg-boss'
 import { openDatabase, type DatabaseHandle } from '~/db/client.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
+import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker } from '~/jobs/reply.server'
@@ -15,6 +16,8 @@ export type Runtime = {
   identity: FirebaseIdentity
   models: ModelClient
   telegram: TelegramClient
+  /** Meta's Graph API (Messenger, WhatsApp); see `config.meta.configured` before connecting anything. */
+  graph: GraphClient
   logger: Logger
   /** pg-boss, started, with every queue created and cached: ready for sends. */
   boss: PgBoss
@@ -44,6 +47,12 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const identity = createFirebaseIdentity(config.firebase)
   const models = createModelClient(config.llm)
   const telegram = createTelegramClient({ apiRoot: config.telegramApiRoot })
+  const graph = createGraphClient({
+    graphRoot: config.meta.graphRoot,
+    version: config.meta.graphVersion,
+    appId: config.meta.appId,
+    appSecret: config.meta.appSecret,
+  })
   let boss: PgBoss
   try {
     boss = await startQueues({ database, databaseUrl: config.databaseUrl, logger })
@@ -75,7 +84,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     databaseMs,
     queuesMs,
   })
-  return { config, database, identity, models, telegram, logger, boss, worker }
+  return { config, database, identity, models, telegram, graph, logger, boss, worker }
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */
