@@ -6,10 +6,18 @@ import { defineConfig, devices } from '@playwright/test'
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const FAKE_MODEL_PORT = PORT + 1
 const FAKE_TELEGRAM_PORT = PORT + 2
+const FAKE_GRAPH_PORT = PORT + 3
+/** The Meta app the e2e stack runs with; tests sign webhooks with the secret. */
+export const E2E_META_APP = {
+  appId: '1234567890',
+  appSecret: 'e2e-meta-app-secret',
+  verifyToken: 'e2e-verify',
+}
 export const BASE_URL = `http://localhost:${PORT}`
 // The test workers inherit this: tests steer the fake model through its control API.
 process.env.E2E_FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`
 process.env.E2E_FAKE_TELEGRAM_URL = `http://127.0.0.1:${FAKE_TELEGRAM_PORT}`
+process.env.E2E_FAKE_GRAPH_URL = `http://127.0.0.1:${FAKE_GRAPH_PORT}`
 const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-'))
 
 /** End-to-end tests drive Debian's Chromium through the built app, the Auth emulator and the fakes. */
@@ -52,6 +60,10 @@ export default defineConfig({
       PORT: String(PORT),
       E2E_FAKE_MODEL_PORT: String(FAKE_MODEL_PORT),
       E2E_FAKE_TELEGRAM_PORT: String(FAKE_TELEGRAM_PORT),
+      E2E_FAKE_GRAPH_PORT: String(FAKE_GRAPH_PORT),
+      META_APP_ID: E2E_META_APP.appId,
+      META_APP_SECRET: E2E_META_APP.appSecret,
+      META_VERIFY_TOKEN: E2E_META_APP.verifyToken,
       DATA_DIR: dataDir,
       FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
       LOG_LEVEL: 'warn',

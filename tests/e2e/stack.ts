@@ -1,18 +1,25 @@
 import { spawn } from 'node:child_process'
+import { startGraphFake } from '../fakes/graph-server'
 import { startOpenAiFake } from '../fakes/openai-server'
 import { startTelegramFake } from '../fakes/telegram-server'
 
 /**
  * What Playwright starts as its web server: the local stand-ins for third parties (an OpenAI-compatible model and
- * the Telegram Bot API) and the built app pointed at them. Ports come from playwright.config.ts.
+ * the Telegram Bot API, Meta's Graph API) and the built app pointed at them. Ports come from playwright.config.ts.
  */
 const appPort = Number(process.env.PORT)
 const modelPort = Number(process.env.E2E_FAKE_MODEL_PORT)
 const telegramPort = Number(process.env.E2E_FAKE_TELEGRAM_PORT)
+const graphPort = Number(process.env.E2E_FAKE_GRAPH_PORT)
 
-const [model, telegram] = await Promise.all([
+const [model, telegram, graph] = await Promise.all([
   startOpenAiFake({ port: modelPort }),
   startTelegramFake({ port: telegramPort }),
+  startGraphFake({
+    port: graphPort,
+    appId: process.env.META_APP_ID ?? '',
+    appSecret: process.env.META_APP_SECRET ?? '',
+  }),
 ])
 const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
   env: {
@@ -21,13 +28,14 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-e2e-fake',
     TELEGRAM_API_ROOT: telegram.apiRoot,
+    META_GRAPH_ROOT: graph.graphRoot,
   },
   stdio: 'inherit',
 })
 
 // Both the signal handler and the app's exit close the fakes: once is enough.
 let closing: Promise<unknown> | undefined
-const closeFakes = () => (closing ??= Promise.all([model.close(), telegram.close()]))
+const closeFakes = () => (closing ??= Promise.all([model.close(), telegram.close(), graph.close()]))
 const stop = async () => {
   app.kill('SIGTERM')
   await closeFakes()
