@@ -67,6 +67,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       db: database.db,
       models,
       telegram,
+      graph,
       encryptionKey: config.encryptionKey,
       conversationWindow: config.conversationWindow,
       logger: logger.child({ component: 'reply-worker' }),

@@ -4,12 +4,13 @@ import type { PgBoss } from 'pg-boss'
 import type { Database, DatabaseHandle } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
+import { createGraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker, type ReplyWorkerDeps } from '~/jobs/reply.server'
 import { createAgentSchema } from '~/lib/agent-schemas'
 import { createAgent } from '~/services/agents/agents.server'
-import { assignAgent } from '~/services/channels/channels.server'
+import { assignAgent, insertChannel } from '~/services/channels/channels.server'
 import {
   connectTelegramBot,
   setTelegramWebhook,
@@ -17,6 +18,7 @@ import {
 } from '~/services/channels/telegram.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { createLogger } from '~/utils/logger.server'
+import { startGraphFake, type GraphFake } from '../fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
 import { openTestDatabase } from './database'
@@ -33,6 +35,8 @@ export type Pipeline = {
   boss: PgBoss
   telegram: TelegramFake
   model: OpenAiFake
+  /** Meta's Graph API (Messenger and WhatsApp sends), for the app `META_TEST_APP`. */
+  graph: GraphFake
   deps: ReplyWorkerDeps
   /** What the channel services need (connect, webhook, delete). */
   channelDeps: TelegramDeps
@@ -40,6 +44,8 @@ export type Pipeline = {
   logs: string[]
   /** A tenant with a connected Telegram bot (webhook on, secret known) and, unless `agent: false`, an agent. */
   newBot(options?: { agent?: boolean; agentEnabled?: boolean; systemPrompt?: string }): Promise<TestBot>
+  /** A tenant with a connected Facebook page or WhatsApp number (its token known to the Graph fake) and an agent. */
+  newMetaChannel(platform: 'facebook' | 'whatsapp', options?: { agent?: boolean }): Promise<TestMetaChannel>
   close(): Promise<void>
 }
 
@@ -51,13 +57,26 @@ export type TestBot = {
   secret: string
 }
 
+export type TestMetaChannel = {
+  scope: OrganizationScope
+  channelId: string
+  /** The page id or the phone number id: what Meta's deliveries name. */
+  platformChannelId: string
+  token: string
+  agentId?: string
+}
+
+/** The Meta app of the pipeline tests: the fake checks its id and secret, receivers verify signatures with it. */
+export const META_TEST_APP = { appId: '9876543210', appSecret: 'pipeline-meta-secret' }
+
 export async function startPipeline(
   options: { worker?: boolean; publicUrl?: string } = {},
 ): Promise<Pipeline> {
-  const [handle, telegram, model] = await Promise.all([
+  const [handle, telegram, model, graph] = await Promise.all([
     openTestDatabase(),
     startTelegramFake(),
     startOpenAiFake(),
+    startGraphFake(META_TEST_APP),
   ])
   const logs: string[] = []
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) })
@@ -73,6 +92,7 @@ export async function startPipeline(
       timeoutMs: 10_000,
     }),
     telegram: telegramClient,
+    graph: createGraphClient({ graphRoot: graph.graphRoot, version: 'v23.0', ...META_TEST_APP }),
     encryptionKey,
     conversationWindow: 20,
     logger,
@@ -81,6 +101,19 @@ export async function startPipeline(
   if (options.worker !== false) await startReplyWorker(boss, deps)
   const publicUrl = options.publicUrl ?? 'https://replypilot.example.com'
   const channelDeps: TelegramDeps = { publicUrl, encryptionKey, telegram: telegramClient }
+
+  async function newAgent(scope: OrganizationScope, systemPrompt: string) {
+    return createAgent(
+      scope,
+      createAgentSchema.parse({
+        name: 'Helper',
+        readableId: `helper-${randomUUID().slice(0, 8)}`,
+        modelType: 'simple',
+        creativityLevel: 0.2,
+        systemPrompt,
+      }),
+    )
+  }
 
   let bots = 0
   async function newBot({
@@ -98,18 +131,48 @@ export async function startPipeline(
     await setTelegramWebhook(scope, channel.id, true, channelDeps)
     const secret = telegram.webhooks.get(token)?.secretToken ?? ''
     if (!agent) return { scope, token, channelId: channel.id, secret }
-    const created = await createAgent(
-      scope,
-      createAgentSchema.parse({
-        name: 'Helper',
-        readableId: `helper-${randomUUID().slice(0, 8)}`,
-        modelType: 'simple',
-        creativityLevel: 0.2,
-        systemPrompt,
-      }),
-    )
+    const created = await newAgent(scope, systemPrompt)
     await assignAgent(scope, channel.id, { agentId: created.id, agentEnabled })
     return { scope, token, channelId: channel.id, agentId: created.id, secret }
+  }
+
+  async function newMetaChannel(platform: 'facebook' | 'whatsapp', { agent = true } = {}) {
+    const scope = await newOwnerScope(handle.db)
+    // Random over a wide range: test files share one PostgreSQL database, and a page or number is unique.
+    const platformChannelId = String(randomInt(1_000_000_000, 9_000_000_000))
+    const token = `EAA${randomBytes(18).toString('hex')}`
+    if (platform === 'facebook') {
+      graph.seed({
+        users: {
+          [`user-${token}`]: {
+            id: String(randomInt(1e9, 9e9)),
+            pages: [{ id: platformChannelId, name: 'Shop', accessToken: token }],
+          },
+        },
+      })
+    } else {
+      graph.seed({
+        businessTokens: [token],
+        phoneNumbers: {
+          [platformChannelId]: {
+            verified_name: 'Shop',
+            display_phone_number: '+1 555 0100',
+            wabaId: String(randomInt(1e9, 9e9)),
+          },
+        },
+      })
+    }
+    const channel = await insertChannel(scope, deps, {
+      platformName: platform,
+      channelType: platform === 'facebook' ? 'facebook_page' : 'whatsapp_number',
+      platformChannelId,
+      accessToken: token,
+      metadata: { name: 'Shop' },
+    })
+    if (!agent) return { scope, channelId: channel.id, platformChannelId, token }
+    const created = await newAgent(scope, 'You are a helpful assistant.')
+    await assignAgent(scope, channel.id, { agentId: created.id, agentEnabled: true })
+    return { scope, channelId: channel.id, platformChannelId, token, agentId: created.id }
   }
 
   return {
@@ -118,6 +181,8 @@ export async function startPipeline(
     boss,
     telegram,
     model,
+    graph,
+    newMetaChannel,
     deps,
     channelDeps,
     publicUrl,
@@ -125,7 +190,7 @@ export async function startPipeline(
     newBot,
     async close() {
       await stopQueues(boss, 2000)
-      await Promise.all([handle.close(), telegram.close(), model.close()])
+      await Promise.all([handle.close(), telegram.close(), model.close(), graph.close()])
     },
   }
 }

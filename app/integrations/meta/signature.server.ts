@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 
 /** The header Meta signs every webhook delivery with: `sha256=<hex HMAC-SHA256 of the raw body, keyed by the app secret>`. */
 export const META_SIGNATURE_HEADER = 'x-hub-signature-256'
@@ -33,4 +33,12 @@ export function verifyMetaSignature(
   const expected = digest(rawBody, appSecret)
   // timingSafeEqual throws on different lengths; the regex already pins 32 bytes, this keeps the guard local.
   return received.length === expected.length && timingSafeEqual(received, expected)
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest()
+
+/** Whether the handshake's `hub.verify_token` is ours, compared in constant time; with none configured, never. */
+export function matchesVerifyToken(received: string | null, expected: string | undefined): boolean {
+  if (!expected || received === null) return false
+  return timingSafeEqual(sha256(received), sha256(expected))
 }

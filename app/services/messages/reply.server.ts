@@ -13,6 +13,7 @@ import {
 } from '~/db/schema'
 import type { ChatMessage, ModelClient } from '~/integrations/llm/model.server'
 import { ModelError } from '~/integrations/llm/model.server'
+import type { GraphClient } from '~/integrations/meta/graph.server'
 import {
   PlatformError,
   withPlatformRetries,
@@ -37,6 +38,7 @@ export type ReplyDeps = {
   db: Database
   models: Pick<ModelClient, 'generate'>
   telegram: Pick<TelegramClient, 'sendMessage' | 'sendChatAction'>
+  graph: Pick<GraphClient, 'sendMessengerText' | 'sendMessengerTyping' | 'sendWhatsAppText'>
   encryptionKey: string
   /** How many messages of the conversation go into the prompt. */
   conversationWindow: number
@@ -108,22 +110,60 @@ function answeringAgent(channel: Channel, agent: Agent | null): { agent: Agent }
   if (!channel.agentEnabled) return { reason: 'The agent is disabled on this channel' }
   if (agent.status !== 'active') return { reason: `The agent is ${agent.status}` }
   if (channel.status !== 'active') return { reason: `The channel is not active (${channel.status})` }
-  if (channel.platformName !== 'telegram') {
-    return { reason: `Replies on ${channel.platformName} are not supported yet` }
+  if (!isReplyPlatform(channel.platformName)) {
+    return { reason: `Replies on ${channel.platformName} are not supported` }
   }
   if (!channel.accessTokenEncrypted) return { reason: 'The channel has no access token' }
   return { agent }
 }
 
-function telegramSender(deps: ReplyDeps, token: string, chatId: string): Sender {
-  return {
-    platform: 'telegram',
-    limit: PLATFORM_TEXT_LIMITS.telegram,
-    typing: () => deps.telegram.sendChatAction(token, { chatId, action: 'typing' }),
-    async send(text) {
-      const { messageId } = await deps.telegram.sendMessage(token, { chatId, text })
-      return { platformMessageId: `${chatId}:${messageId}` }
-    },
+const isReplyPlatform = (name: Channel['platformName']): name is Platform =>
+  name === 'telegram' || name === 'facebook' || name === 'whatsapp'
+
+/**
+ * How the agent answers in one conversation of the channel: Telegram's sendMessage, Messenger's Send API
+ * (`messaging_type: RESPONSE`, typing_on meanwhile) or a WhatsApp Cloud API text message. WhatsApp shows typing
+ * only while marking the person's message read, which we do not do on their behalf: no indicator there.
+ */
+function senderFor(deps: ReplyDeps, channel: Channel, token: string, chatId: string): Sender {
+  switch (channel.platformName) {
+    case 'facebook': {
+      const pageId = channel.platformChannelId
+      return {
+        platform: 'facebook',
+        limit: PLATFORM_TEXT_LIMITS.facebook,
+        typing: () => deps.graph.sendMessengerTyping(token, pageId, chatId),
+        async send(text) {
+          const { messageId } = await deps.graph.sendMessengerText(token, pageId, {
+            recipientId: chatId,
+            text,
+          })
+          return { platformMessageId: messageId }
+        },
+      }
+    }
+    case 'whatsapp': {
+      const phoneNumberId = channel.platformChannelId
+      return {
+        platform: 'whatsapp',
+        limit: PLATFORM_TEXT_LIMITS.whatsapp,
+        typing: async () => undefined,
+        async send(text) {
+          const { messageId } = await deps.graph.sendWhatsAppText(token, phoneNumberId, { to: chatId, text })
+          return { platformMessageId: messageId }
+        },
+      }
+    }
+    default:
+      return {
+        platform: 'telegram',
+        limit: PLATFORM_TEXT_LIMITS.telegram,
+        typing: () => deps.telegram.sendChatAction(token, { chatId, action: 'typing' }),
+        async send(text) {
+          const { messageId } = await deps.telegram.sendMessage(token, { chatId, text })
+          return { platformMessageId: `${chatId}:${messageId}` }
+        },
+      }
   }
 }
 
@@ -341,7 +381,7 @@ async function attempt(
 ): Promise<ReplyOutcome> {
   try {
     const token = decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)
-    return await work(telegramSender(deps, token, conversation.platformChatId))
+    return await work(senderFor(deps, channel, token, conversation.platformChatId))
   } catch (error) {
     if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
     const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
