@@ -1,95 +1,18 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { createAccount, createInDialog, signIn } from './helpers'
-
-const FAKE_TELEGRAM_URL = process.env.E2E_FAKE_TELEGRAM_URL
-type FakeCall = { method: string; token: string; params: Record<string, unknown> }
-
-/** A well-formed token no one has registered: a bot id, a colon, 35 token characters. */
-function newToken() {
-  return `${randomInt(100_000_000, 2_000_000_000)}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-}
-
-/** A bot the Telegram fake knows, so that getMe answers with its name. */
-async function registerBot(firstName: string) {
-  const token = newToken()
-  const username = `e2e_${randomUUID().slice(0, 8)}_bot`
-  const response = await fetch(`${FAKE_TELEGRAM_URL}/__fake/bots`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, username, firstName }),
-  })
-  expect(response.ok).toBe(true)
-  return { token, username, firstName }
-}
-
-async function telegramCalls(token: string): Promise<FakeCall[]> {
-  const calls: FakeCall[] = await (await fetch(`${FAKE_TELEGRAM_URL}/__fake/calls`)).json()
-  return calls.filter((call) => call.token === token)
-}
-
-/** A signed-in user with an organization, on the empty Channels page. */
-async function signUpWithOrganization(page: Page, displayName = 'Channel Owner') {
-  const account = await createAccount(displayName)
-  await signIn(page, account.email)
-  await expect(page).toHaveURL('/')
-  await page.goto('/channels')
-  await expect(page.getByRole('heading', { name: 'Channels', level: 1 })).toBeVisible()
-  await expect(page.getByText('Manage all your connected social channels in one place')).toBeVisible()
-  await expect(page.getByText('No organization selected')).toBeVisible()
-  await createInDialog(page, 'Channels Org')
-  await expect(page.getByText('No channels connected yet')).toBeVisible()
-  await expect(page.getByText('Connect a channel to get started')).toBeVisible()
-  return account
-}
-
-/** An agent made by posting the Agents page's own form with the browser's session. */
-async function createAgent(page: Page, name: string, description: string) {
-  const response = await page.request.post('/agents', {
-    form: {
-      intent: 'create',
-      name,
-      readableId: `agent-${randomUUID().slice(0, 8)}`,
-      description,
-      modelType: 'simple',
-      creativityLevel: '0.5',
-      systemPrompt: 'You answer customer questions politely.',
-      noscript: 'true',
-    },
-    maxRedirects: 0,
-  })
-  expect(response.status()).toBe(302)
-}
-
-async function openConnectDialog(page: Page) {
-  await page.getByRole('button', { name: 'Add Channel' }).click()
-  await page.getByRole('menuitem', { name: 'Telegram Bot' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Connect Telegram Bot' })
-  await expect(dialog).toBeVisible()
-  return dialog
-}
-
-async function connectBot(page: Page, token: string) {
-  const dialog = await openConnectDialog(page)
-  await dialog.getByRole('textbox', { name: 'Bot Token', exact: true }).fill(token)
-  await dialog.getByRole('button', { name: 'Connect Bot' }).click()
-  await expect(dialog).toBeHidden()
-}
-
-const channelCard = (page: Page, name: string) => page.getByRole('link', { name, exact: true })
-
-/** Flips a switch the way a pointer does (Mantine lays its transparent input over the track and the label). */
-async function flip(dialog: Locator, label: string) {
-  await dialog.getByRole('switch', { name: label }).click()
-}
-
-/** Opens a channel's details and waits for the active agents the dialog reloads (the dropdown is usable again). */
-async function openDetails(page: Page, name: string) {
-  await channelCard(page, name).click()
-  const details = page.getByRole('dialog', { name: 'Channel Details' })
-  await expect(details.getByRole('textbox', { name: 'Select Agent' })).toBeEnabled()
-  return details
-}
+import { expect, test } from '@playwright/test'
+import {
+  channelCard,
+  connectBot,
+  createAgent,
+  FAKE_TELEGRAM_URL,
+  flip,
+  newToken,
+  openConnectDialog,
+  openDetails,
+  registerBot,
+  signUpWithOrganization,
+  telegramCalls,
+} from './channel-helpers'
+import { createAccount, signIn } from './helpers'
 
 test('connecting a Telegram bot: the token is checked, the card appears, the token never reaches the page', async ({
   page,
