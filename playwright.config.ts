@@ -2,17 +2,14 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
+import { E2E_META_APP } from './tests/e2e/meta-app'
+
+export { E2E_META_APP }
 
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const FAKE_MODEL_PORT = PORT + 1
 const FAKE_TELEGRAM_PORT = PORT + 2
 const FAKE_GRAPH_PORT = PORT + 3
-/** The Meta app the e2e stack runs with; tests sign webhooks with the secret. */
-export const E2E_META_APP = {
-  appId: '1234567890',
-  appSecret: 'e2e-meta-app-secret',
-  verifyToken: 'e2e-verify',
-}
 export const BASE_URL = `http://localhost:${PORT}`
 // The test workers inherit this: tests steer the fake model through its control API.
 process.env.E2E_FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`

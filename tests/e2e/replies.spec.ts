@@ -1,4 +1,6 @@
+import { randomInt } from 'node:crypto'
 import { expect, test } from '@playwright/test'
+import { deliverSignedWebhook } from '../fakes/graph-server'
 import {
   connectBot,
   createAgent,
@@ -9,6 +11,7 @@ import {
   signUpWithOrganization,
   telegramCalls,
 } from './channel-helpers'
+import { E2E_META_APP } from './meta-app'
 
 /** A Telegram update from a person in a private chat, as Telegram sends it. */
 function textUpdate(chatId: number, text: string, updateId: number) {
@@ -76,4 +79,39 @@ test('a customer writes to a connected bot and the assigned agent answers, once 
   expect(await deliver(bot.token, textUpdate(chatId, 'Still there?', base + 3))).toBe(200)
   await page.waitForTimeout(1500)
   expect(await sentTexts(bot.token, chatId)).toHaveLength(3)
+})
+
+test('Meta’s webhook on the running server: the handshake, and signed deliveries checked before anything is stored', async ({
+  baseURL,
+}) => {
+  const url = `${baseURL}/webhooks/meta`
+  const query = (token: string) =>
+    new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': '424242' })
+  const accepted = await fetch(`${url}?${query(E2E_META_APP.verifyToken)}`)
+  expect(accepted.status).toBe(200)
+  expect(await accepted.text()).toBe('424242')
+  expect((await fetch(`${url}?${query('wrong')}`)).status).toBe(403)
+
+  const pageId = String(randomInt(1e9, 9e9))
+  const delivery = {
+    object: 'page',
+    entry: [
+      {
+        id: pageId,
+        time: Date.now(),
+        messaging: [
+          {
+            sender: { id: '1' },
+            recipient: { id: pageId },
+            timestamp: Date.now(),
+            message: { mid: 'm_1', text: 'Hi' },
+          },
+        ],
+      },
+    ],
+  }
+  // Signed with another secret: refused. Signed with the app's: read, and no such page is connected.
+  expect((await deliverSignedWebhook(url, delivery, 'not-the-app-secret')).status).toBe(401)
+  expect((await deliverSignedWebhook(url, delivery, E2E_META_APP.appSecret)).status).toBe(404)
+  expect((await deliverSignedWebhook(url, '{"object":', E2E_META_APP.appSecret)).status).toBe(400)
 })
