@@ -82,4 +82,22 @@ export const CHANNEL_MESSAGES = {
   removeFailed: 'Failed to remove agent',
   deleteFailed: 'Failed to delete channel',
   webhookFailed: 'Failed to update webhook subscription',
+  noFacebookPages:
+    'No Facebook pages found. You need to be an admin of at least one Facebook page to use this feature.',
+  noFacebookPagesAvailable: 'No Facebook pages available to connect',
+  facebookLoginFailed: 'Facebook login was cancelled or failed',
+  facebookCreateFailed: 'Failed to create channels in backend',
+  facebookInvalid: 'Facebook connection is no longer valid',
+  noAccessToken: 'No access token found',
+  whatsappSignupFailed: 'WhatsApp signup failed',
+  whatsappCancelled: 'User cancelled WhatsApp signup or did not authorize',
+  whatsappNoCode: 'No authorization code received from WhatsApp signup',
+  whatsappConnectFailed: 'Failed to connect WhatsApp number',
+  whatsappNotFound: 'WhatsApp connection not found',
+  /** Not a spec text: Facebook's words for a WhatsApp token Graph refuses. */
+  whatsappInvalid: 'WhatsApp connection is no longer valid',
+  connectionNotFound: 'Connection not found',
+  noStrategy: 'No connection strategy found for platform',
+  metaNotConfigured:
+    'Facebook and WhatsApp are not configured on this server: set META_APP_ID and META_APP_SECRET (the Meta app) and restart.',
 } as const

@@ -27,10 +27,12 @@ import { PRODUCT_NAME } from '~/lib/constants'
 import { getAgent, listAgents } from '~/services/agents/agents.server'
 import { assignAgent, listChannels, removeAgent, toChannelView } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import { connectTelegramBot } from '~/services/channels/telegram.server'
+import { setChannelWebhook } from '~/services/channels/webhook.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { isAppError } from '~/utils/errors'
 import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
+import { platformDeps } from '~/utils/channel-deps.server'
 import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Channels · ${PRODUCT_NAME}` }]
@@ -79,10 +81,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate
 }
 
-/** What the Telegram services need: where the app is reached, the token key, the Bot API client. */
-async function telegramDeps() {
-  const { config, telegram } = await getRuntime()
-  return { publicUrl: config.publicUrl, encryptionKey: config.encryptionKey, telegram }
+/** What the channel services need: where the app is reached, the token key, the platform clients. */
+async function channelDeps() {
+  return platformDeps(await getRuntime())
 }
 
 const FAILURES: Record<ChannelUpdateIntent, string> = {
@@ -137,7 +138,7 @@ async function connect(formData: FormData, scope: OrganizationScope | undefined)
     const answer = { intent, result: submission.reply({ hideFields }), connected: null, error: null }
     return data(answer satisfies ConnectTelegramResponse, 400)
   }
-  const deps = await telegramDeps()
+  const deps = await channelDeps()
   const outcome = await attemptInScope(
     scope,
     (s) => connectTelegramBot(s, submission.value, deps),
@@ -181,8 +182,8 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: webhookSchema })
       if (submission.status !== 'success') return invalid(intent, formData, submission.error ?? null)
       const { channelId, subscribed } = submission.value
-      const deps = await telegramDeps()
-      return update(intent, formData, scope, (s) => setTelegramWebhook(s, channelId, subscribed, deps))
+      const deps = await channelDeps()
+      return update(intent, formData, scope, (s) => setChannelWebhook(s, channelId, subscribed, deps))
     }
     case 'assign':
     case 'toggle-agent': {
@@ -210,7 +211,7 @@ export async function action({ request }: ActionFunctionArgs) {
         }
         return data(answer satisfies ChannelDeleteResponse, 400)
       }
-      const deps = await telegramDeps()
+      const deps = await channelDeps()
       const outcome = await attemptInScope(
         scope,
         (s) => deleteChannel(s, submission.value.channelId, deps),

@@ -2,7 +2,9 @@ import { endpoints } from '~/lib/api/endpoints'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { getChannel, toChannelView, updateChannel } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
+import { setChannelWebhook } from '~/services/channels/webhook.server'
 import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { platformDeps } from '~/utils/channel-deps.server'
 
 const route = apiRoute(
   handle(endpoints.getChannel, async ({ caller, params }) => ({
@@ -11,20 +13,24 @@ const route = apiRoute(
       caller.runtime.config.publicUrl,
     ),
   })),
-  handle(endpoints.updateChannel, async ({ caller, params, body }) => ({
-    data: toChannelView(
-      await updateChannel(await scopeOf(caller, params.orgId), params.channelId, body),
-      caller.runtime.config.publicUrl,
-    ),
-    message: 'Channel updated',
-  })),
+  handle(endpoints.updateChannel, async ({ caller, params, body }) => {
+    const scope = await scopeOf(caller, params.orgId)
+    const { webhookSubscribed, ...patch } = body
+    let channel = await updateChannel(scope, params.channelId, patch)
+    if (webhookSubscribed !== undefined) {
+      channel = await setChannelWebhook(
+        scope,
+        params.channelId,
+        webhookSubscribed,
+        platformDeps(caller.runtime),
+      )
+    }
+    return { data: toChannelView(channel, caller.runtime.config.publicUrl), message: 'Channel updated' }
+  }),
   handle(endpoints.deleteChannel, async ({ caller, params }) => {
-    const { config, telegram, logger } = caller.runtime
-    const { warning } = await deleteChannel(await scopeOf(caller, params.orgId), params.channelId, {
-      publicUrl: config.publicUrl,
-      encryptionKey: config.encryptionKey,
-      telegram,
-    })
+    const { logger } = caller.runtime
+    const scope = await scopeOf(caller, params.orgId)
+    const { warning } = await deleteChannel(scope, params.channelId, platformDeps(caller.runtime))
     if (warning)
       logger.warn('channel deleted; the platform could not be told', {
         channelId: params.channelId,

@@ -6,7 +6,7 @@ import { signMetaPayload } from '../../app/integrations/meta/signature.server'
  * A local stand-in for Meta's Graph API (https://graph.facebook.com/v23.0/...), spoken to over real HTTP. It
  * answers what ReplyPilot calls: debug_token, oauth/access_token (fb_exchange_token and Embedded Signup codes),
  * /me/accounts, /me/permissions, a page and its subscribed_apps, the Messenger Send API, and the WhatsApp Cloud
- * API's register, WABA subscribed_apps, phone number and WABA reads and text sends. A token may come as
+ * API's register, WABA subscribed_apps (POST and DELETE), phone number and WABA reads and text sends. A token may come as
  * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
  * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
  */
@@ -210,6 +210,10 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     if (waba && method === 'GET' && !edge) return [200, { id, ...waba }]
     if (waba && method === 'POST' && edge === 'subscribed_apps') {
       if (!state.wabaSubscriptions.includes(id)) state.wabaSubscriptions.push(id)
+      return SUCCESS
+    }
+    if (waba && method === 'DELETE' && edge === 'subscribed_apps') {
+      state.wabaSubscriptions = state.wabaSubscriptions.filter((subscribed) => subscribed !== id)
       return SUCCESS
     }
     if (!me && !page && !phone && !waba) return INVALID_TOKEN

@@ -11,17 +11,15 @@ import { startReplyWorker, type ReplyWorkerDeps } from '~/jobs/reply.server'
 import { createAgentSchema } from '~/lib/agent-schemas'
 import { createAgent } from '~/services/agents/agents.server'
 import { assignAgent, insertChannel } from '~/services/channels/channels.server'
-import {
-  connectTelegramBot,
-  setTelegramWebhook,
-  type TelegramDeps,
-} from '~/services/channels/telegram.server'
+import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import type { PlatformDeps } from '~/services/channels/webhook.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { createLogger } from '~/utils/logger.server'
 import { startGraphFake, type GraphFake } from '../fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
 import { openTestDatabase } from './database'
+import { testMetaConfig } from './meta'
 import { newOwnerScope } from './scope'
 
 /**
@@ -39,7 +37,7 @@ export type Pipeline = {
   graph: GraphFake
   deps: ReplyWorkerDeps
   /** What the channel services need (connect, webhook, delete). */
-  channelDeps: TelegramDeps
+  channelDeps: PlatformDeps
   publicUrl: string
   logs: string[]
   /** A tenant with a connected Telegram bot (webhook on, secret known) and, unless `agent: false`, an agent. */
@@ -84,6 +82,7 @@ export async function startPipeline(
   const boss = await startQueues({ database: handle, databaseUrl: process.env.DATABASE_URL, logger, schema })
   const encryptionKey = randomBytes(32).toString('hex')
   const telegramClient = createTelegramClient({ apiRoot: telegram.apiRoot })
+  const graphClient = createGraphClient({ graphRoot: graph.graphRoot, version: 'v23.0', ...META_TEST_APP })
   const deps: ReplyWorkerDeps = {
     db: handle.db,
     models: createModelClient({
@@ -92,7 +91,7 @@ export async function startPipeline(
       timeoutMs: 10_000,
     }),
     telegram: telegramClient,
-    graph: createGraphClient({ graphRoot: graph.graphRoot, version: 'v23.0', ...META_TEST_APP }),
+    graph: graphClient,
     encryptionKey,
     conversationWindow: 20,
     logger,
@@ -100,7 +99,13 @@ export async function startPipeline(
   }
   if (options.worker !== false) await startReplyWorker(boss, deps)
   const publicUrl = options.publicUrl ?? 'https://replypilot.example.com'
-  const channelDeps: TelegramDeps = { publicUrl, encryptionKey, telegram: telegramClient }
+  const channelDeps: PlatformDeps = {
+    publicUrl,
+    encryptionKey,
+    telegram: telegramClient,
+    graph: graphClient,
+    meta: testMetaConfig(graph.graphRoot, META_TEST_APP),
+  }
 
   async function newAgent(scope: OrganizationScope, systemPrompt: string) {
     return createAgent(

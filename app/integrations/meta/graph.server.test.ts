@@ -253,9 +253,13 @@ describe('WhatsApp', () => {
     expect(fake.calls.length).toBe(before)
   })
 
-  it('subscribeAppToWaba subscribes the app to the WABA', async () => {
+  it('subscribeAppToWaba subscribes the app to the WABA, unsubscribeAppFromWaba stops it', async () => {
     await client().subscribeAppToWaba(BUSINESS_TOKEN, '3001')
     expect(fake.state.wabaSubscriptions).toContain('3001')
+    await client().unsubscribeAppFromWaba(BUSINESS_TOKEN, '3001')
+    expect(fake.state.wabaSubscriptions).not.toContain('3001')
+    expect(fake.calls.at(-1)).toMatchObject({ method: 'DELETE', path: '/3001/subscribed_apps' })
+    await client().subscribeAppToWaba(BUSINESS_TOKEN, '3001')
   })
 
   it('getPhoneNumber and getWaba read the details the connect answer carries', async () => {

@@ -91,6 +91,8 @@ export type GraphClient = {
   exchangeCode(code: string): Promise<ExchangedToken>
   registerPhoneNumber(token: string, phoneNumberId: string, pin: string): Promise<void>
   subscribeAppToWaba(token: string, wabaId: string): Promise<void>
+  /** Stops the WABA's webhooks to this app (every number of that WABA). */
+  unsubscribeAppFromWaba(token: string, wabaId: string): Promise<void>
   getPhoneNumber(token: string, phoneNumberId: string): Promise<WhatsAppPhoneDetails>
   getWaba(token: string, wabaId: string): Promise<WhatsAppBusinessAccount>
   sendWhatsAppText(
@@ -434,6 +436,10 @@ export function createGraphClient(config: GraphConfig): GraphClient {
 
     async subscribeAppToWaba(token, wabaId) {
       await request(successSchema, whatsapp({ method: 'POST', path: [wabaId, 'subscribed_apps'], token }))
+    },
+
+    async unsubscribeAppFromWaba(token, wabaId) {
+      await request(successSchema, whatsapp({ method: 'DELETE', path: [wabaId, 'subscribed_apps'], token }))
     },
 
     async getPhoneNumber(token, phoneNumberId) {

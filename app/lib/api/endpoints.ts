@@ -274,12 +274,14 @@ export const endpoints = {
     method: 'PATCH',
     path: '/organizations/{orgId}/channels/{channelId}',
     operationId: 'updateChannel',
-    summary: 'Rename a channel or switch its agent on or off',
+    summary:
+      'Rename a channel, switch its agent on or off, or switch its webhook subscription (set or removed at the platform)',
     tag: 'Channels',
     params: channelParams,
     body: z.object({
       name: z.string().trim().min(1).max(100).optional(),
       agentEnabled: z.boolean().optional(),
+      webhookSubscribed: z.boolean().optional(),
     }),
     response: channelSchema,
   }),

@@ -3,26 +3,34 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { channels } from '~/db/schema'
+import { createGraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { createAgentSchema } from '~/lib/agent-schemas'
 import { archiveAgent, createAgent } from '~/services/agents/agents.server'
 import { decryptSecret, matchesSecretHash } from '~/utils/crypto.server'
 import { startTelegramFake } from '../../../tests/fakes/telegram-server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { testMetaConfig } from '../../../tests/setup/meta'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { assignAgent, getChannel, listChannels, removeAgent, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
 import { connectTelegramBot, setTelegramWebhook } from './telegram.server'
+import type { PlatformDeps } from './webhook.server'
 
 let handle: DatabaseHandle
 let fake: Awaited<ReturnType<typeof startTelegramFake>>
-let deps: Parameters<typeof connectTelegramBot>[2]
+let deps: PlatformDeps
 beforeAll(async () => {
   ;[handle, fake] = await Promise.all([openTestDatabase(), startTelegramFake()])
+  // No Graph API behind these: only Telegram channels here (facebook.server.test.ts has the Meta ones).
+  const graphRoot = 'http://127.0.0.1:9'
+  const app = { appId: '1', appSecret: 'unused' }
   deps = {
     publicUrl: 'https://replypilot.example.com',
     encryptionKey: randomBytes(32).toString('hex'),
     telegram: createTelegramClient({ apiRoot: fake.apiRoot }),
+    graph: createGraphClient({ graphRoot, version: 'v23.0', ...app }),
+    meta: testMetaConfig(graphRoot, app),
   }
 })
 afterAll(async () => {

@@ -1,10 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import { isUniqueViolation } from '~/db/errors.server'
 import { channels, type Channel } from '~/db/schema'
 import { CHANNEL_MESSAGES, type ChannelMetadata, type ChannelView } from '~/lib/channels'
 import { getAgent } from '~/services/agents/agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
-import { encryptSecret } from '~/utils/crypto.server'
+import { decryptSecret, encryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
 
 export type ChannelDeps = { publicUrl: string; encryptionKey: string }
@@ -63,37 +63,71 @@ export async function getChannel(scope: OrganizationScope, channelId: string): P
   return channel
 }
 
+export type NewChannel = {
+  platformName: Channel['platformName']
+  channelType: Channel['channelType']
+  platformChannelId: string
+  accessToken: string
+  metadata: ChannelMetadata
+  status?: Channel['status']
+  webhookSubscribed?: boolean
+}
+
 /** Stores a newly connected channel; the same bot, page or number cannot be connected twice. */
 export async function insertChannel(
   scope: OrganizationScope,
   deps: Pick<ChannelDeps, 'encryptionKey'>,
-  input: {
-    platformName: Channel['platformName']
-    channelType: Channel['channelType']
-    platformChannelId: string
-    accessToken: string
-    metadata: ChannelMetadata
-    status?: Channel['status']
-  },
+  input: NewChannel,
 ): Promise<Channel> {
+  const [channel] = await insertChannels(scope, deps, [input])
+  return channel
+}
+
+/** Stores several channels in one statement: all of them, or none (one already connected refuses them all). */
+export async function insertChannels(
+  scope: OrganizationScope,
+  deps: Pick<ChannelDeps, 'encryptionKey'>,
+  inputs: NewChannel[],
+): Promise<Channel[]> {
   try {
-    const [channel] = await scope.db
+    return await scope.db
       .insert(channels)
-      .values({
-        organizationId: scope.organizationId,
-        platformName: input.platformName,
-        channelType: input.channelType,
-        platformChannelId: input.platformChannelId,
-        accessTokenEncrypted: encryptSecret(input.accessToken, deps.encryptionKey),
-        metadata: input.metadata,
-        status: input.status ?? 'active',
-      })
+      .values(
+        inputs.map((input) => ({
+          organizationId: scope.organizationId,
+          platformName: input.platformName,
+          channelType: input.channelType,
+          platformChannelId: input.platformChannelId,
+          accessTokenEncrypted: encryptSecret(input.accessToken, deps.encryptionKey),
+          metadata: input.metadata,
+          status: input.status ?? 'active',
+          webhookSubscribed: input.webhookSubscribed ?? false,
+        })),
+      )
       .returning()
-    return channel
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('CONFLICT', CHANNEL_MESSAGES.alreadyConnected)
     throw error
   }
+}
+
+/**
+ * Which of these platform ids are connected already, in any organization (a page or number belongs to one
+ * channel product-wide). Only the ids come back: nothing of another organization's channel.
+ */
+export async function findConnectedPlatformIds(
+  scope: OrganizationScope,
+  platformName: Channel['platformName'],
+  platformChannelIds: string[],
+): Promise<string[]> {
+  if (platformChannelIds.length === 0) return []
+  const rows = await scope.db
+    .select({ platformChannelId: channels.platformChannelId })
+    .from(channels)
+    .where(
+      and(eq(channels.platformName, platformName), inArray(channels.platformChannelId, platformChannelIds)),
+    )
+  return rows.map((row) => row.platformChannelId)
 }
 
 async function updateChannelRow(scope: OrganizationScope, channelId: string, values: Partial<Channel>) {
@@ -161,4 +195,10 @@ export async function deleteChannelRow(scope: OrganizationScope, channelId: stri
   await scope.db
     .delete(channels)
     .where(and(eq(channels.organizationId, scope.organizationId), eq(channels.id, channelId)))
+}
+
+/** The channel's platform token, decrypted for a platform call; never returned to a caller outside services. */
+export function channelToken(channel: Channel, encryptionKey: string): string {
+  if (!channel.accessTokenEncrypted) throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noAccessToken)
+  return decryptSecret(channel.accessTokenEncrypted, encryptionKey)
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod'
+import { CHANNEL_MESSAGES } from './channels'
+
+/**
+ * What the Facebook and WhatsApp connect flows post to the server, shared by the product API and the Channels
+ * page's actions; client-safe. The messages are the spec's (sections 5 and 8).
+ */
+
+/** Graph object ids (pages, phone numbers, WABAs) are digits. */
+const GRAPH_ID = /^\d{1,32}$/
+export const PIN_FORMAT_MESSAGE = 'The two-step verification PIN must be 6 digits'
+
+const accessToken = z
+  .string({ error: CHANNEL_MESSAGES.noAccessToken })
+  .trim()
+  .min(1, { error: CHANNEL_MESSAGES.noAccessToken })
+  .max(2048)
+
+export const facebookPageSchema = z.object({
+  id: z.string().trim().regex(GRAPH_ID, 'Invalid Facebook page id'),
+  name: z.string().trim().min(1).max(200),
+  category: z.string().trim().max(200).optional(),
+  tasks: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  /** The page token the SDK's /me/accounts gave; checked with Graph before anything is stored. */
+  accessToken,
+})
+
+/** The pages chosen in the Facebook login, one channel each. */
+export const facebookPagesSchema = z.object({
+  pages: z
+    .array(facebookPageSchema, { error: CHANNEL_MESSAGES.noFacebookPages })
+    .min(1, { error: CHANNEL_MESSAGES.noFacebookPages })
+    .max(100),
+  /**
+   * The person's user token from the same login, optional. With it the server exchanges it for a long-lived one
+   * and takes the pages' tokens from Graph again: page tokens read with a long-lived user token do not expire,
+   * while the ones a browser login gives expire with the short-lived user token (about an hour).
+   */
+  userAccessToken: accessToken.optional(),
+})
+export type FacebookPagesInput = z.infer<typeof facebookPagesSchema>
+
+const graphId = z
+  .string({ error: CHANNEL_MESSAGES.whatsappSignupFailed })
+  .trim()
+  .regex(GRAPH_ID, { error: CHANNEL_MESSAGES.whatsappSignupFailed })
+
+/** Embedded Signup's result (spec section 3, "WhatsApp connect payload"); an empty PIN is no PIN. */
+export const whatsappConnectSchema = z.object({
+  code: z
+    .string({ error: CHANNEL_MESSAGES.whatsappNoCode })
+    .trim()
+    .min(1, { error: CHANNEL_MESSAGES.whatsappNoCode })
+    .max(2048),
+  wabaId: graphId,
+  phoneNumberId: graphId,
+  pin: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, PIN_FORMAT_MESSAGE)
+      .optional(),
+  ),
+})
+export type WhatsAppConnectInput = z.infer<typeof whatsappConnectSchema>

@@ -1,0 +1,270 @@
+import type { Channel } from '~/db/schema'
+import {
+  MESSENGER_WEBHOOK_FIELDS,
+  type FacebookTokenInfo,
+  type GraphClient,
+} from '~/integrations/meta/graph.server'
+import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
+import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
+import { CHANNEL_MESSAGES } from '~/lib/channels'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import type { Config } from '~/utils/env.server'
+import { AppError, isAppError } from '~/utils/errors'
+import {
+  channelToken,
+  deleteChannelRow,
+  findConnectedPlatformIds,
+  getChannel,
+  insertChannels,
+  markChannelStatus,
+  setWebhookState,
+  type ChannelDeps,
+} from './channels.server'
+
+export type MetaDeps = ChannelDeps & { graph: GraphClient; meta: Config['meta'] }
+
+/** Connecting a page or a number needs the Meta app: without it every Graph check would fail obscurely. */
+export function requireMetaConfigured(deps: Pick<MetaDeps, 'meta'>): void {
+  if (!deps.meta.configured) throw new AppError('SERVER_ERROR', CHANNEL_MESSAGES.metaNotConfigured)
+}
+
+/**
+ * A Graph call with the spec's retry policy (retryable codes only), its failure turned into what the caller is
+ * told: a refused token is `tokenMessage` (400), anything else the spec's message for its code (502), with the
+ * code and whether it was retryable.
+ */
+export async function callMeta<T>(call: () => Promise<T>, tokenMessage: string): Promise<T> {
+  try {
+    return await withPlatformRetries(call)
+  } catch (error) {
+    throw metaFailure(error, tokenMessage)
+  }
+}
+
+export function metaFailure(error: unknown, tokenMessage: string): unknown {
+  if (!(error instanceof PlatformError)) return error
+  if (error.code === 'AUTH_TOKEN_INVALID') return new AppError('VALIDATION_ERROR', tokenMessage)
+  const details = {
+    platform: [error.platform],
+    platformCode: [error.code],
+    retryable: [String(error.retryable)],
+  }
+  // Graph refused what was sent (a spent code, a wrong PIN): the request's fault, 400; anything else is Graph's.
+  return new AppError(
+    error.code === 'VALIDATION_ERROR' ? 'VALIDATION_ERROR' : 'UPSTREAM_ERROR',
+    error.message,
+    details,
+  )
+}
+
+/** callMeta with a stored channel's token: a token Graph refuses marks the channel `error` with the reason. */
+export async function callMetaForChannel<T>(
+  scope: OrganizationScope,
+  channelId: string,
+  call: () => Promise<T>,
+  tokenMessage: string,
+): Promise<T> {
+  try {
+    return await withPlatformRetries(call)
+  } catch (error) {
+    if (error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID') {
+      await markChannelStatus(scope, channelId, 'error', tokenMessage)
+    }
+    throw metaFailure(error, tokenMessage)
+  }
+}
+
+const invalidConnection = (pageIds: string[] = []) =>
+  new AppError(
+    'VALIDATION_ERROR',
+    CHANNEL_MESSAGES.facebookInvalid,
+    pageIds.length
+      ? { pages: pageIds.map((id) => `${CHANNEL_MESSAGES.facebookInvalid} (page ${id})`) }
+      : undefined,
+  )
+
+/** debug_token with the app token: a refusal there is our app's credentials' fault, not the person's token. */
+async function debugToken(token: string, deps: MetaDeps): Promise<FacebookTokenInfo> {
+  try {
+    return await withPlatformRetries(() => deps.graph.debugToken(token))
+  } catch (error) {
+    if (error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID') {
+      throw new AppError('UPSTREAM_ERROR', error.message)
+    }
+    throw metaFailure(error, CHANNEL_MESSAGES.facebookInvalid)
+  }
+}
+
+const isOurs = (info: FacebookTokenInfo, deps: MetaDeps) => info.isValid && info.appId === deps.meta.appId
+
+type VerifiedPage = { id: string; name: string; category: string; tasks: string[]; accessToken: string }
+
+/**
+ * With the person's user token: exchanged for a long-lived one, and the pages read again with it, whose tokens
+ * then do not expire. Every posted page must be among them (the person administers it now).
+ */
+async function pagesFromUserToken(
+  userToken: string,
+  pageIds: string[],
+  deps: MetaDeps,
+): Promise<Map<string, VerifiedPage>> {
+  const info = await debugToken(userToken, deps)
+  if (!isOurs(info, deps) || info.type !== 'USER') throw invalidConnection()
+  const invalid = CHANNEL_MESSAGES.facebookInvalid
+  const longLived = await callMeta(() => deps.graph.exchangeForLongLivedToken(userToken), invalid)
+  const pages = await callMeta(() => deps.graph.getPages(longLived.accessToken), invalid)
+  const byId = new Map(pages.map((page) => [page.id, page]))
+  const missing = pageIds.filter((id) => !byId.has(id))
+  if (missing.length > 0) throw invalidConnection(missing)
+  return byId
+}
+
+/** Each page token is checked at Graph: valid, issued to this app, a page token acting as that very page. */
+async function verifyPageTokens(pages: VerifiedPage[], deps: MetaDeps): Promise<void> {
+  const refused: string[] = []
+  for (const page of pages) {
+    const info = await debugToken(page.accessToken, deps)
+    if (!isOurs(info, deps) || info.type !== 'PAGE' || info.pageId !== page.id) refused.push(page.id)
+  }
+  if (refused.length > 0) throw invalidConnection(refused)
+}
+
+/**
+ * Connects the chosen Facebook pages, one channel each, all or none: every token is checked first, then the
+ * pages are stored in one statement (a page connected already refuses the whole request), then each page is
+ * subscribed to the app's webhooks. A subscription that fails removes what this request stored.
+ */
+export async function connectFacebookPages(
+  scope: OrganizationScope,
+  { pages, userAccessToken }: FacebookPagesInput,
+  deps: MetaDeps,
+): Promise<Channel[]> {
+  requireMetaConfigured(deps)
+  const posted = [...new Map(pages.map((page) => [page.id, page])).values()]
+  const fresh = userAccessToken
+    ? await pagesFromUserToken(
+        userAccessToken,
+        posted.map((page) => page.id),
+        deps,
+      )
+    : undefined
+  const verified: VerifiedPage[] = posted.map((page) => {
+    const graphPage = fresh?.get(page.id)
+    return {
+      id: page.id,
+      name: graphPage?.name ?? page.name,
+      category: graphPage?.category ?? page.category ?? '',
+      tasks: graphPage?.tasks ?? page.tasks ?? [],
+      accessToken: graphPage?.accessToken ?? page.accessToken,
+    }
+  })
+  await verifyPageTokens(verified, deps)
+
+  const taken = await findConnectedPlatformIds(
+    scope,
+    'facebook',
+    verified.map((page) => page.id),
+  )
+  if (taken.length > 0) {
+    throw new AppError('CONFLICT', CHANNEL_MESSAGES.alreadyConnected, {
+      pages: taken.map((id) => `${CHANNEL_MESSAGES.alreadyConnected} (page ${id})`),
+    })
+  }
+  let stored: Channel[]
+  try {
+    stored = await insertChannels(
+      scope,
+      deps,
+      verified.map((page) => ({
+        platformName: 'facebook',
+        channelType: 'facebook_page',
+        platformChannelId: page.id,
+        accessToken: page.accessToken,
+        metadata: { name: page.name, category: page.category, tasks: page.tasks.join(','), pageId: page.id },
+      })),
+    )
+  } catch (error) {
+    if (isAppError(error)) throw error
+    throw new AppError('SERVER_ERROR', CHANNEL_MESSAGES.facebookCreateFailed)
+  }
+
+  const subscribed: VerifiedPage[] = []
+  try {
+    for (const page of verified) {
+      await callMeta(
+        () => deps.graph.subscribePageToApp(page.accessToken, page.id, MESSENGER_WEBHOOK_FIELDS),
+        CHANNEL_MESSAGES.facebookInvalid,
+      )
+      subscribed.push(page)
+    }
+  } catch (error) {
+    // Nothing of this request stays: the pages were not connected anywhere before (checked above).
+    await Promise.allSettled(
+      subscribed.map((page) => deps.graph.unsubscribePageFromApp(page.accessToken, page.id)),
+    )
+    await Promise.all(stored.map((channel) => deleteChannelRow(scope, channel.id)))
+    throw error
+  }
+  const channels: Channel[] = []
+  for (const channel of stored) {
+    channels.push(
+      await setWebhookState(scope, channel.id, { webhookSubscribed: true, webhookSecretHash: null }),
+    )
+  }
+  return channels
+}
+
+/** The login's granted permissions against the ones the spec asks for (section 6). */
+export async function checkFacebookPermissions(
+  userToken: string,
+  deps: Pick<MetaDeps, 'graph' | 'meta'>,
+): Promise<{ valid: boolean; missing: string[] }> {
+  requireMetaConfigured(deps)
+  const { valid, missing } = await callMeta(
+    () => deps.graph.getGrantedPermissions(userToken),
+    CHANNEL_MESSAGES.facebookInvalid,
+  )
+  return { valid, missing }
+}
+
+/**
+ * On: the page's subscribed_apps with the Messenger fields; off: the page's subscription removed. A refused page
+ * token marks the channel `error` (the page must be connected again) and says so.
+ */
+export async function setFacebookWebhook(
+  scope: OrganizationScope,
+  channelId: string,
+  subscribed: boolean,
+  deps: MetaDeps,
+): Promise<Channel> {
+  const channel = await getChannel(scope, channelId)
+  if (channel.platformName !== 'facebook') throw new AppError('VALIDATION_ERROR', 'Not a Facebook channel')
+  requireMetaConfigured(deps)
+  const token = channelToken(channel, deps.encryptionKey)
+  const pageId = channel.platformChannelId
+  await callMetaForChannel(
+    scope,
+    channelId,
+    () =>
+      subscribed
+        ? deps.graph.subscribePageToApp(token, pageId, MESSENGER_WEBHOOK_FIELDS)
+        : deps.graph.unsubscribePageFromApp(token, pageId),
+    CHANNEL_MESSAGES.facebookInvalid,
+  )
+  return setWebhookState(scope, channelId, { webhookSubscribed: subscribed, webhookSecretHash: null })
+}
+
+/** Before a page's channel goes: its subscription is removed, best effort (a dead token must not block it). */
+export async function releaseFacebookPage(channel: Channel, deps: MetaDeps): Promise<string | undefined> {
+  if (channel.platformName !== 'facebook' || !channel.webhookSubscribed || !deps.meta.configured)
+    return undefined
+  try {
+    await deps.graph.unsubscribePageFromApp(
+      channelToken(channel, deps.encryptionKey),
+      channel.platformChannelId,
+    )
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
