@@ -2,6 +2,16 @@ import type { PlatformDeps } from '~/services/channels/webhook.server'
 import type { Runtime } from './runtime.server'
 
 /** What the channel services need from the process: the public URL, the token key, the platform clients. */
-export function platformDeps({ config, telegram, graph }: Pick<Runtime, 'config' | 'telegram' | 'graph'>): PlatformDeps {
-  return { publicUrl: config.publicUrl, encryptionKey: config.encryptionKey, telegram, graph, meta: config.meta }
+export function platformDeps({
+  config,
+  telegram,
+  graph,
+}: Pick<Runtime, 'config' | 'telegram' | 'graph'>): PlatformDeps {
+  return {
+    publicUrl: config.publicUrl,
+    encryptionKey: config.encryptionKey,
+    telegram,
+    graph,
+    meta: config.meta,
+  }
 }
