@@ -9,19 +9,27 @@ import type { Logger } from '~/utils/logger.server'
  * conversations run meanwhile. `notify` wakes the workers as soon as a job is sent (LISTEN/NOTIFY, also on
  * PGlite). The handler records model and platform failures itself, so a job fails only when the database
  * does: it is retried with a backoff, and the last attempt records the failure instead of failing the job (a
- * failed job would hold its conversation back for good). The heartbeat frees the conversation of a worker that
- * died within a minute instead of at the expiry.
+ * failed job would hold its conversation back for good). The heartbeat (pg-boss's shortest, 10 s, refreshed
+ * every 5 s) and the supervisor passes of SUPERVISION hand the jobs of a worker that died to another one within
+ * about 20 s instead of at the expiry (docs/decisions/019).
  */
 export const REPLY_QUEUE_OPTIONS = {
   policy: 'key_strict_fifo',
   notify: true,
   retryLimit: 4,
-  retryDelay: 5,
+  retryDelay: 2,
   retryBackoff: true,
-  retryDelayMax: 120,
+  retryDelayMax: 60,
   expireInSeconds: 15 * 60,
-  heartbeatSeconds: 30,
+  heartbeatSeconds: 10,
 } satisfies Omit<Queue, 'name'>
+
+/**
+ * How often pg-boss looks for jobs whose worker stopped beating (and refreshes its queue statistics): one
+ * instance per interval does it, whichever claims the pass. Its default (60 s) would keep a dead worker's
+ * conversations waiting for up to a minute and a half.
+ */
+export const SUPERVISION = { superviseIntervalSeconds: 5, monitorIntervalSeconds: 10 } as const
 
 export type QueueOptions = {
   database: DatabaseHandle
@@ -33,7 +41,7 @@ export type QueueOptions = {
 }
 
 function createBoss({ database, databaseUrl, schema }: QueueOptions): PgBoss {
-  const common = { useListenNotify: true, schedule: false, migrate: true, schema }
+  const common = { useListenNotify: true, schedule: false, migrate: true, schema, ...SUPERVISION }
   if (database.pglite) {
     return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
   }

@@ -1,11 +1,9 @@
 import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
+import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
 import { markReplyFailed, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { REPLY_QUEUE_OPTIONS } from './queues.server'
-
-/** Conversations answered at once by one worker process (each waits mostly on the model). */
-export const REPLY_WORKER_CONCURRENCY = 8
 
 const jobData = z.object({ messageId: z.uuid() })
 
@@ -42,9 +40,13 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
  * its next fetch, and the job that just completed is what lets the next message of its conversation run (no
  * NOTIFY says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id.
  */
-export async function startReplyWorker(boss: PgBoss, deps: ReplyWorkerDeps): Promise<string[]> {
+export async function startReplyWorker(
+  boss: PgBoss,
+  deps: ReplyWorkerDeps,
+  { concurrency = DEFAULT_REPLY_WORKER_CONCURRENCY }: { concurrency?: number } = {},
+): Promise<string[]> {
   const ids: string[] = []
-  for (let i = 0; i < REPLY_WORKER_CONCURRENCY; i++) {
+  for (let i = 0; i < concurrency; i++) {
     const self: { id?: string } = {}
     self.id = await boss.work(
       REPLY_QUEUE,

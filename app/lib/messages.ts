@@ -14,6 +14,13 @@ export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
 export const DEFAULT_CONVERSATION_WINDOW = 20
 
 /**
+ * Reply jobs one worker process runs at once (REPLY_WORKER_CONCURRENCY). A job mostly waits on the model and
+ * the platform, so a process keeps many in flight; see docs/decisions/018 for how the default was measured.
+ */
+export const DEFAULT_REPLY_WORKER_CONCURRENCY = 32
+export const MAX_REPLY_WORKER_CONCURRENCY = 256
+
+/**
  * The conversation in a prompt is trimmed, oldest first, to about this many tokens (counted as 4 characters a
  * token: no tokenizer runs on the hot path, and the agent's own max tokens bounds the answer separately).
  */

@@ -100,6 +100,16 @@ describe('loadConfig', () => {
     )
   })
 
+  it('runs 32 reply jobs at once per process unless REPLY_WORKER_CONCURRENCY says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).replyWorkerConcurrency).toBe(32)
+    expect(loadConfig({ DATA_DIR: tempDir(), REPLY_WORKER_CONCURRENCY: '4' }).replyWorkerConcurrency).toBe(4)
+    for (const bad of ['0', '257', '2.5', 'many']) {
+      expect(problemsOf({ DATA_DIR: tempDir(), REPLY_WORKER_CONCURRENCY: bad }).join()).toContain(
+        'REPLY_WORKER_CONCURRENCY must be between 1 and 256',
+      )
+    }
+  })
+
   it('reads the Meta app, configured only with both id and secret; Graph v23.0 by default', () => {
     const none = loadConfig({ DATA_DIR: tempDir() })
     expect(none.meta).toMatchObject({

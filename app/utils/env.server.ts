@@ -2,11 +2,17 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { DEFAULT_CONVERSATION_WINDOW } from '~/lib/messages'
+import {
+  DEFAULT_CONVERSATION_WINDOW,
+  DEFAULT_REPLY_WORKER_CONCURRENCY,
+  MAX_REPLY_WORKER_CONCURRENCY,
+} from '~/lib/messages'
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
 const DEFAULT_PROJECT_ID = 'demo-replypilot'
+
+const CONCURRENCY_RANGE = `REPLY_WORKER_CONCURRENCY must be between 1 and ${MAX_REPLY_WORKER_CONCURRENCY}`
 
 const optionalString = z
   .string()
@@ -55,6 +61,12 @@ const envSchema = z.object({
     .min(1, 'CONVERSATION_WINDOW must be between 1 and 200')
     .max(200, 'CONVERSATION_WINDOW must be between 1 and 200')
     .default(DEFAULT_CONVERSATION_WINDOW),
+  REPLY_WORKER_CONCURRENCY: z.coerce
+    .number(CONCURRENCY_RANGE)
+    .int(CONCURRENCY_RANGE)
+    .min(1, CONCURRENCY_RANGE)
+    .max(MAX_REPLY_WORKER_CONCURRENCY, CONCURRENCY_RANGE)
+    .default(DEFAULT_REPLY_WORKER_CONCURRENCY),
   META_APP_ID: optionalString,
   META_APP_SECRET: optionalString,
   META_VERIFY_TOKEN: optionalString,
@@ -96,6 +108,8 @@ export type Config = {
   workerInProcess: boolean
   /** How many recent messages of a conversation a reply's prompt holds. */
   conversationWindow: number
+  /** Reply jobs a worker process (or the web process, when it is the worker) runs at once. */
+  replyWorkerConcurrency: number
   /**
    * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
    * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
@@ -207,6 +221,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
     conversationWindow: env.CONVERSATION_WINDOW,
+    replyWorkerConcurrency: env.REPLY_WORKER_CONCURRENCY,
     meta: {
       configured: Boolean(env.META_APP_ID && env.META_APP_SECRET),
       appId: env.META_APP_ID ?? '',

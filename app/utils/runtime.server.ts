@@ -63,7 +63,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const queuesMs = Math.round(performance.now() - started) - databaseMs
   const worker = options.worker ?? config.workerInProcess
   if (worker) {
-    await startReplyWorker(boss, {
+    const deps = {
       db: database.db,
       models,
       telegram,
@@ -71,7 +71,8 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       encryptionKey: config.encryptionKey,
       conversationWindow: config.conversationWindow,
       logger: logger.child({ component: 'reply-worker' }),
-    })
+    }
+    await startReplyWorker(boss, deps, { concurrency: config.replyWorkerConcurrency })
   } else if (database.driver === 'pglite') {
     logger.warn('WORKER_IN_PROCESS=false on the embedded database: no process will answer messages', {
       hint: 'PGlite can be opened by one process only; set DATABASE_URL to run workers apart',

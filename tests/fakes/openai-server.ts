@@ -22,7 +22,14 @@ export type RecordedRequest = {
   path: string
   headers: IncomingHttpHeaders
   body: ChatRequestBody
+  /** Wall-clock milliseconds (sub-millisecond, comparable across processes) when the request was read. */
+  receivedAt: number
+  /** When the answer was written (undefined while it is pending, or for one that hangs). */
+  answeredAt?: number
 }
+
+/** Milliseconds since the epoch with sub-millisecond precision. */
+export const wallClockMs = () => performance.timeOrigin + performance.now()
 
 /** What the next answer does. Fields combine: `delayMs` waits, then `hang`, `status` or `reply` decides. */
 export type Behavior = {
@@ -97,6 +104,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
  * Starts the fake. With `port`, it listens there (for a fake shared with another process, such as the app
  * under Playwright), and offers a control API for that process's tests:
  *   POST /__fake/next      queue a one-shot behaviour (JSON; `match` ties it to a message)
+ *   POST /__fake/behavior  the behaviour of every later request (JSON, e.g. `{"delayMs": 200}` for a fixed
+ *                          answer delay; `{}` restores the immediate echo)
  *   GET  /__fake/requests  the recorded requests
  */
 export async function startOpenAiFake(
@@ -119,6 +128,7 @@ export async function startOpenAiFake(
         path,
         headers: req.headers,
         body: parsed.success ? parsed.data : { messages: [] },
+        receivedAt: wallClockMs(),
       }
       requests.push(request)
       void respond(request, res)
@@ -134,12 +144,19 @@ export async function startOpenAiFake(
       queue.push(parsed.data)
       return sendJson(res, 200, { queued: queue.length })
     }
+    if (route === 'POST /__fake/behavior') {
+      requests.pop()
+      const parsed = behaviorJson.safeParse(request.body)
+      if (!parsed.success) return sendJson(res, 400, { error: parsed.error.issues })
+      fallback = parsed.data
+      return sendJson(res, 200, { behavior: fallback })
+    }
     if (route === 'GET /__fake/requests') {
       requests.pop()
       return sendJson(
         res,
         200,
-        requests.map(({ path, body }) => ({ path, body })),
+        requests.map(({ path, body, receivedAt, answeredAt }) => ({ path, body, receivedAt, answeredAt })),
       )
     }
     if (route === 'GET /v1/models') {
@@ -203,6 +220,7 @@ export async function startOpenAiFake(
               total_tokens: promptTokens + completionTokens,
             },
           }
+    request.answeredAt = wallClockMs()
     sendJson(res, 200, answer, behavior.headers)
   }
 

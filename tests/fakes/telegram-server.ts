@@ -13,7 +13,8 @@ import { text } from 'node:stream/consumers'
 
 type Params = Record<string, unknown>
 export type FakeUpdate = { update_id: number } & Params
-export type FakeCall = { method: string; token: string; params: Params }
+/** `at`: wall-clock milliseconds (sub-millisecond) when the call was read, e.g. when a sendMessage was accepted. */
+export type FakeCall = { method: string; token: string; params: Params; at: number }
 type NewBot = { token: string; id?: number; username: string; firstName?: string }
 type FakeBotUser = { id: number; is_bot: true; first_name: string; username: string }
 export type FakeMessage = { message_id: number; date: number; chat: { id: number | string }; text: string }
@@ -210,7 +211,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     if (url.pathname.startsWith('/__fake/')) return send(res, ...(await control(route, params)))
     const [, token, method] = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname) ?? []
     if (!token || !method) return send(res, 404, fail(404, 'Not Found'))
-    calls.push({ method, token, params })
+    calls.push({ method, token, params, at: performance.timeOrigin + performance.now() })
     const misbehaviour = await misbehave(token, method, res)
     if (res.headersSent) return // `raw`
     const answer = misbehaviour ?? (await botApi(token, method, params, res))

@@ -65,7 +65,14 @@ type Sender = {
   send(text: string): Promise<{ platformMessageId: string }>
 }
 
-type ReplyContext = { message: Message; channel: Channel; conversation: Conversation; agent: Agent | null }
+type ReplyContext = {
+  message: Message
+  channel: Channel
+  conversation: Conversation
+  agent: Agent | null
+  /** The answer already stored by an earlier run, if any. */
+  reply: Message | null
+}
 
 const DELIVERED_STATUSES = ['sent', 'delivered', 'read'] as const
 
@@ -83,13 +90,16 @@ class RetryableModelError extends PlatformError {
   }
 }
 
+/** The message with everything its reply needs, in one query (each round trip counts at 100 replies/s). */
 async function loadContext(db: Database, messageId: string): Promise<ReplyContext | undefined> {
+  const reply = aliasedTable(messages, 'reply')
   const [row] = await db
-    .select({ message: messages, channel: channels, conversation: conversations, agent: agents })
+    .select({ message: messages, channel: channels, conversation: conversations, agent: agents, reply })
     .from(messages)
     .innerJoin(channels, eq(channels.id, messages.channelId))
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .leftJoin(agents, eq(agents.id, channels.agentId))
+    .leftJoin(reply, and(eq(reply.replyToMessageId, messages.id), eq(reply.direction, 'outbound')))
     .where(eq(messages.id, messageId))
     .limit(1)
   return row
@@ -302,31 +312,51 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
   return created ?? (await findReply(deps.db, inbound.id))
 }
 
-/** Sends the parts not sent yet, each with the retry policy, remembering progress after each. */
-async function deliver(deps: ReplyDeps, reply: Message, sender: Sender) {
+/**
+ * Sends the parts not sent yet, each with the retry policy. Each part the platform accepted is recorded at once
+ * (`sent_parts`), the last one in the same statement that marks the answer sent and the message replied: a
+ * worker that dies mid-reply resends at most the part whose acceptance it had not recorded yet (ADR 019).
+ */
+async function deliver(deps: ReplyDeps, inboundId: string, reply: Message, sender: Sender) {
   const parts = splitMessage(reply.text, sender.limit)
   let platformMessageId = reply.platformMessageId
   for (let index = reply.sentParts; index < parts.length; index++) {
     const sent = await withRetries(deps, sender, 'send', () => sender.send(parts[index]))
     platformMessageId ??= sent.platformMessageId
+    if (index === parts.length - 1) {
+      return recordReplied(deps.db, inboundId, reply.id, { sentParts: parts.length, platformMessageId })
+    }
     await deps.db
       .update(messages)
       .set({ sentParts: index + 1, platformMessageId })
       .where(eq(messages.id, reply.id))
   }
+  await recordReplied(deps.db, inboundId, reply.id)
 }
 
-async function markReplied(db: Database, inboundId: string, replyId: string) {
-  await db.transaction(async (tx) => {
-    await tx
+/**
+ * The answer sent (with the progress of its last part, when given) and its message replied, in one statement:
+ * no state in between for a crash to leave behind, and one round trip.
+ */
+async function recordReplied(
+  db: Database,
+  inboundId: string,
+  replyId: string,
+  progress?: Pick<Message, 'sentParts' | 'platformMessageId'>,
+) {
+  const sent = db.$with('sent').as(
+    db
       .update(messages)
-      .set({ status: 'sent', platformSentAt: new Date(), failureReason: null })
+      .set({ status: 'sent', platformSentAt: new Date(), failureReason: null, ...progress })
       .where(and(eq(messages.id, replyId), eq(messages.status, 'pending')))
-    await tx
-      .update(messages)
-      .set({ status: 'replied', failureReason: null })
-      .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
-  })
+      .returning({ id: messages.id }),
+  )
+  // PostgreSQL runs a data-modifying WITH to completion whether or not the main statement reads it.
+  await db
+    .with(sent)
+    .update(messages)
+    .set({ status: 'replied', failureReason: null })
+    .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
 }
 
 async function markNotAnswered(db: Database, inboundId: string, reason: string) {
@@ -410,23 +440,21 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
   if (!context || context.message.direction !== 'inbound') {
     return { outcome: 'skipped', reason: 'The message no longer exists' }
   }
-  const { message: inbound, channel, agent } = context
+  const { message: inbound, channel, agent, reply: stored } = context
   if (inbound.status !== 'queued') return { outcome: 'skipped', reason: `The message is ${inbound.status}` }
 
-  const stored = await findReply(deps.db, inbound.id)
   if (stored?.status === 'failed') {
     const reason = stored.failureReason ?? 'The answer could not be sent'
     await markReplyFailed(deps.db, inbound.id, reason)
     return { outcome: 'failed', reason }
   }
   if (stored && stored.status !== 'pending') {
-    await markReplied(deps.db, inbound.id, stored.id)
+    await recordReplied(deps.db, inbound.id, stored.id)
     return { outcome: 'replied', outboundId: stored.id }
   }
   if (stored) {
     return attempt(deps, context, async (sender) => {
-      await deliver(deps, stored, sender)
-      await markReplied(deps.db, inbound.id, stored.id)
+      await deliver(deps, inbound.id, stored, sender)
       return { outcome: 'replied', outboundId: stored.id }
     })
   }
@@ -442,8 +470,7 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
       await markReplyFailed(deps.db, inbound.id, REPLY_FAILURES.emptyAnswer)
       return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
     }
-    await deliver(deps, reply, sender)
-    await markReplied(deps.db, inbound.id, reply.id)
+    await deliver(deps, inbound.id, reply, sender)
     return { outcome: 'replied', outboundId: reply.id }
   })
 }

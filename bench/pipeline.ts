@@ -1,0 +1,325 @@
+/**
+ * `npm run bench:pipeline`: customer messages through the real Telegram webhook receiver and the real reply
+ * worker, end to end, and what the platform received.
+ *
+ * Reproduce: `npm run bench:pipeline` (builds the app first if build/server/index.js is missing). Two passes:
+ *   postgres  a throwaway PostgreSQL cluster; the production server (`server/index.ts`, WORKER_IN_PROCESS=false)
+ *             receives, and BENCH_WORKERS (default 1) separate `server/worker.ts` processes answer: the
+ *             production topology, each process on its own core;
+ *   pglite    the embedded default: one process that receives and answers (PGlite admits one process).
+ * BENCH_PASSES=postgres or pglite runs one. The model is the OpenAI-compatible fake answering after
+ * BENCH_MODEL_DELAY_MS (200); the platform is the Telegram fake. BENCH_CONVERSATIONS (100) conversations, spread
+ * over 10 bots, each send BENCH_MESSAGES (10) messages in order, each once the webhook acknowledged the previous
+ * one; the conversations run concurrently. REPLY_WORKER_CONCURRENCY passes through to the app.
+ *
+ * Printed per pass: replies/s (replies over the time from the first webhook request to the last reply),
+ * acknowledgement p50/p99, and the overhead p50/p99: the time a reply took beyond the model, i.e. platform send
+ * time − model time − the moment the message could be answered, which is its webhook acknowledgement or, when
+ * later, the previous reply of its conversation going out (replies of a conversation go in order, one at a
+ * time, so that wait is the model's time on earlier messages, not ours). The raw figure (send − ack − model, the
+ * ordering wait included) is printed too. Then lost, duplicated and out-of-order replies, matched from what
+ * the fake platform received to what was sent. Exit code 1 when a target is missed: every reply, none lost,
+ * duplicated or out of order, at least 100 replies/s, overhead p99 under 200 ms. BENCH_KEEP_LOGS=1 keeps the
+ * processes' logs.
+ */
+import { randomBytes } from 'node:crypto'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpus, loadavg, tmpdir, uptime } from 'node:os'
+import path from 'node:path'
+import { openDatabase } from '~/db/client.server'
+import { freePort } from '../scripts/lib/processes.js'
+import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
+import { startOpenAiFake, wallClockMs, type OpenAiFake } from '../tests/fakes/openai-server'
+import { startTelegramFake, type TelegramFake } from '../tests/fakes/telegram-server'
+import {
+  ROOT,
+  seedBots,
+  startAppProcess,
+  textUpdate,
+  type AppProcess,
+  type RigBot,
+} from '../tests/setup/app-rig'
+
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS) || 100
+const MESSAGES = Number(process.env.BENCH_MESSAGES) || 10
+const MODEL_DELAY_MS = Number(process.env.BENCH_MODEL_DELAY_MS ?? 200)
+const WORKERS = Number(process.env.BENCH_WORKERS) || 1
+const BOTS = Math.min(10, CONVERSATIONS)
+const PASSES = (process.env.BENCH_PASSES ?? 'postgres,pglite').split(',').map((p) => p.trim())
+const SETTLE_TIMEOUT_MS = 120_000
+/** After the last expected reply: long enough for a duplicate to show up. */
+const QUIET_MS = 2_000
+/** BENCH_PROFILE_DIR=<dir>: the app's processes write V8 CPU profiles there (open them in Chrome's DevTools). */
+const NODE_ARGS = process.env.BENCH_NODE_IMPORT
+  ? ['--import', process.env.BENCH_NODE_IMPORT]
+  : process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : []
+const TARGETS = { repliesPerSecond: 100, overheadP99Ms: 200 }
+
+type Sent = {
+  chatId: number
+  index: number
+  text: string
+  requestedAt: number
+  ackAt: number
+  status: number
+}
+
+function buildIfMissing() {
+  if (existsSync(path.join(ROOT, 'build/server/index.js'))) return
+  console.log('build/server/index.js is missing: building the app...')
+  const result = spawnSync(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  })
+  if (result.status !== 0) throw new Error(`The build failed (exit ${result.status ?? result.signal})`)
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
+const ms = (value: number) => `${value.toFixed(1)} ms`
+const machine = () =>
+  `uptime ${(uptime() / 3600).toFixed(1)} h, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${cpus().length} cores`
+
+/** One conversation: its messages in order, each once the previous one was acknowledged. */
+async function converse(bot: RigBot, chatId: number, runTag: string, ids: { next: number }): Promise<Sent[]> {
+  const sent: Sent[] = []
+  for (let index = 0; index < MESSAGES; index++) {
+    const text = `${runTag} chat ${chatId} message ${index}`
+    const id = ++ids.next
+    const body = JSON.stringify(textUpdate(id, chatId, id, text))
+    const requestedAt = wallClockMs()
+    const response = await fetch(bot.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': bot.secret },
+      body,
+    })
+    await response.arrayBuffer()
+    sent.push({ chatId, index, text, requestedAt, ackAt: wallClockMs(), status: response.status })
+  }
+  return sent
+}
+
+type Outcome = {
+  pass: string
+  replies: number
+  lost: number
+  duplicated: number
+  outOfOrder: number
+  rejected: number
+  repliesPerSecond: number
+  ackP50: number
+  ackP99: number
+  overheadP50: number
+  overheadP99: number
+  rawP50: number
+  rawP99: number
+  modelCalls: number
+  maxModelInFlight: number
+}
+
+/** Matches what the platform received to what was sent. */
+function analyse(
+  pass: string,
+  sent: Sent[],
+  telegram: TelegramFake,
+  model: OpenAiFake,
+  bots: RigBot[],
+): Outcome {
+  const tokens = new Set(bots.map((b) => b.token))
+  const sends = telegram.calls.filter((c) => c.method === 'sendMessage' && tokens.has(c.token))
+  const byText = new Map(sent.map((s) => [`Echo: ${s.text}`, s]))
+  const replies = new Map<Sent, number[]>()
+  const order = new Map<number, number[]>() // chat id → message indexes in the order their replies arrived
+  for (const call of sends) {
+    const source = byText.get(String(call.params.text))
+    if (!source) continue
+    replies.set(source, [...(replies.get(source) ?? []), call.at])
+    order.set(source.chatId, [...(order.get(source.chatId) ?? []), source.index])
+  }
+  const modelTime = new Map<string, number>()
+  let maxModelInFlight = 0
+  const edges: [number, number][] = []
+  for (const request of model.requests) {
+    const last = request.body.messages.findLast((m) => m.role === 'user')
+    if (typeof last?.content === 'string' && request.answeredAt !== undefined) {
+      modelTime.set(last.content, request.answeredAt - request.receivedAt)
+      edges.push([request.receivedAt, 1], [request.answeredAt, -1])
+    }
+  }
+  let inFlight = 0
+  for (const [, delta] of edges.sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
+    inFlight += delta
+    maxModelInFlight = Math.max(maxModelInFlight, inFlight)
+  }
+
+  let outOfOrder = 0
+  for (const indexes of order.values()) {
+    let highest = -1
+    for (const index of indexes) {
+      if (index < highest) outOfOrder++
+      highest = Math.max(highest, index)
+    }
+  }
+  const overheads: number[] = []
+  const raw: number[] = []
+  const firstSendOf = (s: Sent | undefined) => (s ? replies.get(s)?.[0] : undefined)
+  const byChat = new Map<number, Sent[]>()
+  for (const s of sent) byChat.set(s.chatId, [...(byChat.get(s.chatId) ?? []), s])
+  for (const conversation of byChat.values()) {
+    conversation.sort((a, b) => a.index - b.index)
+    conversation.forEach((s, i) => {
+      const sentAt = firstSendOf(s)
+      const modelMs = modelTime.get(s.text)
+      if (sentAt === undefined || modelMs === undefined) return
+      const previous = i > 0 ? firstSendOf(conversation[i - 1]) : undefined
+      const ready = Math.max(s.ackAt, previous ?? 0)
+      overheads.push(sentAt - ready - modelMs)
+      raw.push(sentAt - s.ackAt - modelMs)
+    })
+  }
+  const acks = sent.map((s) => s.ackAt - s.requestedAt).sort((a, b) => a - b)
+  overheads.sort((a, b) => a - b)
+  raw.sort((a, b) => a - b)
+  const answered = [...replies.values()]
+  const allSends = answered.flat()
+  const start = Math.min(...sent.map((s) => s.requestedAt))
+  const end = Math.max(...allSends)
+  return {
+    pass,
+    replies: allSends.length,
+    lost: sent.filter((s) => s.status === 200 && !replies.has(s)).length,
+    duplicated: answered.reduce((n, times) => n + times.length - 1, 0),
+    outOfOrder,
+    rejected: sent.filter((s) => s.status !== 200).length,
+    repliesPerSecond: answered.length / ((end - start) / 1000),
+    ackP50: quantile(acks, 0.5),
+    ackP99: quantile(acks, 0.99),
+    overheadP50: quantile(overheads, 0.5),
+    overheadP99: quantile(overheads, 0.99),
+    rawP50: quantile(raw, 0.5),
+    rawP99: quantile(raw, 0.99),
+    modelCalls: model.requests.length,
+    maxModelInFlight,
+  }
+}
+
+async function waitForReplies(telegram: TelegramFake, bots: RigBot[], expected: number) {
+  const tokens = new Set(bots.map((b) => b.token))
+  const count = () => telegram.calls.filter((c) => c.method === 'sendMessage' && tokens.has(c.token)).length
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS
+  while (count() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  await new Promise((r) => setTimeout(r, QUIET_MS))
+}
+
+async function runPass(pass: string): Promise<Outcome> {
+  const scratch = mkdtempSync(path.join(tmpdir(), `replypilot-bench-${pass}-`))
+  const [telegram, model] = await Promise.all([startTelegramFake(), startOpenAiFake()])
+  model.setBehavior({ delayMs: MODEL_DELAY_MS })
+  const postgres = pass === 'postgres' ? await startThrowawayPostgres() : undefined
+  const processes: AppProcess[] = []
+  try {
+    const port = await freePort()
+    const publicUrl = `http://127.0.0.1:${port}`
+    const dataDir = path.join(scratch, 'data')
+    const encryptionKey = randomBytes(32).toString('hex')
+    const seedDb = await openDatabase({ databaseUrl: postgres?.url, dataDir })
+    const bots = await seedBots({ db: seedDb.db, telegram, publicUrl, encryptionKey, count: BOTS })
+    await seedDb.close()
+
+    const env: Record<string, string> = {
+      NODE_ENV: 'production',
+      EMBEDDED_DEFAULTS: 'true',
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: postgres?.url ?? '',
+      ENCRYPTION_KEY: encryptionKey,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      LLM_BASE_URL: model.url,
+      LLM_API_KEY: 'sk-bench',
+      WORKER_IN_PROCESS: postgres ? 'false' : 'true',
+    }
+    const web = startAppProcess('server/index.ts', env, path.join(scratch, 'web.log'), NODE_ARGS)
+    processes.push(web)
+    await web.printed('"msg":"listening"')
+    if (postgres) {
+      for (let i = 0; i < WORKERS; i++) {
+        const worker = startAppProcess(
+          'server/worker.ts',
+          env,
+          path.join(scratch, `worker-${i + 1}.log`),
+          NODE_ARGS,
+        )
+        processes.push(worker)
+        await worker.printed('"msg":"worker started"')
+      }
+    }
+
+    const before = machine()
+    const runTag = randomBytes(3).toString('hex')
+    const ids = { next: 0 }
+    const conversations = Array.from({ length: CONVERSATIONS }, (_, i) =>
+      converse(bots[i % bots.length], 100_000 + i, runTag, ids),
+    )
+    const sent = (await Promise.all(conversations)).flat()
+    await waitForReplies(telegram, bots, sent.length)
+    const outcome = analyse(pass, sent, telegram, model, bots)
+    const kept = process.env.BENCH_KEEP_LOGS ? `; logs in ${scratch}` : ''
+    console.log(`\n${pass}: ${before} before, ${machine()} after${kept}`)
+    return outcome
+  } finally {
+    for (const child of processes.reverse()) await child.stop()
+    await postgres?.stop()
+    await Promise.all([telegram.close(), model.close()])
+    if (!process.env.BENCH_KEEP_LOGS) rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+function report(o: Outcome) {
+  const expected = CONVERSATIONS * MESSAGES
+  console.log(
+    [
+      `${o.pass}: ${o.replies} replies to ${expected} messages, ${o.repliesPerSecond.toFixed(1)} replies/s`,
+      `  lost ${o.lost}, duplicated ${o.duplicated}, out of order ${o.outOfOrder}, webhooks refused ${o.rejected}`,
+      `  webhook acknowledgement p50 ${ms(o.ackP50)}, p99 ${ms(o.ackP99)}`,
+      `  overhead (send − model − max(ack, previous reply)) p50 ${ms(o.overheadP50)}, p99 ${ms(o.overheadP99)}`,
+      `  raw (send − ack − model, in-order wait included) p50 ${ms(o.rawP50)}, p99 ${ms(o.rawP99)}`,
+      `  model calls ${o.modelCalls}, at most ${o.maxModelInFlight} in flight`,
+    ].join('\n'),
+  )
+  const missed: string[] = []
+  if (o.replies !== expected || o.lost || o.duplicated || o.outOfOrder || o.rejected)
+    missed.push('exactly once, in order')
+  if (o.repliesPerSecond < TARGETS.repliesPerSecond) missed.push(`${TARGETS.repliesPerSecond} replies/s`)
+  if (!(o.overheadP99 < TARGETS.overheadP99Ms)) missed.push(`overhead p99 < ${TARGETS.overheadP99Ms} ms`)
+  return missed
+}
+
+async function main() {
+  buildIfMissing()
+  console.log(
+    `${CONVERSATIONS} conversations × ${MESSAGES} messages, model ${MODEL_DELAY_MS} ms, ` +
+      `REPLY_WORKER_CONCURRENCY ${process.env.REPLY_WORKER_CONCURRENCY ?? 'default'}, ${WORKERS} worker process(es) on PostgreSQL`,
+  )
+  let failed = false
+  for (const pass of PASSES) {
+    if (pass !== 'postgres' && pass !== 'pglite') throw new Error(`Unknown pass ${pass}`)
+    const missed = report(await runPass(pass))
+    if (missed.length > 0) {
+      failed = true
+      console.log(`  target missed: ${missed.join(', ')}`)
+    }
+  }
+  process.exit(failed ? 1 : 0)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
