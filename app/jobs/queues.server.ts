@@ -11,7 +11,7 @@ import type { Logger } from '~/utils/logger.server'
  * does: it is retried with a backoff, and the last attempt records the failure instead of failing the job (a
  * failed job would hold its conversation back for good). The heartbeat (pg-boss's shortest, 10 s, refreshed
  * every 5 s) and the supervisor passes of SUPERVISION hand the jobs of a worker that died to another one within
- * about 20 s instead of at the expiry (docs/decisions/019).
+ * about 20 s instead of at the expiry (docs/decisions/021).
  */
 export const REPLY_QUEUE_OPTIONS = {
   policy: 'key_strict_fifo',

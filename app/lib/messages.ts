@@ -15,7 +15,7 @@ export const DEFAULT_CONVERSATION_WINDOW = 20
 
 /**
  * Reply jobs one worker process runs at once (REPLY_WORKER_CONCURRENCY). A job mostly waits on the model and
- * the platform, so a process keeps many in flight; see docs/decisions/018 for how the default was measured.
+ * the platform, so a process keeps many in flight; see docs/decisions/020 for how the default was measured.
  */
 export const DEFAULT_REPLY_WORKER_CONCURRENCY = 32
 export const MAX_REPLY_WORKER_CONCURRENCY = 256

@@ -1,5 +1,5 @@
 /**
- * The crash drill (docs/decisions/019): a real worker process (`node --import tsx server/worker.ts`) is killed
+ * The crash drill (docs/decisions/021): a real worker process (`node --import tsx server/worker.ts`) is killed
  * with SIGKILL while 200 messages are in flight, and started again. Afterwards every message has exactly one
  * stored answer and exactly one reply at the platform, or the test names each message whose reply went out
  * twice and proves that its first send fell in the window between the platform's acceptance and our record of
@@ -19,8 +19,11 @@ import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type DatabaseHandle } from '~/db/client.server'
 import { messages } from '~/db/schema'
-import { startQueues, stopQueues } from '~/jobs/queues.server'
-import { authenticateTelegramWebhook, receiveTelegramUpdate } from '~/services/messages/telegram-webhook.server'
+import { startQueues } from '~/jobs/queues.server'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/telegram-webhook.server'
 import { createLogger } from '~/utils/logger.server'
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
@@ -79,7 +82,9 @@ function startWorker(n: number) {
 }
 
 const workerLogs = () =>
-  workers.map((_, i) => readFileSync(path.join(scratch, `worker-${i + 1}.log`), 'utf8').slice(-4000)).join('\n')
+  workers
+    .map((_, i) => readFileSync(path.join(scratch, `worker-${i + 1}.log`), 'utf8').slice(-4000))
+    .join('\n')
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'replypilot-drill-'))
@@ -146,11 +151,18 @@ describe('a worker killed with SIGKILL while 200 messages are in flight, then st
         for (let index = 0; index < MESSAGES_EACH; index++) {
           const text = `${runTag} chat ${chatId} message ${index}`
           const id = ++ids + c * 1000
-          await receiveTelegramUpdate({ db: handle.db, boss, channel, body: textUpdate(id, chatId, id, text) })
+          await receiveTelegramUpdate({
+            db: handle.db,
+            boss,
+            channel,
+            body: textUpdate(id, chatId, id, text),
+          })
           const [row] = await handle.db
             .select({ id: messages.id })
             .from(messages)
-            .where(and(eq(messages.channelId, bot.channelId), eq(messages.platformMessageId, `${chatId}:${id}`)))
+            .where(
+              and(eq(messages.channelId, bot.channelId), eq(messages.platformMessageId, `${chatId}:${id}`)),
+            )
           inbound.push({ id: row.id, text, chatId, index })
         }
       }),
@@ -189,10 +201,17 @@ describe('a worker killed with SIGKILL while 200 messages are in flight, then st
       const rows = await handle.db
         .select({ status: messages.status })
         .from(messages)
-        .where(inArray(messages.id, inbound.map((m) => m.id)))
+        .where(
+          inArray(
+            messages.id,
+            inbound.map((m) => m.id),
+          ),
+        )
       if (rows.every((r) => r.status !== 'queued')) break
       if (Date.now() > deadline) {
-        throw new Error(`Not every message was answered ${TAKEOVER_BUDGET_MS} ms after the kill:\n${workerLogs()}`)
+        throw new Error(
+          `Not every message was answered ${TAKEOVER_BUDGET_MS} ms after the kill:\n${workerLogs()}`,
+        )
       }
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -203,12 +222,25 @@ describe('a worker killed with SIGKILL while 200 messages are in flight, then st
     const stored = await handle.db
       .select({ id: messages.id, status: messages.status })
       .from(messages)
-      .where(inArray(messages.id, inbound.map((m) => m.id)))
+      .where(
+        inArray(
+          messages.id,
+          inbound.map((m) => m.id),
+        ),
+      )
     expect(stored.map((r) => r.status)).toEqual(stored.map(() => 'replied'))
     const answers = await handle.db
       .select({ inboundId: messages.replyToMessageId, status: messages.status })
       .from(messages)
-      .where(and(inArray(messages.replyToMessageId, inbound.map((m) => m.id)), eq(messages.direction, 'outbound')))
+      .where(
+        and(
+          inArray(
+            messages.replyToMessageId,
+            inbound.map((m) => m.id),
+          ),
+          eq(messages.direction, 'outbound'),
+        ),
+      )
     expect(answers).toHaveLength(inbound.length)
     expect(new Set(answers.map((a) => a.inboundId)).size).toBe(inbound.length)
     expect(answers.every((a) => a.status === 'sent')).toBe(true)
@@ -230,7 +262,9 @@ describe('a worker killed with SIGKILL while 200 messages are in flight, then st
         acceptedByPlatformBeforeKill: atKill.sent.has(`Echo: ${message.text}`),
         ourRecordAtKill: record ? { status: record.status, sentParts: record.sentParts } : 'no answer stored',
       }
-      console.info(`sent twice, in the window between the platform's acceptance and our commit: ${JSON.stringify(proof)}`)
+      console.info(
+        `sent twice, in the window between the platform's acceptance and our commit: ${JSON.stringify(proof)}`,
+      )
       expect(proof.repliesAtPlatform).toBe(2)
       expect(proof.acceptedByPlatformBeforeKill).toBe(true)
       expect(record === undefined || (record.sentParts === 0 && record.status === 'pending')).toBe(true)

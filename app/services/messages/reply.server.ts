@@ -315,7 +315,7 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
 /**
  * Sends the parts not sent yet, each with the retry policy. Each part the platform accepted is recorded at once
  * (`sent_parts`), the last one in the same statement that marks the answer sent and the message replied: a
- * worker that dies mid-reply resends at most the part whose acceptance it had not recorded yet (ADR 019).
+ * worker that dies mid-reply resends at most the part whose acceptance it had not recorded yet (ADR 021).
  */
 async function deliver(deps: ReplyDeps, inboundId: string, reply: Message, sender: Sender) {
   const parts = splitMessage(reply.text, sender.limit)
