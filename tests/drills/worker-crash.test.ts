@@ -176,6 +176,8 @@ describe('a worker killed with SIGKILL while 200 messages are in flight, then st
     while (sendsOf(replyTexts).length < REPLIES_BEFORE_KILL && Date.now() < killBy) {
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
+    // At a random moment of a job's life, not right after an acceptance the loop above just saw.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 300))
     first.child.kill('SIGKILL')
     await first.exited()
     const killedAt = Date.now()
