@@ -24,6 +24,7 @@ import type {
 } from '~/components/channels/types'
 import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { PRODUCT_NAME } from '~/lib/constants'
+import type { MetaClientConfig } from '~/lib/facebook'
 import { getAgent, listAgents } from '~/services/agents/agents.server'
 import { assignAgent, listChannels, removeAgent, toChannelView } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
@@ -33,6 +34,7 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { isAppError } from '~/utils/errors'
 import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
 import { platformDeps } from '~/utils/channel-deps.server'
+import type { Config } from '~/utils/env.server'
 import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Channels · ${PRODUCT_NAME}` }]
@@ -49,11 +51,21 @@ const ignoreNotFound = (error: unknown) => {
   throw error
 }
 
+/** What the Facebook SDK island needs of the Meta app: public identifiers only, never the secret. */
+const metaClientConfig = (meta: Config['meta']): MetaClientConfig => ({
+  configured: meta.configured,
+  appId: meta.appId,
+  sdkUrl: meta.sdkUrl,
+  whatsappConfigId: meta.whatsappConfigId ?? null,
+  messageOrigins: meta.signupMessageOrigins,
+})
+
 /** The channels as the browser may see them (toChannelView: no token, no secret) and the active agents. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
-  if (!scope) return { hasOrganization: false, channels: [], agents: [], otherAgents: [] }
   const { config } = await getRuntime()
+  const meta = metaClientConfig(config.meta)
+  if (!scope) return { hasOrganization: false, channels: [], agents: [], otherAgents: [], meta }
   const [rows, active] = await Promise.all([listChannels(scope), listAgents(scope, { status: 'active' })])
   const channels = rows.map((channel) => toChannelView(channel, config.publicUrl))
   const agents = active.items.map(toOption)
@@ -64,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const otherAgents = (
     await Promise.all([...otherIds].map((id) => getAgent(scope, id).catch(ignoreNotFound)))
   ).flatMap((agent) => (agent ? [toOption(agent)] : []))
-  return { hasOrganization: true, channels, agents, otherAgents }
+  return { hasOrganization: true, channels, agents, otherAgents, meta }
 }
 
 // Opening the details dialog reloads the active agents (the dialog asks for them afresh); opening or closing any
@@ -231,7 +243,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ChannelsPage() {
-  const { channels, agents, otherAgents, hasOrganization } = useLoaderData<typeof loader>()
+  const { channels, agents, otherAgents, hasOrganization, meta } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <ChannelsScreen
@@ -239,6 +251,7 @@ export default function ChannelsPage() {
       agents={agents}
       otherAgents={otherAgents}
       hasOrganization={hasOrganization}
+      meta={meta}
       noScriptData={actionData}
     />
   )

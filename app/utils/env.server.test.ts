@@ -139,6 +139,42 @@ describe('loadConfig', () => {
     )
   })
 
+  it("trusts Embedded Signup's message from Meta's origins, plus bare origins WHATSAPP_SIGNUP_ORIGINS adds", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).meta.signupMessageOrigins).toEqual([
+      'https://www.facebook.com',
+      'https://web.facebook.com',
+    ])
+    const extended = loadConfig({
+      DATA_DIR: tempDir(),
+      WHATSAPP_SIGNUP_ORIGINS: ' http://localhost:3100 , https://www.facebook.com,',
+    })
+    expect(extended.meta.signupMessageOrigins).toEqual([
+      'https://www.facebook.com',
+      'https://web.facebook.com',
+      'http://localhost:3100',
+    ])
+    for (const value of ['*', 'https://*.example.com', 'https://app.example.com/path', 'localhost:3100']) {
+      expect(problemsOf({ DATA_DIR: tempDir(), WHATSAPP_SIGNUP_ORIGINS: value }).join()).toContain(
+        'WHATSAPP_SIGNUP_ORIGINS must list origins',
+      )
+    }
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: 'a'.repeat(64),
+      FIREBASE_PROJECT_ID: 'p',
+      FIREBASE_API_KEY: 'k',
+      DATA_DIR: tempDir(),
+    }
+    expect(problemsOf({ ...production, WHATSAPP_SIGNUP_ORIGINS: 'http://localhost:3100' }).join()).toContain(
+      'WHATSAPP_SIGNUP_ORIGINS must be https origins in production',
+    )
+    expect(
+      loadConfig({ ...production, WHATSAPP_SIGNUP_ORIGINS: 'https://staging.example.com' }).meta
+        .signupMessageOrigins,
+    ).toContain('https://staging.example.com')
+  })
+
   it('keeps /metrics behind METRICS_TOKEN, which must be long enough', () => {
     expect(loadConfig({ DATA_DIR: tempDir() })).toMatchObject({ metricsToken: undefined, embedded: true })
     expect(problemsOf({ DATA_DIR: tempDir(), METRICS_TOKEN: 'short' }).join()).toContain(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
 import {
   DEFAULT_CONVERSATION_WINDOW,
   DEFAULT_REPLY_WORKER_CONCURRENCY,
@@ -19,6 +20,17 @@ const optionalString = z
   .trim()
   .transform((v) => (v === '' ? undefined : v))
   .optional()
+
+/** A bare origin (scheme, host, port): never a wildcard, a path or a pattern. */
+function isOrigin(value: string): boolean {
+  if (value.includes('*')) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
+  } catch {
+    return false
+  }
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -79,6 +91,19 @@ const envSchema = z.object({
   ),
   FACEBOOK_SDK_URL: optionalString.pipe(z.url('FACEBOOK_SDK_URL must be a URL').optional()),
   WHATSAPP_CONFIG_ID: optionalString,
+  WHATSAPP_SIGNUP_ORIGINS: optionalString.pipe(
+    z
+      .string()
+      .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+      .pipe(
+        z.array(
+          z.string().refine(isOrigin, {
+            error: 'WHATSAPP_SIGNUP_ORIGINS must list origins such as https://app.example.com, comma-separated',
+          }),
+        ),
+      )
+      .optional(),
+  ),
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   ),
@@ -124,6 +149,11 @@ export type Config = {
     graphVersion: string
     sdkUrl: string
     whatsappConfigId: string | undefined
+    /**
+     * Origins whose Embedded Signup message (WA_EMBEDDED_SIGNUP) the browser believes: Meta's own, plus
+     * WHATSAPP_SIGNUP_ORIGINS (tests serve a stand-in SDK from the app's origin).
+     */
+    signupMessageOrigins: string[]
   }
   /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
   metricsToken: string | undefined
@@ -189,6 +219,10 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
         'FIREBASE_AUTH_EMULATOR_HOST is set: the Auth emulator accepts unsigned tokens and must never be used in production. Unset it, or set EMBEDDED_DEFAULTS=true for a local trial.',
       )
     }
+    const plain = (env.WHATSAPP_SIGNUP_ORIGINS ?? []).filter((origin) => !origin.startsWith('https://'))
+    if (plain.length > 0) {
+      problems.push(`WHATSAPP_SIGNUP_ORIGINS must be https origins in production (not ${plain.join(', ')}).`)
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems)
 
@@ -231,6 +265,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       graphVersion: env.META_GRAPH_VERSION ?? 'v23.0',
       sdkUrl: env.FACEBOOK_SDK_URL ?? 'https://connect.facebook.net/en_US/sdk.js',
       whatsappConfigId: env.WHATSAPP_CONFIG_ID,
+      signupMessageOrigins: [...new Set([...META_MESSAGE_ORIGINS, ...(env.WHATSAPP_SIGNUP_ORIGINS ?? [])])],
     },
     metricsToken: env.METRICS_TOKEN,
     embedded: !strict,

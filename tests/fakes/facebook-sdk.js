@@ -10,7 +10,11 @@
  *     signupCode, wabaId, phoneNumberId,           // the WhatsApp Embedded Signup answer
  *     signupEvent: 'FINISH' | 'FINISH_ONLY_WABA' | 'CANCEL',     // default FINISH
  *     graphRoot,                                   // e.g. the Graph fake's URL: FB.api forwards there
- *     pages }                                      // else FB.api answers /me/accounts from these
+ *     pages,                                       // else FB.api answers /me/accounts from these
+ *     logoutFails }                                // FB.logout throws (and the session stays)
+ *
+ * `FB.__calls` lists what the page called, in order: { method: 'init' | 'login' | 'logout' | 'getLoginStatus' |
+ * 'api', options?, path? }, for tests to check the login's options and that a logout happened.
  *
  * Embedded Signup: FB.login with `config_id` and `response_type: 'code'` answers `{ authResponse: { code } }` and,
  * first, posts the session-info message Meta documents: a JSON string
@@ -37,6 +41,7 @@
   const graphError = (message, code) => ({ error: { message, type: 'OAuthException', code } })
   let initOptions = null
   let session = null // the authResponse of the last successful login
+  const calls = []
 
   function embeddedSignup(callback) {
     const fake = config()
@@ -55,6 +60,7 @@
 
   function login(callback, options) {
     const opts = options || {}
+    calls.push({ method: 'login', options: JSON.parse(JSON.stringify(opts)) })
     if (!initOptions) throw new Error('FB.login() called before FB.init()')
     if (opts.config_id && opts.response_type === 'code') return embeddedSignup(callback)
     const fake = config()
@@ -92,6 +98,7 @@
     const callback = typeof rest[rest.length - 1] === 'function' ? rest.pop() : function () {}
     const method = typeof rest[0] === 'string' ? rest.shift().toUpperCase() : 'GET'
     const params = Object.assign({}, rest[0] || {})
+    calls.push({ method: 'api', path })
     const fake = config()
     if (!fake.graphRoot) return reply(callback, localAnswer(path))
     if (session && !params.access_token) params.access_token = session.accessToken
@@ -109,13 +116,17 @@
   window.FB = {
     init(options) {
       initOptions = Object.assign({}, options)
+      calls.push({ method: 'init', options: initOptions })
     },
     login,
     logout(callback) {
+      calls.push({ method: 'logout' })
+      if (config().logoutFails) throw new Error('FB.logout failed (fake)')
       session = null
       reply(callback, LOGGED_OUT)
     },
     getLoginStatus(callback) {
+      calls.push({ method: 'getLoginStatus' })
       reply(callback, session ? { status: 'connected', authResponse: session } : LOGGED_OUT)
     },
     api,
@@ -124,6 +135,10 @@
     /** For tests: what FB.init received (appId, version, xfbml, cookie). */
     get __initOptions() {
       return initOptions
+    },
+    /** For tests: the calls the page made, in order (see the header). */
+    get __calls() {
+      return calls.slice()
     },
   }
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Menu } from '@mantine/core'
+import { Badge, Button, Loader, Menu, Text } from '@mantine/core'
 import {
   IconBrandFacebook,
   IconBrandTelegram,
@@ -11,35 +11,41 @@ import { useHydrated } from '~/components/hooks/use-hydrated'
 import classes from './channels.module.css'
 import { channelDialogHref } from './dialog-url'
 import { CHANNEL_UI_MESSAGES } from './messages'
+import type { MetaConnect, MetaPlatform } from './use-meta-connect'
 
-/** Facebook and WhatsApp connect through the platforms' own sign-up flows, which this increment does not wire. */
-const NOT_YET = [
-  { label: 'Facebook Page', Icon: IconBrandFacebook },
-  { label: 'WhatsApp Business Account', Icon: IconBrandWhatsapp },
+const META_ENTRIES = [
+  { platform: 'facebook', label: 'Facebook Page', Icon: IconBrandFacebook },
+  { platform: 'whatsapp', label: 'WhatsApp Business Account', Icon: IconBrandWhatsapp },
 ] as const
 
-function ComingSoon() {
-  return (
-    <Badge size="xs" variant="light" color="gray" radius="sm">
-      {CHANNEL_UI_MESSAGES.comingSoon}
-    </Badge>
-  )
+/** Why a Meta entry cannot be used on this server, or null when it can. */
+function unavailableReason(platform: MetaPlatform, { meta }: MetaConnect): string | null {
+  if (platform === 'facebook') return meta.configured ? null : CHANNEL_UI_MESSAGES.metaNotConfigured
+  return meta.configured && meta.whatsappConfigId
+    ? null
+    : CHANNEL_UI_MESSAGES.whatsappNotConfigured(meta.configured)
 }
 
-function NotYetEntry({ entry }: { entry: (typeof NOT_YET)[number] }) {
+/** Without JavaScript the Facebook SDK cannot run: the entries say so. */
+function NoScriptEntry({ entry }: { entry: (typeof META_ENTRIES)[number] }) {
   return (
     <span className={classes.disabledEntry} aria-disabled="true">
       <entry.Icon size={16} aria-hidden />
       {entry.label}
-      <ComingSoon />
+      <Badge size="xs" variant="light" color="gray" radius="sm">
+        {CHANNEL_UI_MESSAGES.needsJavaScript}
+      </Badge>
     </span>
   )
 }
 
-/** The Add Channel dropdown; without JavaScript a native disclosure with the same entries. */
-export function AddChannelMenu({ centered = false }: { centered?: boolean }) {
+/**
+ * The Add Channel dropdown: Telegram opens its dialog; Facebook Page and WhatsApp Business Account run their
+ * connect at once (spec section 2), or explain what the server lacks. Without JavaScript a native disclosure.
+ */
+export function AddChannelMenu({ centered = false, meta }: { centered?: boolean; meta: MetaConnect }) {
   const hydrated = useHydrated()
-  const [facebook, whatsapp] = NOT_YET
+  const [facebook, whatsapp] = META_ENTRIES
   if (!hydrated) {
     return (
       <details className={`${classes.noScriptMenu} ${centered ? classes.noScriptMenuCentered : ''}`}>
@@ -48,7 +54,7 @@ export function AddChannelMenu({ centered = false }: { centered?: boolean }) {
         </Button>
         <ul className={classes.noScriptMenuList}>
           <li>
-            <NotYetEntry entry={facebook} />
+            <NoScriptEntry entry={facebook} />
           </li>
           <li>
             <Link to={channelDialogHref('connect-telegram')} preventScrollReset>
@@ -57,30 +63,55 @@ export function AddChannelMenu({ centered = false }: { centered?: boolean }) {
             </Link>
           </li>
           <li>
-            <NotYetEntry entry={whatsapp} />
+            <NoScriptEntry entry={whatsapp} />
           </li>
         </ul>
       </details>
     )
   }
+
+  const { busy } = meta
+  const metaItem = (entry: (typeof META_ENTRIES)[number]) => {
+    const reason = unavailableReason(entry.platform, meta)
+    const connecting = busy === entry.platform
+    return (
+      <Menu.Item
+        disabled={reason !== null || busy !== null}
+        onClick={() => meta.connect(entry.platform)}
+        leftSection={
+          connecting ? <Loader size={16} aria-hidden /> : <entry.Icon size={16} aria-hidden />
+        }
+        aria-busy={connecting}
+      >
+        {connecting ? `${entry.label}: ${CHANNEL_UI_MESSAGES.connecting}` : entry.label}
+        {reason ? (
+          <Text size="xs" c="gray.7" className={classes.menuHint}>
+            {reason}
+          </Text>
+        ) : null}
+      </Menu.Item>
+    )
+  }
+
   return (
-    <Menu position={centered ? 'bottom' : 'bottom-end'} withinPortal shadow="md" width={340}>
+    <Menu
+      position={centered ? 'bottom' : 'bottom-end'}
+      withinPortal
+      shadow="md"
+      width={340}
+      onOpen={meta.prepare}
+    >
       <Menu.Target>
         <Button
-          leftSection={<IconPlus size={16} aria-hidden />}
+          leftSection={busy ? <Loader size={14} color="currentColor" aria-hidden /> : <IconPlus size={16} aria-hidden />}
           rightSection={<IconChevronDown size={14} aria-hidden />}
+          aria-busy={busy !== null}
         >
-          Add Channel
+          {busy ? CHANNEL_UI_MESSAGES.connecting : 'Add Channel'}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item
-          disabled
-          leftSection={<IconBrandFacebook size={16} aria-hidden />}
-          rightSection={<ComingSoon />}
-        >
-          {facebook.label}
-        </Menu.Item>
+        {metaItem(facebook)}
         <Menu.Item
           component={Link}
           to={channelDialogHref('connect-telegram')}
@@ -89,13 +120,7 @@ export function AddChannelMenu({ centered = false }: { centered?: boolean }) {
         >
           Telegram Bot
         </Menu.Item>
-        <Menu.Item
-          disabled
-          leftSection={<IconBrandWhatsapp size={16} aria-hidden />}
-          rightSection={<ComingSoon />}
-        >
-          {whatsapp.label}
-        </Menu.Item>
+        {metaItem(whatsapp)}
       </Menu.Dropdown>
     </Menu>
   )

@@ -1,9 +1,21 @@
-import { Alert, Center, CloseButton, Group, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
+import {
+  Alert,
+  Center,
+  CloseButton,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  VisuallyHidden,
+} from '@mantine/core'
 import { IconAlertCircle, IconBuilding, IconPlugConnected } from '@tabler/icons-react'
 import { Link, useLocation, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import { PageHeader } from '~/components/layout/page-header'
+import type { MetaClientConfig } from '~/lib/facebook'
 import { AddChannelMenu } from './add-channel-menu'
 import { ChannelCard } from './channel-card'
 import { ChannelDialogs } from './channel-dialogs'
@@ -11,6 +23,7 @@ import classes from './channels.module.css'
 import { CHANNELS_PATH, isDialogChange } from './dialog-url'
 import { CHANNEL_UI_MESSAGES } from './messages'
 import type { AgentOption, ChannelActionResponse, ChannelItem } from './types'
+import { useMetaConnect, type MetaConnect } from './use-meta-connect'
 
 /** The dismissible "Connection Error" banner; without JavaScript, dismissing reloads the page without it. */
 function ConnectionErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
@@ -41,7 +54,7 @@ function ConnectionErrorBanner({ message, onDismiss }: { message: string; onDism
   )
 }
 
-function EmptyState() {
+function EmptyState({ meta }: { meta: MetaConnect }) {
   return (
     <Paper withBorder p="xl">
       <Stack align="center" gap="xs">
@@ -53,11 +66,16 @@ function EmptyState() {
         </Text>
         <Text c="gray.7">{CHANNEL_UI_MESSAGES.emptyHint}</Text>
         <Stack mt="sm">
-          <AddChannelMenu centered />
+          <AddChannelMenu centered meta={meta} />
         </Stack>
       </Stack>
     </Paper>
   )
+}
+
+const CONNECTING_ANNOUNCEMENTS = {
+  facebook: `Facebook Page: ${CHANNEL_UI_MESSAGES.connecting}`,
+  whatsapp: `WhatsApp Business Account: ${CHANNEL_UI_MESSAGES.connecting}`,
 }
 
 /** A connect that failed for a reason other than the token's value (that one is shown on the field). */
@@ -71,17 +89,20 @@ export function ChannelsScreen({
   agents,
   otherAgents,
   hasOrganization,
+  meta,
   noScriptData,
 }: {
   channels: ChannelItem[]
   agents: AgentOption[]
   otherAgents: AgentOption[]
   hasOrganization: boolean
+  meta: MetaClientConfig
   noScriptData: ChannelActionResponse | undefined
 }) {
   const location = useLocation()
   const navigation = useNavigation()
   const [banner, setBanner] = useState(() => connectError(noScriptData))
+  const metaConnect = useMetaConnect({ meta, channels, onConnectError: setBanner })
   // A reload of the list (not a dialog opening or closing, which only changes the URL's dialog part).
   const loading =
     navigation.state === 'loading' &&
@@ -113,7 +134,7 @@ export function ChannelsScreen({
       </Paper>
     )
   } else if (channels.length === 0) {
-    content = <EmptyState />
+    content = <EmptyState meta={metaConnect} />
   } else {
     content = (
       <div className={classes.grid}>
@@ -129,8 +150,11 @@ export function ChannelsScreen({
       <PageHeader
         title="Channels"
         subtitle={CHANNEL_UI_MESSAGES.subtitle}
-        actions={hasOrganization && channels.length > 0 ? <AddChannelMenu /> : null}
+        actions={hasOrganization && channels.length > 0 ? <AddChannelMenu meta={metaConnect} /> : null}
       />
+      <VisuallyHidden role="status" aria-live="polite">
+        {metaConnect.busy ? CONNECTING_ANNOUNCEMENTS[metaConnect.busy] : ''}
+      </VisuallyHidden>
       {banner ? <ConnectionErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
       {hasOrganization ? (
         <ChannelDialogs

@@ -36,4 +36,23 @@ export type ChannelDeleteResponse = {
   error: string | null
 }
 
-export type ChannelActionResponse = ConnectTelegramResponse | ChannelUpdateResponse | ChannelDeleteResponse
+/** Facebook pages connected from the SDK's login (one channel each), or why not. */
+export type ConnectFacebookResponse = {
+  intent: 'connect-facebook'
+  connected: Array<{ id: string; name: string }> | null
+  error: string | null
+}
+
+/** The number Embedded Signup shared, connected, or why not. */
+export type ConnectWhatsAppResponse = {
+  intent: 'connect-whatsapp'
+  connected: { id: string; name: string } | null
+  error: string | null
+}
+
+export type ChannelActionResponse =
+  | ConnectTelegramResponse
+  | ConnectFacebookResponse
+  | ConnectWhatsAppResponse
+  | ChannelUpdateResponse
+  | ChannelDeleteResponse
