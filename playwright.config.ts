@@ -61,6 +61,9 @@ export default defineConfig({
       META_APP_ID: E2E_META_APP.appId,
       META_APP_SECRET: E2E_META_APP.appSecret,
       META_VERIFY_TOKEN: E2E_META_APP.verifyToken,
+      WHATSAPP_CONFIG_ID: E2E_META_APP.whatsappConfigId,
+      // The fake Facebook SDK posts Embedded Signup's message from the app's own origin, not facebook.com.
+      WHATSAPP_SIGNUP_ORIGINS: BASE_URL,
       DATA_DIR: dataDir,
       FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
       LOG_LEVEL: 'warn',

@@ -1,10 +1,12 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core'
 import { Link, useNavigate } from '@remix-run/react'
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
 import { channelDisplayName } from '~/lib/channels'
 import { CHANNELS_PATH, channelDialogHref } from './dialog-url'
+import { loadedFacebookSdk } from './facebook-sdk'
+import { logOutOfFacebook } from './meta-connect'
 import { CHANNEL_UI_MESSAGES, DELETE_CLOSE_DELAY_MS } from './messages'
 import type { ChannelActionResponse, ChannelItem } from './types'
 import { useChannelFetcher } from './use-channel-fetcher'
@@ -26,15 +28,22 @@ export function DeleteChannelPanel({
   const answer = isDelete(response)
   const done = isDelete(settled)
   const deleted = answer?.deleted === true
+  const loggedOut = useRef(false)
+  const isFacebook = channel.platformName === 'facebook'
 
   useEffect(() => {
     if (!done?.deleted) return
+    // A Facebook disconnect also ends this page's SDK session; a failure there is only warned about.
+    if (isFacebook && !loggedOut.current) {
+      loggedOut.current = true
+      void loadedFacebookSdk().then(logOutOfFacebook)
+    }
     const timer = setTimeout(
       () => ignoreInterruption(navigate(CHANNELS_PATH, { preventScrollReset: true })),
       DELETE_CLOSE_DELAY_MS,
     )
     return () => clearTimeout(timer)
-  }, [done, navigate])
+  }, [done, navigate, isFacebook])
 
   const name = channelDisplayName(channel)
   const { before, after } = CHANNEL_UI_MESSAGES.deleteConfirm

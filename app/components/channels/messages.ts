@@ -39,7 +39,6 @@ export const CHANNEL_UI_MESSAGES = {
       : 'Not configured on this server: set META_APP_ID, META_APP_SECRET and WHATSAPP_CONFIG_ID.',
   connecting: 'Connecting...',
   needsJavaScript: 'Needs JavaScript',
-  comingSoon: 'Coming soon',
   webhookLabel: 'Webhook Subscription',
   webhookDescription: 'Enable real-time message notifications',
   noActiveAgents: 'No active agents available',

@@ -14,13 +14,15 @@ import { IconCheck, IconCopy } from '@tabler/icons-react'
 import { CHANNEL_UI_MESSAGES } from './messages'
 import type { ChannelDetailsContext } from './channel-details-panel'
 
+const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>(['telegram', 'facebook', 'whatsapp'])
+
 /** The "Webhook Subscription" switch; without JavaScript, a button that posts the other position. */
 export function WebhookSection({ context }: { context: ChannelDetailsContext }) {
   const { channel, hydrated, fetcher, FormComponent, response, pending, submitting } = context
   const sending = submitting?.get('intent') === 'webhook'
   const subscribed = sending ? submitting?.get('subscribed') === 'true' : channel.webhookSubscribed
-  // Only Telegram bots subscribe from here; Meta subscribes the whole app once.
-  const supported = channel.platformName === 'telegram'
+  // Telegram bots, Facebook pages and WhatsApp numbers subscribe from here; Instagram and TikTok are not offered.
+  const supported = SUBSCRIBABLE.has(channel.platformName)
   const failed = response?.intent === 'webhook' && !pending ? response.error : null
 
   return (
