@@ -17,22 +17,27 @@ import {
 } from '~/components/channels/schemas'
 import type {
   AgentOption,
+  ConnectFacebookResponse,
+  ConnectWhatsAppResponse,
   ChannelDeleteResponse,
   ChannelUpdateIntent,
   ChannelUpdateResponse,
   ConnectTelegramResponse,
 } from '~/components/channels/types'
+import { facebookPagesSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { PRODUCT_NAME } from '~/lib/constants'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { getAgent, listAgents } from '~/services/agents/agents.server'
 import { assignAgent, listChannels, removeAgent, toChannelView } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
+import { connectFacebookPages } from '~/services/channels/facebook.server'
+import { connectWhatsApp } from '~/services/channels/whatsapp.server'
 import { connectTelegramBot } from '~/services/channels/telegram.server'
 import { setChannelWebhook } from '~/services/channels/webhook.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { isAppError } from '~/utils/errors'
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
+import { attemptInScope, getCurrentScope, type PageFailure } from '~/utils/organization.server'
 import { platformDeps } from '~/utils/channel-deps.server'
 import type { Config } from '~/utils/env.server'
 import { getRuntime } from '~/utils/runtime.server'
@@ -177,6 +182,66 @@ async function connect(formData: FormData, scope: OrganizationScope | undefined)
   return data(answer satisfies ConnectTelegramResponse, status)
 }
 
+const firstMessage = (errors: Record<string, string[] | null> | undefined) =>
+  Object.values(errors ?? {}).find((messages) => messages?.length)?.[0]
+
+/** The spec's message for a failed connect, with the particular reason after it when there is one. */
+function connectFailure(fallback: string, { reason, fieldErrors }: PageFailure) {
+  const detail = reason === fallback ? firstMessage(fieldErrors ?? undefined) : reason
+  return detail && detail !== fallback ? `${fallback}: ${detail}` : fallback
+}
+
+/** The pages the Facebook login listed (with the person's token), one channel each. Needs JavaScript. */
+async function connectFacebook(formData: FormData, scope: OrganizationScope | undefined) {
+  const intent: ConnectFacebookResponse['intent'] = 'connect-facebook'
+  const submission = parseWithZod(formData, { schema: facebookPagesSchema })
+  if (submission.status !== 'success') {
+    const error = firstMessage(submission.error ?? undefined) ?? CHANNEL_MESSAGES.noFacebookPages
+    return data({ intent, connected: null, error } satisfies ConnectFacebookResponse, 400)
+  }
+  const deps = await channelDeps()
+  const failed = CHANNEL_MESSAGES.facebookCreateFailed
+  const outcome = await attemptInScope(
+    scope,
+    (s) => connectFacebookPages(s, submission.value, deps),
+    failed,
+    {
+      intent,
+    },
+  )
+  if (!outcome.ok) {
+    const error = connectFailure(failed, outcome.failure)
+    return data({ intent, connected: null, error } satisfies ConnectFacebookResponse, outcome.failure.status)
+  }
+  const connected = outcome.value.map((channel) => {
+    const view = toChannelView(channel, deps.publicUrl)
+    return { id: view.id, name: channelDisplayName(view) }
+  })
+  return data({ intent, connected, error: null } satisfies ConnectFacebookResponse)
+}
+
+/** The number Embedded Signup shared (code, WABA and phone number ids). Needs JavaScript. */
+async function connectWhatsAppNumber(formData: FormData, scope: OrganizationScope | undefined) {
+  const intent: ConnectWhatsAppResponse['intent'] = 'connect-whatsapp'
+  const submission = parseWithZod(formData, { schema: whatsappConnectSchema })
+  if (submission.status !== 'success') {
+    const error = firstMessage(submission.error ?? undefined) ?? CHANNEL_MESSAGES.whatsappSignupFailed
+    return data({ intent, connected: null, error } satisfies ConnectWhatsAppResponse, 400)
+  }
+  const deps = await channelDeps()
+  const failed = CHANNEL_MESSAGES.whatsappConnectFailed
+  const outcome = await attemptInScope(scope, (s) => connectWhatsApp(s, submission.value, deps), failed, {
+    intent,
+  })
+  if (!outcome.ok) {
+    const error = connectFailure(failed, outcome.failure)
+    return data({ intent, connected: null, error } satisfies ConnectWhatsAppResponse, outcome.failure.status)
+  }
+  const view = toChannelView(outcome.value.channel, deps.publicUrl)
+  const connected = { id: view.id, name: channelDisplayName(view) }
+  return data({ intent, connected, error: null } satisfies ConnectWhatsAppResponse)
+}
+
 /**
  * The Channels screen's forms post here, told apart by `intent`. From a dialog (a fetcher) the answer is data for
  * the dialog; from the page without JavaScript the answer is the page with the dialog's message in it, except
@@ -190,6 +255,10 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (intent) {
     case 'connect-telegram':
       return connect(formData, scope)
+    case 'connect-facebook':
+      return connectFacebook(formData, scope)
+    case 'connect-whatsapp':
+      return connectWhatsAppNumber(formData, scope)
     case 'webhook': {
       const submission = parseWithZod(formData, { schema: webhookSchema })
       if (submission.status !== 'success') return invalid(intent, formData, submission.error ?? null)

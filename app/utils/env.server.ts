@@ -94,11 +94,17 @@ const envSchema = z.object({
   WHATSAPP_SIGNUP_ORIGINS: optionalString.pipe(
     z
       .string()
-      .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
       .pipe(
         z.array(
           z.string().refine(isOrigin, {
-            error: 'WHATSAPP_SIGNUP_ORIGINS must list origins such as https://app.example.com, comma-separated',
+            error:
+              'WHATSAPP_SIGNUP_ORIGINS must list origins such as https://app.example.com, comma-separated',
           }),
         ),
       )

@@ -26,12 +26,13 @@ test('connecting a Telegram bot: the token is checked, the card appears, the tok
   })
   await signUpWithOrganization(page)
 
-  // Facebook and WhatsApp are offered but not wired yet.
+  // The e2e stack configures a Meta app: Facebook and WhatsApp are offered (channels-meta.spec.ts connects them);
+  // Instagram and TikTok are not.
   await page.getByRole('button', { name: 'Add Channel' }).click()
+  const items = page.getByRole('menuitem')
+  await expect(items).toHaveText(['Facebook Page', 'Telegram Bot', 'WhatsApp Business Account'])
   for (const name of ['Facebook Page', 'WhatsApp Business Account']) {
-    const item = page.getByRole('menuitem', { name })
-    await expect(item).toBeDisabled()
-    await expect(item).toContainText('Coming soon')
+    await expect(page.getByRole('menuitem', { name })).toBeEnabled()
   }
   await page.keyboard.press('Escape')
 

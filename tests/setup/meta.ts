@@ -1,3 +1,4 @@
+import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
 import type { Config } from '~/utils/env.server'
 
 /** The `meta` configuration of a Meta app (id and secret) whose Graph API is the fake at `graphRoot`. */
@@ -11,5 +12,6 @@ export function testMetaConfig(graphRoot: string, app: { appId: string; appSecre
     graphVersion: 'v23.0',
     sdkUrl: `${graphRoot}/sdk.js`,
     whatsappConfigId: undefined,
+    signupMessageOrigins: [...META_MESSAGE_ORIGINS],
   }
 }

@@ -20,7 +20,7 @@ const META_ENTRIES = [
 
 /** Why a Meta entry cannot be used on this server, or null when it can. */
 function unavailableReason(platform: MetaPlatform, { meta }: MetaConnect): string | null {
-  if (platform === 'facebook') return meta.configured ? null : CHANNEL_UI_MESSAGES.metaNotConfigured
+  if (platform === 'facebook') return meta.configured ? null : CHANNEL_UI_MESSAGES.facebookNotConfigured
   return meta.configured && meta.whatsappConfigId
     ? null
     : CHANNEL_UI_MESSAGES.whatsappNotConfigured(meta.configured)
@@ -78,9 +78,7 @@ export function AddChannelMenu({ centered = false, meta }: { centered?: boolean;
       <Menu.Item
         disabled={reason !== null || busy !== null}
         onClick={() => meta.connect(entry.platform)}
-        leftSection={
-          connecting ? <Loader size={16} aria-hidden /> : <entry.Icon size={16} aria-hidden />
-        }
+        leftSection={connecting ? <Loader size={16} aria-hidden /> : <entry.Icon size={16} aria-hidden />}
         aria-busy={connecting}
       >
         {connecting ? `${entry.label}: ${CHANNEL_UI_MESSAGES.connecting}` : entry.label}
@@ -103,7 +101,9 @@ export function AddChannelMenu({ centered = false, meta }: { centered?: boolean;
     >
       <Menu.Target>
         <Button
-          leftSection={busy ? <Loader size={14} color="currentColor" aria-hidden /> : <IconPlus size={16} aria-hidden />}
+          leftSection={
+            busy ? <Loader size={14} color="currentColor" aria-hidden /> : <IconPlus size={16} aria-hidden />
+          }
           rightSection={<IconChevronDown size={14} aria-hidden />}
           aria-busy={busy !== null}
         >

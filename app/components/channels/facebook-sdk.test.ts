@@ -39,7 +39,12 @@ describe('loadFacebookSdk', () => {
     const { sdk, init } = runScript()
     await expect(first).resolves.toBe(sdk)
     await expect(second).resolves.toBe(sdk)
-    expect(init).toHaveBeenCalledExactlyOnceWith({ appId: '1234', version: 'v23.0', cookie: true, xfbml: false })
+    expect(init).toHaveBeenCalledExactlyOnceWith({
+      appId: '1234',
+      version: 'v23.0',
+      cookie: true,
+      xfbml: false,
+    })
     expect(await loadedFacebookSdk()).toBe(sdk)
     // Ready: no second script.
     await loadFacebookSdk(SETTINGS)

@@ -17,22 +17,12 @@ export const CHANNEL_UI_MESSAGES = {
       ? `Facebook page ${names[0]} connected successfully`
       : `${names.length} Facebook pages connected successfully: ${names.join(', ')}`,
   whatsappConnected: (name: string) => `WhatsApp number ${name} connected successfully`,
-  // The spec's connect messages (section 8); the server's CHANNEL_MESSAGES carries the same.
-  facebookLoginFailed: 'Facebook login was cancelled or failed',
-  noFacebookPages:
-    'No Facebook pages found. You need to be an admin of at least one Facebook page to use this feature.',
-  noFacebookPagesAvailable: 'No Facebook pages available to connect',
-  facebookCreateFailed: 'Failed to create channels in backend',
-  whatsappSignupFailed: 'WhatsApp signup failed',
-  whatsappCancelled: 'User cancelled WhatsApp signup or did not authorize',
-  whatsappNoCode: 'No authorization code received from WhatsApp signup',
-  whatsappConnectFailed: 'Failed to connect WhatsApp number',
   // Ours, where the spec has no text.
   missingPermissions: (missing: string[]) =>
     `Facebook did not grant these permissions: ${missing.join(', ')}. Connect again and allow all of them.`,
   whatsappNoPhoneNumber:
     'WhatsApp signup finished without a phone number. Add a phone number to your WhatsApp Business Account, then connect again.',
-  metaNotConfigured: 'Not configured on this server: set META_APP_ID and META_APP_SECRET.',
+  facebookNotConfigured: 'Not configured on this server: set META_APP_ID and META_APP_SECRET.',
   whatsappNotConfigured: (appConfigured: boolean) =>
     appConfigured
       ? 'Not configured on this server: set WHATSAPP_CONFIG_ID (the Embedded Signup configuration).'

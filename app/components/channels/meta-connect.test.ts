@@ -112,9 +112,9 @@ describe('signupOutcome', () => {
     expect(failureOf(() => signupOutcome(withCode(''), finished))).toBe(
       'No authorization code received from WhatsApp signup',
     )
-    expect(failureOf(() => signupOutcome(withCode('c'), message('FINISH_ONLY_WABA', { waba_id: '33' })))).toBe(
-      CHANNEL_UI_MESSAGES.whatsappNoPhoneNumber,
-    )
+    expect(
+      failureOf(() => signupOutcome(withCode('c'), message('FINISH_ONLY_WABA', { waba_id: '33' }))),
+    ).toBe(CHANNEL_UI_MESSAGES.whatsappNoPhoneNumber)
     expect(failureOf(() => signupOutcome(withCode('c'), message('ERROR', { error_message: 'Boom' })))).toBe(
       'WhatsApp signup failed: Boom',
     )

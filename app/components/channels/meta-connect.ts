@@ -173,7 +173,9 @@ export function signupOutcome(loginAnswer: unknown, message: SignupMessage | nul
   if (message?.event === 'ERROR') {
     const reason = message.data.error_message
     throw new ConnectError(
-      reason ? `${CHANNEL_UI_MESSAGES.whatsappSignupFailed}: ${reason}` : CHANNEL_UI_MESSAGES.whatsappSignupFailed,
+      reason
+        ? `${CHANNEL_UI_MESSAGES.whatsappSignupFailed}: ${reason}`
+        : CHANNEL_UI_MESSAGES.whatsappSignupFailed,
     )
   }
   const code = auth.data?.authResponse.code

@@ -56,8 +56,14 @@ export function useMetaConnect({
       const names = answer.connected.map(({ name }) => name)
       notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.facebookConnected(names) })
     } else if (answer.intent === 'connect-whatsapp' && answer.connected) {
-      notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.whatsappConnected(answer.connected.name) })
-    } else if ((answer.intent === 'connect-facebook' || answer.intent === 'connect-whatsapp') && answer.error) {
+      notifications.show({
+        color: 'green',
+        message: CHANNEL_UI_MESSAGES.whatsappConnected(answer.connected.name),
+      })
+    } else if (
+      (answer.intent === 'connect-facebook' || answer.intent === 'connect-whatsapp') &&
+      answer.error
+    ) {
       onConnectError(answer.error)
     }
   }, [fetcher.state, fetcher.data, onConnectError])

@@ -14,7 +14,11 @@ import { IconCheck, IconCopy } from '@tabler/icons-react'
 import { CHANNEL_UI_MESSAGES } from './messages'
 import type { ChannelDetailsContext } from './channel-details-panel'
 
-const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>(['telegram', 'facebook', 'whatsapp'])
+const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>([
+  'telegram',
+  'facebook',
+  'whatsapp',
+])
 
 /** The "Webhook Subscription" switch; without JavaScript, a button that posts the other position. */
 export function WebhookSection({ context }: { context: ChannelDetailsContext }) {
