@@ -140,9 +140,10 @@ test('connecting Facebook pages: login with the spec permissions, one card per p
   expect((await graphState()).pageSubscriptions[bakery.id]).toEqual(
     expect.arrayContaining(['messages', 'messaging_postbacks', 'message_deliveries', 'message_reads']),
   )
-  // No token reached the page.
+  // No token reached the page, nor the app secret.
   const html = await page.content()
-  for (const secret of [user.token, bakery.accessToken, books.accessToken]) expect(html).not.toContain(secret)
+  const secrets = [user.token, bakery.accessToken, books.accessToken, E2E_META_APP.appSecret]
+  for (const secret of secrets) expect(html).not.toContain(secret)
 
   // The webhook switch unsubscribes and subscribes the page again.
   await channelCard(page, bakery.name).click()
