@@ -38,7 +38,8 @@ export default defineConfig({
     setupFiles: ['tests/setup/vitest.setup.ts'],
     globalSetup: ['tests/setup/auth-emulator.global.ts'],
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // A database and pg-boss start in beforeAll: generous for a machine busy with other work.
+    hookTimeout: 90_000,
     pool: 'forks',
   },
 })
