@@ -147,7 +147,6 @@ export const CHANNEL_TYPES = [
 ] as const
 export const CHANNEL_STATUSES = ['active', 'error', 'pending', 'disconnected'] as const
 
-
 /**
  * A connected messaging channel. One bot, page or number belongs to one channel in the whole product
  * (unique per platform). The access token is stored encrypted (AES-256-GCM) and never leaves the server.
@@ -179,6 +178,20 @@ export const channels = pgTable(
     index('channels_organization_idx').on(t.organizationId),
   ],
 )
+
+/**
+ * Which worker process long-polls a Telegram bot (when there is no public URL for a webhook): one at a time per
+ * bot, since Telegram answers 409 to concurrent getUpdates. The owner renews its lease before every poll; a
+ * lease that lapsed (its worker died) can be taken by another worker.
+ */
+export const telegramPollers = pgTable('telegram_pollers', {
+  channelId: uuid('channel_id')
+    .primaryKey()
+    .references(() => channels.id, { onDelete: 'cascade' }),
+  workerId: text('worker_id').notNull(),
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+})
 
 export type User = typeof users.$inferSelect
 export type Channel = typeof channels.$inferSelect

@@ -32,6 +32,7 @@ async function newChannel() {
   telegram.addBot({ token, username: 'queue_bot' })
   const deps = {
     publicUrl: 'https://example.com',
+    telegramUpdates: 'webhook' as const,
     encryptionKey: '0'.repeat(64),
     telegram: createTelegramClient({ apiRoot: telegram.apiRoot }),
   }

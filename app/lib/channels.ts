@@ -16,6 +16,13 @@ export type ChannelMetadata = {
   verifiedName?: string
 }
 
+/**
+ * How Telegram channels receive their messages: a webhook under PUBLIC_URL, or long polling (`getUpdates`) by the
+ * workers when PUBLIC_URL is not a public https address (a laptop). The "Webhook Subscription" switch turns
+ * either on or off.
+ */
+export type TelegramUpdates = 'webhook' | 'polling'
+
 /** What the browser may know of a channel: everything but its token (spec section 3, "Channel"). */
 export type ChannelView = {
   id: string

@@ -29,7 +29,13 @@ import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { PRODUCT_NAME } from '~/lib/constants'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { getAgent, listAgents } from '~/services/agents/agents.server'
-import { assignAgent, listChannels, removeAgent, toChannelView } from '~/services/channels/channels.server'
+import {
+  assignAgent,
+  isPolled,
+  listChannels,
+  removeAgent,
+  toChannelView,
+} from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { connectFacebookPages } from '~/services/channels/facebook.server'
 import { connectWhatsApp } from '~/services/channels/whatsapp.server'
@@ -72,7 +78,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const meta = metaClientConfig(config.meta)
   if (!scope) return { hasOrganization: false, channels: [], agents: [], otherAgents: [], meta }
   const [rows, active] = await Promise.all([listChannels(scope), listAgents(scope, { status: 'active' })])
-  const channels = rows.map((channel) => toChannelView(channel, config.publicUrl))
+  const channels = rows.map((channel) => ({
+    ...toChannelView(channel, config),
+    polled: isPolled(channel, config),
+  }))
   const agents = active.items.map(toOption)
   // An agent assigned while active keeps its name in the "Currently Assigned" panel after it is deactivated.
   const otherIds = new Set(
@@ -164,7 +173,7 @@ async function connect(formData: FormData, scope: OrganizationScope | undefined)
   )
   if (outcome.ok) {
     if (formData.has('noscript')) return redirect(CHANNELS_PATH)
-    const view = toChannelView(outcome.value, deps.publicUrl)
+    const view = toChannelView(outcome.value, deps)
     const connected = { id: view.id, name: channelDisplayName(view) }
     const answer = { intent, result: submission.reply({ resetForm: true }), connected, error: null }
     return data(answer satisfies ConnectTelegramResponse)

@@ -7,14 +7,14 @@ const route = apiRoute(
   handle(endpoints.assignChannelAgent, async ({ caller, params, body }) => ({
     data: toChannelView(
       await assignAgent(await scopeOf(caller, params.orgId), params.channelId, body),
-      caller.runtime.config.publicUrl,
+      caller.runtime.config,
     ),
     message: CHANNEL_MESSAGES.assigned,
   })),
   handle(endpoints.removeChannelAgent, async ({ caller, params }) => ({
     data: toChannelView(
       await removeAgent(await scopeOf(caller, params.orgId), params.channelId),
-      caller.runtime.config.publicUrl,
+      caller.runtime.config,
     ),
     message: CHANNEL_MESSAGES.removed,
   })),

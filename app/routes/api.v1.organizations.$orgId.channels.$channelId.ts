@@ -10,7 +10,7 @@ const route = apiRoute(
   handle(endpoints.getChannel, async ({ caller, params }) => ({
     data: toChannelView(
       await getChannel(await scopeOf(caller, params.orgId), params.channelId),
-      caller.runtime.config.publicUrl,
+      caller.runtime.config,
     ),
   })),
   handle(endpoints.updateChannel, async ({ caller, params, body }) => {
@@ -25,7 +25,7 @@ const route = apiRoute(
         platformDeps(caller.runtime),
       )
     }
-    return { data: toChannelView(channel, caller.runtime.config.publicUrl), message: 'Channel updated' }
+    return { data: toChannelView(channel, caller.runtime.config), message: 'Channel updated' }
   }),
   handle(endpoints.deleteChannel, async ({ caller, params }) => {
     const { logger } = caller.runtime

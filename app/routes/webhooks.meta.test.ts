@@ -68,6 +68,8 @@ beforeAll(async () => {
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-meta-webhook-')),
     PUBLIC_URL: `http://127.0.0.1:${address.port}`,
+    // No Telegram long polling: test files share one PostgreSQL database, and it would poll their bots.
+    TELEGRAM_UPDATES: 'webhook',
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-test',
     META_APP_ID: APP.appId,

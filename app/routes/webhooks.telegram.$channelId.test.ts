@@ -57,6 +57,8 @@ beforeAll(async () => {
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-webhook-')),
     PUBLIC_URL: `http://127.0.0.1:${address.port}`,
+    // Telegram (the fake) reaches this webhook on localhost: webhooks, not long polling.
+    TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-test',
@@ -80,6 +82,7 @@ async function newChannel({ agent = true } = {}) {
   telegram.addBot({ token, username: `hook_${bots}_bot` })
   const deps = {
     publicUrl: runtime.config.publicUrl,
+    telegramUpdates: runtime.config.telegramUpdates,
     encryptionKey: runtime.config.encryptionKey,
     telegram: runtime.telegram,
   }

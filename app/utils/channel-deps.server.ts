@@ -9,6 +9,7 @@ export function platformDeps({
 }: Pick<Runtime, 'config' | 'telegram' | 'graph'>): PlatformDeps {
   return {
     publicUrl: config.publicUrl,
+    telegramUpdates: config.telegramUpdates,
     encryptionKey: config.encryptionKey,
     telegram,
     graph,

@@ -110,6 +110,22 @@ describe('loadConfig', () => {
     }
   })
 
+  it('serves Telegram by long polling unless PUBLIC_URL is public https; TELEGRAM_UPDATES forces either', () => {
+    const dir = tempDir()
+    expect(loadConfig({ DATA_DIR: dir }).telegramUpdates).toBe('polling')
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://192.168.1.5' }).telegramUpdates).toBe('polling')
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://rp.example.com' }).telegramUpdates).toBe(
+      'webhook',
+    )
+    const forced = { DATA_DIR: dir, PUBLIC_URL: 'http://localhost:3000', TELEGRAM_UPDATES: 'webhook' }
+    expect(loadConfig(forced).telegramUpdates).toBe('webhook')
+    const polling = { DATA_DIR: dir, PUBLIC_URL: 'https://rp.example.com', TELEGRAM_UPDATES: 'polling' }
+    expect(loadConfig(polling).telegramUpdates).toBe('polling')
+    expect(problemsOf({ DATA_DIR: dir, TELEGRAM_UPDATES: 'push' }).join()).toContain(
+      'TELEGRAM_UPDATES must be auto, webhook or polling',
+    )
+  })
+
   it('reads the Meta app, configured only with both id and secret; Graph v23.0 by default', () => {
     const none = loadConfig({ DATA_DIR: tempDir() })
     expect(none.meta).toMatchObject({

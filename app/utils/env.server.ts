@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import type { TelegramUpdates } from '~/lib/channels'
 import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
 import {
   DEFAULT_CONVERSATION_WINDOW,
   DEFAULT_REPLY_WORKER_CONCURRENCY,
   MAX_REPLY_WORKER_CONCURRENCY,
 } from '~/lib/messages'
+import { isPublicHttpsUrl } from './public-url.server'
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
@@ -64,6 +66,9 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   ANTHROPIC_API_KEY: optionalString,
   TELEGRAM_API_ROOT: optionalString.pipe(z.url('TELEGRAM_API_ROOT must be a URL').optional()),
+  TELEGRAM_UPDATES: optionalString.pipe(
+    z.enum(['auto', 'webhook', 'polling'], 'TELEGRAM_UPDATES must be auto, webhook or polling').optional(),
+  ),
   WORKER_IN_PROCESS: optionalString.pipe(
     z.enum(['true', 'false', '1', '0'], 'WORKER_IN_PROCESS must be true or false').optional(),
   ),
@@ -135,6 +140,8 @@ export type Config = {
   }
   logLevel: LogLevel
   telegramApiRoot: string
+  /** How Telegram channels receive messages: a webhook, or long polling by the workers (no public URL). */
+  telegramUpdates: TelegramUpdates
   /** Whether the web process also runs the reply worker (the embedded default); `npm run worker` always does. */
   workerInProcess: boolean
   /** How many recent messages of a conversation a reply's prompt holds. */
@@ -201,6 +208,19 @@ function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
   }
 }
 
+/**
+ * How Telegram channels get their messages: a webhook under PUBLIC_URL when Telegram can reach it (public https),
+ * otherwise long polling by the workers. `webhook` or `polling` forces one (the e2e stack forces webhooks on
+ * localhost, where the fake Telegram server can call it).
+ */
+export function resolveTelegramUpdates(
+  setting: 'auto' | TelegramUpdates,
+  publicUrl: string,
+): TelegramUpdates {
+  if (setting !== 'auto') return setting
+  return isPublicHttpsUrl(publicUrl) ? 'webhook' : 'polling'
+}
+
 /** Reads and checks the configuration. Pure but for the secrets file of the embedded default. */
 export function loadConfig(source: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(source)
@@ -259,6 +279,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     },
     logLevel: env.LOG_LEVEL,
     telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    telegramUpdates: resolveTelegramUpdates(env.TELEGRAM_UPDATES ?? 'auto', publicUrl),
     workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
     conversationWindow: env.CONVERSATION_WINDOW,
     replyWorkerConcurrency: env.REPLY_WORKER_CONCURRENCY,

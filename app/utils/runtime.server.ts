@@ -6,6 +6,7 @@ import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.s
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker } from '~/jobs/reply.server'
+import { startTelegramPolling, type TelegramPolling } from '~/jobs/telegram-polling.server'
 import { getConfig, type Config } from './env.server'
 import { getLogger, type Logger } from './logger.server'
 
@@ -23,6 +24,8 @@ export type Runtime = {
   boss: PgBoss
   /** Whether this process works the reply queue. */
   worker: boolean
+  /** Long polling of Telegram bots, in a worker when there is no public URL for webhooks. */
+  telegramPolling?: TelegramPolling
 }
 
 export type RuntimeOptions = {
@@ -62,6 +65,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const queuesMs = Math.round(performance.now() - started) - databaseMs
   const worker = options.worker ?? config.workerInProcess
+  let telegramPolling: TelegramPolling | undefined
   if (worker) {
     const deps = {
       db: database.db,
@@ -73,6 +77,15 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger: logger.child({ component: 'reply-worker' }),
     }
     await startReplyWorker(boss, deps, { concurrency: config.replyWorkerConcurrency })
+    if (config.telegramUpdates === 'polling') {
+      telegramPolling = startTelegramPolling({
+        db: database.db,
+        boss,
+        telegram,
+        encryptionKey: config.encryptionKey,
+        logger,
+      })
+    }
   } else if (database.driver === 'pglite') {
     logger.warn('WORKER_IN_PROCESS=false on the embedded database: no process will answer messages', {
       hint: 'PGlite can be opened by one process only; set DATABASE_URL to run workers apart',
@@ -83,10 +96,11 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     authEmulator: config.firebase.emulatorHost ?? null,
     modelProvider: models.provider,
     worker,
+    telegramUpdates: config.telegramUpdates,
     databaseMs,
     queuesMs,
   })
-  return { config, database, identity, models, telegram, graph, logger, boss, worker }
+  return { config, database, identity, models, telegram, graph, logger, boss, worker, telegramPolling }
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */
@@ -98,13 +112,17 @@ export function getRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   return globalThis.__replypilotRuntime
 }
 
-/** Stops the job queue first (current replies finish, up to 8 s), then closes the database. */
+/**
+ * Stops Telegram long polling (the polls are aborted, their leases given up), then the job queue (current replies
+ * finish, up to 8 s), then closes the database.
+ */
 export async function closeRuntime(): Promise<void> {
   const pending = globalThis.__replypilotRuntime
   globalThis.__replypilotRuntime = undefined
   if (!pending) return
   const runtime = await pending
   try {
+    await runtime.telegramPolling?.stop()
     await stopQueues(runtime.boss)
   } finally {
     await runtime.database.close()

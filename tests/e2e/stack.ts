@@ -28,6 +28,9 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-e2e-fake',
     TELEGRAM_API_ROOT: telegram.apiRoot,
+    // The app is on localhost, which the fake Telegram server can call: webhooks, as in production, rather than
+    // the long polling that a localhost PUBLIC_URL means by default.
+    TELEGRAM_UPDATES: 'webhook',
     META_GRAPH_ROOT: graph.graphRoot,
   },
   stdio: 'inherit',

@@ -21,7 +21,18 @@ export type FakeMessage = { message_id: number; date: number; chat: { id: number
 /** One-shot answer to the next `method` call (of bot `token`): an error, or `raw` HTML; after `delayMs`. */
 type FakeError = { status: number; description?: string; retryAfter?: number }
 export type FakeBehaviour = FakeError & { token?: string; raw?: string; delayMs?: number }
-type Bot = { user: FakeBotUser; updates: FakeUpdate[]; nextUpdateId: number; messages: FakeMessage[] }
+type Bot = {
+  user: FakeBotUser
+  updates: FakeUpdate[]
+  nextUpdateId: number
+  messages: FakeMessage[]
+  /** The update kinds last asked for (getUpdates or setWebhook `allowed_updates`); Telegram keeps the setting. */
+  allowedUpdates?: string[]
+  /** The long poll waiting now: a newer getUpdates ends it with 409, as on Telegram. */
+  poll?: { wake: () => void; conflict: boolean }
+  /** How many getUpdates were cut off by a concurrent one (two pollers for one bot). */
+  conflicts: number
+}
 type Answer = { ok: true; result: unknown } | { ok: false; error_code: number; description: string }
 
 export type TelegramFake = {
@@ -31,8 +42,16 @@ export type TelegramFake = {
   calls: FakeCall[]
   webhooks: Map<string, { url: string; secretToken?: string }>
   enqueue(method: string, behaviour: FakeBehaviour): void
-  /** Updates for getUpdates; an `update_id` is assigned where missing. Wakes a waiting long poll. */
+  /**
+   * Updates for getUpdates; an `update_id` is assigned where missing (one already given is kept, so a test can
+   * redeliver). Updates of a kind outside the bot's `allowed_updates` are dropped, as Telegram does not keep
+   * them. Wakes the bot's waiting long poll.
+   */
   queueUpdates(token: string, updates: Params[]): FakeUpdate[]
+  /** getUpdates requests of the bot answered 409 because another one came in meanwhile. */
+  conflicts(token: string): number
+  /** Updates queued and not yet confirmed by a getUpdates `offset`. */
+  pendingUpdates(token: string): FakeUpdate[]
   sentMessages(token: string): FakeMessage[]
   /** POSTs the update to the bot's webhook as Telegram does; returns the HTTP status the webhook answered. */
   deliverUpdate(token: string, update: Params): Promise<number>
@@ -42,6 +61,8 @@ export type TelegramFake = {
 const GET_ME = { can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false }
 const WEBHOOK_CONFLICT =
   "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
+const POLL_CONFLICT =
+  'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running'
 const isRecord = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
 const num = (v: unknown) => (v === undefined || v === '' ? undefined : Number(v))
@@ -74,7 +95,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
 
   function addBot({ token, id = parseInt(token), username, firstName }: NewBot) {
     const user: FakeBotUser = { id, is_bot: true, first_name: firstName ?? username, username }
-    bots.set(token, { user, updates: [], nextUpdateId: 1, messages: [] })
+    bots.set(token, { user, updates: [], nextUpdateId: 1, messages: [], conflicts: 0 })
     return user
   }
 
@@ -86,19 +107,44 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     })
   }
 
-  /** Until an update is queued, `seconds` pass, the client goes away or the server closes. */
-  function waitForUpdates(seconds: number, res: ServerResponse) {
-    return new Promise<void>((resolve) => {
+  /**
+   * Until an update is queued, `seconds` pass, the client goes away, the server closes, or another getUpdates of
+   * the same bot arrives: then this one is answered 409 (resolves to true).
+   */
+  function waitForUpdates(bot: Bot, seconds: number, res: ServerResponse) {
+    return new Promise<boolean>((resolve) => {
+      const poll = { wake: () => undefined as void, conflict: false }
       const wake = () => {
         clearTimeout(timer)
         polls.delete(wake)
-        resolve()
+        if (bot.poll === poll) bot.poll = undefined
+        resolve(poll.conflict)
       }
+      poll.wake = wake
       const timer = setTimeout(wake, seconds * 1000)
       polls.set(wake, res)
+      bot.poll = poll
       res.once('close', wake)
       if (closing) wake()
     })
+  }
+
+  function allowed(bot: Bot, updates: FakeUpdate[]) {
+    const kinds = bot.allowedUpdates
+    // Telegram's default (an empty list) is every kind but chat_member, message_reaction(_count).
+    const defaults = (kind: string) =>
+      !['chat_member', 'message_reaction', 'message_reaction_count'].includes(kind)
+    return updates.filter((update) =>
+      Object.keys(update).some(
+        (key) => key !== 'update_id' && (kinds?.length ? kinds.includes(key) : defaults(key)),
+      ),
+    )
+  }
+
+  /** allowed_updates arrives as a JSON array, or as JSON text in a form; absent keeps the previous setting. */
+  function rememberAllowedUpdates(bot: Bot, value: unknown) {
+    const list: unknown = typeof value === 'string' ? JSON.parse(value) : value
+    if (Array.isArray(list)) bot.allowedUpdates = list.filter((kind) => typeof kind === 'string')
   }
 
   async function botApi(token: string, method: string, p: Params, res: ServerResponse): Promise<Answer> {
@@ -113,6 +159,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
         if (url === undefined) return fail(400, 'Bad Request: parameter "url" is required')
         if (!/^[\w-]{0,256}$/.test(secretToken ?? ''))
           return fail(400, 'Bad Request: secret token contains unallowed characters')
+        rememberAllowedUpdates(bot, p.allowed_updates)
         if (url) webhooks.set(token, { url, secretToken })
         else webhooks.delete(token) // as on Telegram, an empty URL removes the webhook
         return ok(true)
@@ -138,12 +185,22 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
         return str(p.chat_id) && str(p.action) ? ok(true) : fail(400, 'Bad Request: chat_id is empty')
       case 'getUpdates': {
         if (webhooks.has(token)) return fail(409, WEBHOOK_CONFLICT)
+        // A newer request ends the one waiting: only one client may poll a bot.
+        if (bot.poll) {
+          bot.poll.conflict = true
+          bot.conflicts += 1
+          bot.poll.wake()
+        }
+        rememberAllowedUpdates(bot, p.allowed_updates)
         // Asking from `offset` confirms every earlier update: Telegram forgets them.
         const offset = num(p.offset)
         if (offset !== undefined) bot.updates = bot.updates.filter((u) => u.update_id >= offset)
+        const limit = Math.min(Math.max(num(p.limit) ?? 100, 1), 100)
         const timeout = num(p.timeout) ?? 0
-        if (bot.updates.length === 0 && timeout > 0) await waitForUpdates(timeout, res)
-        return ok(bot.updates.slice(0, num(p.limit) ?? 100))
+        if (bot.updates.length === 0 && timeout > 0 && (await waitForUpdates(bot, timeout, res))) {
+          return fail(409, POLL_CONFLICT)
+        }
+        return ok(bot.updates.slice(0, limit))
       }
       default:
         return fail(404, 'Not Found: method not found')
@@ -166,9 +223,9 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
   function queueUpdates(token: string, updates: Params[]) {
     const bot = bots.get(token)
     if (!bot) throw new Error('The fake has no such bot')
-    const queued = withIds(bot, updates)
+    const queued = allowed(bot, withIds(bot, updates))
     bot.updates.push(...queued)
-    for (const wake of [...polls.keys()]) wake()
+    bot.poll?.wake()
     return queued
   }
 
@@ -232,6 +289,8 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     webhooks,
     enqueue: (method, behaviour) => void behaviours.push({ ...behaviour, method }),
     queueUpdates,
+    conflicts: (token) => bots.get(token)?.conflicts ?? 0,
+    pendingUpdates: (token) => bots.get(token)?.updates ?? [],
     sentMessages: (token) => bots.get(token)?.messages ?? [],
     deliverUpdate,
     async close() {

@@ -11,6 +11,7 @@ export const META_SERVICE_APP = { appId: '5550001111', appSecret: 'service-meta-
 export function metaServiceDeps(fake: GraphFake): PlatformDeps {
   return {
     publicUrl: 'https://replypilot.example.com',
+    telegramUpdates: 'webhook',
     encryptionKey: randomBytes(32).toString('hex'),
     telegram: createTelegramClient({ apiRoot: 'http://127.0.0.1:9' }),
     graph: createGraphClient({ graphRoot: fake.graphRoot, version: 'v23.0', ...META_SERVICE_APP }),

@@ -14,6 +14,7 @@ import { assignAgent, insertChannel } from '~/services/channels/channels.server'
 import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
 import type { PlatformDeps } from '~/services/channels/webhook.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
+import type { TelegramUpdates } from '~/lib/channels'
 import { createLogger } from '~/utils/logger.server'
 import { startGraphFake, type GraphFake } from '../fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
@@ -40,7 +41,10 @@ export type Pipeline = {
   channelDeps: PlatformDeps
   publicUrl: string
   logs: string[]
-  /** A tenant with a connected Telegram bot (webhook on, secret known) and, unless `agent: false`, an agent. */
+  /**
+   * A tenant with a connected Telegram bot, its subscription on (with webhooks, its secret known; with long
+   * polling, no secret) and, unless `agent: false`, an agent.
+   */
   newBot(options?: { agent?: boolean; agentEnabled?: boolean; systemPrompt?: string }): Promise<TestBot>
   /** A tenant with a connected Facebook page or WhatsApp number (its token known to the Graph fake) and an agent. */
   newMetaChannel(platform: 'facebook' | 'whatsapp', options?: { agent?: boolean }): Promise<TestMetaChannel>
@@ -68,7 +72,7 @@ export type TestMetaChannel = {
 export const META_TEST_APP = { appId: '9876543210', appSecret: 'pipeline-meta-secret' }
 
 export async function startPipeline(
-  options: { worker?: boolean; publicUrl?: string } = {},
+  options: { worker?: boolean; publicUrl?: string; telegramUpdates?: TelegramUpdates } = {},
 ): Promise<Pipeline> {
   const [handle, telegram, model, graph] = await Promise.all([
     openTestDatabase(),
@@ -99,9 +103,12 @@ export async function startPipeline(
   }
   if (options.worker !== false) await startReplyWorker(boss, deps)
   const publicUrl = options.publicUrl ?? 'https://replypilot.example.com'
+  // Webhooks unless asked: newBot's channels then have their secret, and the fake delivers to them.
+  const telegramUpdates = options.telegramUpdates ?? 'webhook'
   const channelDeps: PlatformDeps = {
     publicUrl,
     encryptionKey,
+    telegramUpdates,
     telegram: telegramClient,
     graph: graphClient,
     meta: testMetaConfig(graph.graphRoot, META_TEST_APP),

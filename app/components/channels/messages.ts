@@ -31,6 +31,8 @@ export const CHANNEL_UI_MESSAGES = {
   needsJavaScript: 'Needs JavaScript',
   webhookLabel: 'Webhook Subscription',
   webhookDescription: 'Enable real-time message notifications',
+  pollingNote:
+    "This server has no public HTTPS address (PUBLIC_URL), so while this is on the worker fetches the bot's messages by long polling instead of a webhook.",
   noActiveAgents: 'No active agents available',
   loadingAgents: 'Loading agents...',
   chooseAgent: 'Choose an agent',

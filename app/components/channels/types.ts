@@ -2,8 +2,11 @@ import type { SubmissionResult } from '@conform-to/react'
 import type { AgentStatus } from '~/lib/agent-schemas'
 import type { ChannelView } from '~/lib/channels'
 
-/** What the Channels screen knows of a channel: the server's ChannelView, never a token. */
-export type ChannelItem = ChannelView
+/**
+ * What the Channels screen knows of a channel: the server's ChannelView, never a token; and whether its messages
+ * come by long polling (a Telegram bot with no public URL for a webhook).
+ */
+export type ChannelItem = ChannelView & { polled?: boolean }
 
 /** An agent as the Select Agent dropdown and the "Currently Assigned" panel show it. */
 export type AgentOption = { id: string; name: string; description: string | null; status: AgentStatus }

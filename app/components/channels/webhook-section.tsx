@@ -65,6 +65,11 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
           </Group>
         </FormComponent>
       )}
+      {channel.polled ? (
+        <Text size="xs" c="gray.7">
+          {CHANNEL_UI_MESSAGES.pollingNote}
+        </Text>
+      ) : null}
       {failed ? (
         <Alert color="red" variant="light" role="alert">
           {failed}

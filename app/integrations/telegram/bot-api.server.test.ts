@@ -357,6 +357,30 @@ describe('getUpdates (long polling)', () => {
     expect(error).toMatchObject({ code: 'UNKNOWN_ERROR', status: 409, retryable: false })
     expect(error.message).toMatch(/^Conflict: can't use getUpdates method while webhook is active/)
   })
+
+  it("ends a waiting poll with Telegram's 409 when another getUpdates of the bot comes in", async () => {
+    const bot = newBot()
+    const first = client().getUpdates(bot.token, { timeoutSeconds: 10 })
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.token === bot.token)).toHaveLength(1))
+    const second = client().getUpdates(bot.token, { timeoutSeconds: 1 })
+    const error = await failure(first, bot.token)
+    expect(error).toMatchObject({ status: 409 })
+    expect(error.message).toMatch(/^Conflict: terminated by other getUpdates request/)
+    await expect(second).resolves.toEqual([])
+    expect(fake.conflicts(bot.token)).toBe(1)
+  })
+
+  it('keeps to allowed_updates from then on, as Telegram does', async () => {
+    const bot = newBot()
+    const telegram = client()
+    await telegram.getUpdates(bot.token, { allowedUpdates: ['message'] })
+    const edit = { edited_message: message('changed').message }
+    const [kept] = fake.queueUpdates(bot.token, [edit, message('new')])
+    const updates = await telegram.getUpdates(bot.token)
+    expect(updates).toEqual([
+      expect.objectContaining({ update_id: kept.update_id, message: expect.anything() }),
+    ])
+  })
 })
 
 describe('telegramTokenSchema', () => {

@@ -27,6 +27,7 @@ beforeAll(async () => {
   const app = { appId: '1', appSecret: 'unused' }
   deps = {
     publicUrl: 'https://replypilot.example.com',
+    telegramUpdates: 'webhook',
     encryptionKey: randomBytes(32).toString('hex'),
     telegram: createTelegramClient({ apiRoot: fake.apiRoot }),
     graph: createGraphClient({ graphRoot, version: 'v23.0', ...app }),
@@ -66,7 +67,7 @@ describe('Telegram channels', () => {
     })
     expect(channel.accessTokenEncrypted).not.toContain(token)
     expect(decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)).toBe(token)
-    const view = toChannelView(channel, deps.publicUrl)
+    const view = toChannelView(channel, deps)
     expect(JSON.stringify(view)).not.toContain(token)
     expect(JSON.stringify(view)).not.toContain(channel.accessTokenEncrypted ?? '')
   })
@@ -95,7 +96,7 @@ describe('Telegram channels', () => {
     expect(hook?.url).toBe(`https://replypilot.example.com/webhooks/telegram/${channel.id}`)
     expect(hook?.secretToken).toMatch(/^[\w-]{32,}$/)
     expect(matchesSecretHash(hook?.secretToken ?? null, on.webhookSecretHash)).toBe(true)
-    expect(toChannelView(on, deps.publicUrl).webhookUrl).toBe(hook?.url)
+    expect(toChannelView(on, deps).webhookUrl).toBe(hook?.url)
     const off = await setTelegramWebhook(scope, channel.id, false, deps)
     expect(off).toMatchObject({ webhookSubscribed: false, webhookSecretHash: null })
     expect(fake.calls.filter((c) => c.token === token).map((c) => c.method)).toEqual([

@@ -1,13 +1,26 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { isUniqueViolation } from '~/db/errors.server'
 import { channels, type Channel } from '~/db/schema'
-import { CHANNEL_MESSAGES, type ChannelMetadata, type ChannelView } from '~/lib/channels'
+import {
+  CHANNEL_MESSAGES,
+  type ChannelMetadata,
+  type ChannelView,
+  type TelegramUpdates,
+} from '~/lib/channels'
 import { getAgent } from '~/services/agents/agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, encryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
 
-export type ChannelDeps = { publicUrl: string; encryptionKey: string }
+export type ChannelDeps = {
+  publicUrl: string
+  encryptionKey: string
+  /** Webhooks under publicUrl, or long polling by the workers (no public URL): see resolveTelegramUpdates. */
+  telegramUpdates: TelegramUpdates
+}
+
+/** Where a channel's webhook would be, and whether Telegram channels use one at all. */
+export type WebhookSetting = Pick<ChannelDeps, 'publicUrl' | 'telegramUpdates'>
 
 /** Telegram posts to a URL per channel; Meta posts every page and number to the app's one URL. */
 export function webhookUrlFor(channel: Pick<Channel, 'id' | 'platformName'>, publicUrl: string): string {
@@ -16,8 +29,16 @@ export function webhookUrlFor(channel: Pick<Channel, 'id' | 'platformName'>, pub
     : `${publicUrl}/webhooks/meta`
 }
 
-/** The browser's view: no token, no secret. */
-export function toChannelView(channel: Channel, publicUrl: string): ChannelView {
+/** Whether the channel's messages come by long polling rather than a webhook. */
+export function isPolled(channel: Pick<Channel, 'platformName'>, setting: WebhookSetting): boolean {
+  return channel.platformName === 'telegram' && setting.telegramUpdates === 'polling'
+}
+
+/**
+ * The browser's view: no token, no secret. A polled Telegram channel has no webhook URL: its subscription means
+ * that the workers poll it.
+ */
+export function toChannelView(channel: Channel, setting: WebhookSetting): ChannelView {
   return {
     id: channel.id,
     organizationId: channel.organizationId,
@@ -29,7 +50,10 @@ export function toChannelView(channel: Channel, publicUrl: string): ChannelView 
     agentId: channel.agentId,
     agentEnabled: channel.agentEnabled,
     webhookSubscribed: channel.webhookSubscribed,
-    webhookUrl: channel.webhookSubscribed ? webhookUrlFor(channel, publicUrl) : null,
+    webhookUrl:
+      channel.webhookSubscribed && !isPolled(channel, setting)
+        ? webhookUrlFor(channel, setting.publicUrl)
+        : null,
     metadata: channel.metadata,
     createdAt: channel.createdAt,
   }

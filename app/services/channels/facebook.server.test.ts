@@ -65,8 +65,8 @@ describe('connectFacebookPages', () => {
         },
       })
       expect(decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)).toBe(page.accessToken)
-      expect(JSON.stringify(toChannelView(channel, deps.publicUrl))).not.toContain(page.accessToken)
-      expect(toChannelView(channel, deps.publicUrl).webhookUrl).toBe(`${deps.publicUrl}/webhooks/meta`)
+      expect(JSON.stringify(toChannelView(channel, deps))).not.toContain(page.accessToken)
+      expect(toChannelView(channel, deps).webhookUrl).toBe(`${deps.publicUrl}/webhooks/meta`)
       expect(fake.state.pageSubscriptions[page.id]).toEqual([...MESSENGER_WEBHOOK_FIELDS])
       expect(fake.calls).toContainEqual(
         expect.objectContaining({

@@ -8,6 +8,7 @@ import { AppError } from '~/utils/errors'
 import {
   getChannel,
   insertChannel,
+  isPolled,
   setWebhookState,
   webhookUrlFor,
   type ChannelDeps,
@@ -57,7 +58,11 @@ function botTokenOf(channel: Channel, encryptionKey: string): string {
   return decryptSecret(channel.accessTokenEncrypted, encryptionKey)
 }
 
-/** On: setWebhook to the channel's URL with a fresh secret (only its hash is kept). Off: deleteWebhook. */
+/**
+ * On: setWebhook to the channel's URL with a fresh secret (only its hash is kept). Off: deleteWebhook. Without a
+ * public URL (long polling) the switch says whether the workers poll the bot: on removes any webhook (it would
+ * block getUpdates) and keeps no secret, since no webhook call can be accepted; off removes it too.
+ */
 export async function setTelegramWebhook(
   scope: OrganizationScope,
   channelId: string,
@@ -68,6 +73,10 @@ export async function setTelegramWebhook(
   if (channel.platformName !== 'telegram') throw new AppError('VALIDATION_ERROR', 'Not a Telegram channel')
   const token = botTokenOf(channel, deps.encryptionKey)
   try {
+    if (subscribed && isPolled(channel, deps)) {
+      await deps.telegram.deleteWebhook(token)
+      return await setWebhookState(scope, channelId, { webhookSubscribed: true, webhookSecretHash: null })
+    }
     if (subscribed) {
       const secret = randomSecret()
       await deps.telegram.setWebhook(token, {

@@ -61,7 +61,7 @@ describe('connectWhatsApp', () => {
     expect(fake.state.registrations[number.phoneNumberId]).toEqual({ pin: '123456' })
     expect(fake.state.wabaSubscriptions).toContain(number.wabaId)
     expect(decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)).toBe(number.businessToken)
-    const view = JSON.stringify(toChannelView(channel, deps.publicUrl))
+    const view = JSON.stringify(toChannelView(channel, deps))
     expect(view).not.toContain(number.businessToken)
     expect(view).not.toContain('123456')
   })
