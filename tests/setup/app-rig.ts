@@ -38,7 +38,12 @@ export async function seedBots({
   encryptionKey: string
   count: number
 }): Promise<RigBot[]> {
-  const deps = { publicUrl, encryptionKey, telegram: createTelegramClient({ apiRoot: telegram.apiRoot }) }
+  const deps = {
+    publicUrl,
+    encryptionKey,
+    telegramUpdates: 'webhook' as const,
+    telegram: createTelegramClient({ apiRoot: telegram.apiRoot }),
+  }
   const bots: RigBot[] = []
   for (let i = 0; i < count; i++) {
     const user = await upsertUser({
@@ -106,7 +111,8 @@ export function startAppProcess(
 ): AppProcess {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // The bots' webhooks point at these processes on localhost: webhooks, not the long polling localhost means.
+    env: { ...process.env, TELEGRAM_UPDATES: 'webhook', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const log = createWriteStream(logFile, { flags: 'a' })
