@@ -223,7 +223,7 @@ async function connectFacebook(formData: FormData, scope: OrganizationScope | un
     return data({ intent, connected: null, error } satisfies ConnectFacebookResponse, outcome.failure.status)
   }
   const connected = outcome.value.map((channel) => {
-    const view = toChannelView(channel, deps.publicUrl)
+    const view = toChannelView(channel, deps)
     return { id: view.id, name: channelDisplayName(view) }
   })
   return data({ intent, connected, error: null } satisfies ConnectFacebookResponse)
@@ -246,7 +246,7 @@ async function connectWhatsAppNumber(formData: FormData, scope: OrganizationScop
     const error = connectFailure(failed, outcome.failure)
     return data({ intent, connected: null, error } satisfies ConnectWhatsAppResponse, outcome.failure.status)
   }
-  const view = toChannelView(outcome.value.channel, deps.publicUrl)
+  const view = toChannelView(outcome.value.channel, deps)
   const connected = { id: view.id, name: channelDisplayName(view) }
   return data({ intent, connected, error: null } satisfies ConnectWhatsAppResponse)
 }
