@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { createLogger } from '../app/utils/logger.server'
+import { startMetricsListener } from '../app/utils/metrics-listener.server'
 import { closeRuntime, getRuntime } from '../app/utils/runtime.server'
 
 /**
@@ -25,8 +26,12 @@ async function main() {
     )
     process.exit(1)
   }
-  await getRuntime({ worker: true })
-  logger.info('worker started')
+  const { config } = await getRuntime({ worker: true })
+  // The worker's counters (replies, model calls, pipeline latency) live in this process: it has its own scrape.
+  const metrics = config.workerMetricsPort
+    ? await startMetricsListener({ port: config.workerMetricsPort, config, logger })
+    : undefined
+  logger.info('worker started', { metricsPort: metrics?.port ?? null })
 
   let stopping = false
   const stop = (signal: string) => {
@@ -34,7 +39,7 @@ async function main() {
     stopping = true
     logger.info('stopping', { signal })
     setTimeout(() => process.exit(1), 15_000).unref()
-    closeRuntime().then(
+    Promise.all([closeRuntime(), metrics?.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error('failed to stop cleanly', { error })

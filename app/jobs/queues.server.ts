@@ -95,6 +95,21 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   return boss
 }
 
+const DEFAULT_SCHEMA = 'pgboss'
+
+/**
+ * Reads how many reply jobs wait or run (created, retry, active): a COUNT over pg-boss's job table, cheap enough
+ * once a second, not once a request (see ReplyQueuePressure). pg-boss's own getQueueStats may serve a count up
+ * to a minute old.
+ */
+export function replyQueueDepthReader(boss: PgBoss, schema = DEFAULT_SCHEMA): () => Promise<number> {
+  const text = `select count(*)::int as depth from "${schema.replaceAll('"', '""')}".job where name = $1 and state < 'completed'`
+  return async () => {
+    const { rows } = await boss.getDb().executeSql(text, [REPLY_QUEUE])
+    return Number(rows[0]?.depth ?? 0)
+  }
+}
+
 /** Lets the jobs in progress finish (up to `timeoutMs`), then stops polling and closes pg-boss's own pool. */
 export async function stopQueues(boss: PgBoss, timeoutMs = 8_000): Promise<void> {
   await boss.stop({ graceful: true, timeout: timeoutMs, close: true })

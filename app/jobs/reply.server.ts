@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
 import { markReplyFailed, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { recordReply } from '~/utils/metrics.server'
 import { REPLY_QUEUE_OPTIONS } from './queues.server'
 
 const jobData = z.object({ messageId: z.uuid() })
@@ -29,7 +30,10 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
     if (job.retryCount < REPLY_QUEUE_OPTIONS.retryLimit || job.signal.aborted) throw error
     const reason = error instanceof Error ? error.message : String(error)
     log.error('reply job gave up', { error })
-    await markReplyFailed(deps.db, messageId, `Internal error: ${reason}`).catch(() => undefined)
+    await markReplyFailed(deps.db, messageId, `Internal error: ${reason}`).then(
+      () => recordReply('unknown', { kind: 'failed' }),
+      () => undefined,
+    )
   }
 }
 

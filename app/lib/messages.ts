@@ -12,6 +12,8 @@ export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024
 
 /** How many messages of a conversation (both directions, oldest first) go into a reply's prompt by default. */
 export const DEFAULT_CONVERSATION_WINDOW = 20
+/** REPLY_QUEUE_HIGH_WATER unset: reply jobs waiting or running above which receivers acknowledge under back-pressure. */
+export const DEFAULT_REPLY_QUEUE_HIGH_WATER = 1000
 
 /**
  * Reply jobs one worker process runs at once (REPLY_WORKER_CONCURRENCY). A job mostly waits on the model and

@@ -5,8 +5,18 @@ import {
   verifyMetaSignature,
 } from '~/integrations/meta/signature.server'
 import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
-import { META_WEBHOOK_MESSAGES, receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
+import {
+  META_WEBHOOK_MESSAGES,
+  metaWebhookPlatform,
+  receiveMetaWebhook,
+} from '~/services/messages/meta-webhook.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
+import {
+  recordWebhook,
+  webhookRejectReason,
+  type WebhookOutcome,
+  type WebhookPlatform,
+} from '~/utils/metrics.server'
 import { readBodyWithLimit } from '~/utils/read-body.server'
 import { getRuntime } from '~/utils/runtime.server'
 
@@ -15,6 +25,12 @@ const reply = (status: number, message?: string) =>
     status,
     headers: { 'Cache-Control': 'no-store' },
   })
+
+/** A delivery's answer, counted by product (`meta` until the body says which) and outcome. */
+function answer(platform: WebhookPlatform, outcome: WebhookOutcome, status: number, message?: string) {
+  recordWebhook(platform, outcome)
+  return reply(status, message)
+}
 
 /**
  * Meta's subscription handshake: `hub.mode=subscribe` with our verify token is answered with `hub.challenge` as
@@ -42,27 +58,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * which the unique keys make harmless.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return reply(405, 'Method not allowed')
-  const tooLarge = () => reply(413, 'Payload too large')
+  if (request.method !== 'POST') return answer('meta', 'method_not_allowed', 405, 'Method not allowed')
+  const tooLarge = () => answer('meta', 'too_large', 413, 'Payload too large')
   if (Number(request.headers.get('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
 
-  const { config, database, boss } = await getRuntime()
+  const { config, database, boss, replyQueue } = await getRuntime()
   const body = await readBodyWithLimit(request, WEBHOOK_MAX_BODY_BYTES)
   if (!body.ok) return tooLarge()
   if (!verifyMetaSignature(body.bytes, request.headers.get(META_SIGNATURE_HEADER), config.meta.appSecret)) {
-    return reply(401, META_WEBHOOK_MESSAGES.badSignature)
+    return answer('meta', 'bad_signature', 401, META_WEBHOOK_MESSAGES.badSignature)
   }
   let payload: unknown
   try {
     payload = JSON.parse(body.text)
   } catch {
-    return reply(400, META_WEBHOOK_MESSAGES.badBody)
+    return answer('meta', 'bad_body', 400, META_WEBHOOK_MESSAGES.badBody)
   }
+  const platform = metaWebhookPlatform(payload)
   try {
     await receiveMetaWebhook({ db: database.db, boss, body: payload })
-    return reply(200)
+    // Above REPLY_QUEUE_HIGH_WATER the delivery is still stored and acknowledged: this only counts it.
+    replyQueue.acknowledged(platform)
+    return answer(platform, 'accepted', 200)
   } catch (error) {
-    if (isAppError(error)) return reply(ERROR_STATUS[error.code].status, error.message)
+    if (isAppError(error)) {
+      const status = ERROR_STATUS[error.code].status
+      return answer(platform, webhookRejectReason(error.code, 'bad_signature'), status, error.message)
+    }
+    recordWebhook(platform, 'internal_error')
     throw error
   }
 }

@@ -6,14 +6,17 @@ import {
   WEBHOOK_MESSAGES,
 } from '~/services/messages/telegram-webhook.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
+import { recordWebhook, webhookRejectReason, type WebhookOutcome } from '~/utils/metrics.server'
 import { readBodyWithLimit } from '~/utils/read-body.server'
 import { getRuntime } from '~/utils/runtime.server'
 
-const reply = (status: number, message?: string) =>
-  Response.json(message ? { ok: false, message } : { ok: true }, {
+function reply(outcome: WebhookOutcome, status: number, message?: string) {
+  recordWebhook('telegram', outcome)
+  return Response.json(message ? { ok: false, message } : { ok: true }, {
     status,
     headers: { 'Cache-Control': 'no-store' },
   })
+}
 
 /**
  * Telegram's webhook for one channel: the secret header, then the body (1 MB at most, JSON), then store and
@@ -21,11 +24,11 @@ const reply = (status: number, message?: string) =>
  * is down) makes Telegram deliver the update again later, which the unique key makes harmless.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return reply(405, 'Method not allowed')
-  const tooLarge = () => reply(413, 'Payload too large')
+  if (request.method !== 'POST') return reply('method_not_allowed', 405, 'Method not allowed')
+  const tooLarge = () => reply('too_large', 413, 'Payload too large')
   if (Number(request.headers.get('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
 
-  const { database, boss } = await getRuntime()
+  const { database, boss, replyQueue } = await getRuntime()
   try {
     const channel = await authenticateTelegramWebhook(
       database.db,
@@ -38,16 +41,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
     try {
       update = JSON.parse(body.text)
     } catch {
-      return reply(400, WEBHOOK_MESSAGES.badBody)
+      return reply('bad_body', 400, WEBHOOK_MESSAGES.badBody)
     }
     await receiveTelegramUpdate({ db: database.db, boss, channel, body: update })
-    return reply(200)
+    // Above REPLY_QUEUE_HIGH_WATER the update is still stored and acknowledged: this only counts it.
+    replyQueue.acknowledged('telegram')
+    return reply('accepted', 200)
   } catch (error) {
-    if (isAppError(error)) return reply(ERROR_STATUS[error.code].status, error.message)
+    if (isAppError(error)) {
+      const status = ERROR_STATUS[error.code].status
+      return reply(webhookRejectReason(error.code, 'bad_secret'), status, error.message)
+    }
+    recordWebhook('telegram', 'internal_error')
     throw error
   }
 }
 
 export function loader() {
-  return reply(405, 'Method not allowed')
+  return reply('method_not_allowed', 405, 'Method not allowed')
 }

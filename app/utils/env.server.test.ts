@@ -126,6 +126,22 @@ describe('loadConfig', () => {
     )
   })
 
+  it('bounds the reply queue at 1000 jobs unless REPLY_QUEUE_HIGH_WATER says otherwise; no worker metrics port', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() })).toMatchObject({
+      replyQueueHighWater: 1000,
+      workerMetricsPort: undefined,
+    })
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), REPLY_QUEUE_HIGH_WATER: '250', WORKER_METRICS_PORT: '9464' }),
+    ).toMatchObject({ replyQueueHighWater: 250, workerMetricsPort: 9464 })
+    expect(problemsOf({ DATA_DIR: tempDir(), REPLY_QUEUE_HIGH_WATER: '0' }).join()).toContain(
+      'REPLY_QUEUE_HIGH_WATER must be at least 1',
+    )
+    expect(problemsOf({ DATA_DIR: tempDir(), WORKER_METRICS_PORT: '70000' }).join()).toContain(
+      'WORKER_METRICS_PORT must be a port (1-65535)',
+    )
+  })
+
   it('reads the Meta app, configured only with both id and secret; Graph v23.0 by default', () => {
     const none = loadConfig({ DATA_DIR: tempDir() })
     expect(none.meta).toMatchObject({

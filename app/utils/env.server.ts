@@ -6,6 +6,7 @@ import type { TelegramUpdates } from '~/lib/channels'
 import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
 import {
   DEFAULT_CONVERSATION_WINDOW,
+  DEFAULT_REPLY_QUEUE_HIGH_WATER,
   DEFAULT_REPLY_WORKER_CONCURRENCY,
   MAX_REPLY_WORKER_CONCURRENCY,
 } from '~/lib/messages'
@@ -84,6 +85,24 @@ const envSchema = z.object({
     .min(1, CONCURRENCY_RANGE)
     .max(MAX_REPLY_WORKER_CONCURRENCY, CONCURRENCY_RANGE)
     .default(DEFAULT_REPLY_WORKER_CONCURRENCY),
+  REPLY_QUEUE_HIGH_WATER: z.coerce
+    .number()
+    .int('REPLY_QUEUE_HIGH_WATER must be a whole number of jobs')
+    .min(1, 'REPLY_QUEUE_HIGH_WATER must be at least 1')
+    .default(DEFAULT_REPLY_QUEUE_HIGH_WATER),
+  WORKER_METRICS_PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'WORKER_METRICS_PORT must be a port (1-65535)')
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(1, 'WORKER_METRICS_PORT must be a port (1-65535)')
+          .max(65535, 'WORKER_METRICS_PORT must be a port (1-65535)'),
+      )
+      .optional(),
+  ),
   META_APP_ID: optionalString,
   META_APP_SECRET: optionalString,
   META_VERIFY_TOKEN: optionalString,
@@ -148,6 +167,10 @@ export type Config = {
   conversationWindow: number
   /** Reply jobs a worker process (or the web process, when it is the worker) runs at once. */
   replyWorkerConcurrency: number
+  /** Reply jobs waiting or running above which receivers acknowledge under back-pressure (ADR 019). */
+  replyQueueHighWater: number
+  /** `npm run worker`'s own /metrics listener; unset: none. */
+  workerMetricsPort: number | undefined
   /**
    * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
    * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
@@ -283,6 +306,8 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
     conversationWindow: env.CONVERSATION_WINDOW,
     replyWorkerConcurrency: env.REPLY_WORKER_CONCURRENCY,
+    replyQueueHighWater: env.REPLY_QUEUE_HIGH_WATER,
+    workerMetricsPort: env.WORKER_METRICS_PORT,
     meta: {
       configured: Boolean(env.META_APP_ID && env.META_APP_SECRET),
       appId: env.META_APP_ID ?? '',

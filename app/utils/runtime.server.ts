@@ -4,11 +4,16 @@ import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/fi
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
-import { startQueues, stopQueues } from '~/jobs/queues.server'
+import { replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker } from '~/jobs/reply.server'
 import { startTelegramPolling, type TelegramPolling } from '~/jobs/telegram-polling.server'
+import {
+  createReplyQueuePressure,
+  type ReplyQueuePressure,
+} from '~/services/messages/reply-queue-pressure.server'
 import { getConfig, type Config } from './env.server'
 import { getLogger, type Logger } from './logger.server'
+import { getMetrics } from './metrics.server'
 
 /** Everything a request or a job needs from the process: built once, shared by every module instance. */
 export type Runtime = {
@@ -22,6 +27,8 @@ export type Runtime = {
   logger: Logger
   /** pg-boss, started, with every queue created and cached: ready for sends. */
   boss: PgBoss
+  /** The reply queue's depth against REPLY_QUEUE_HIGH_WATER, for receivers and /metrics. */
+  replyQueue: ReplyQueuePressure
   /** Whether this process works the reply queue. */
   worker: boolean
   /** Long polling of Telegram bots, in a worker when there is no public URL for webhooks. */
@@ -34,6 +41,8 @@ export type RuntimeOptions = {
    * false); `npm run worker` asks for it explicitly.
    */
   worker?: boolean
+  /** pg-boss's schema (default pgboss); tests sharing one PostgreSQL database each take their own. */
+  queueSchema?: string
 }
 
 declare global {
@@ -58,12 +67,23 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   })
   let boss: PgBoss
   try {
-    boss = await startQueues({ database, databaseUrl: config.databaseUrl, logger })
+    boss = await startQueues({
+      database,
+      databaseUrl: config.databaseUrl,
+      logger,
+      schema: options.queueSchema,
+    })
   } catch (error) {
     await database.close().catch(() => undefined)
     throw error
   }
   const queuesMs = Math.round(performance.now() - started) - databaseMs
+  const replyQueue = createReplyQueuePressure({
+    readDepth: replyQueueDepthReader(boss, options.queueSchema),
+    highWater: config.replyQueueHighWater,
+    logger: logger.child({ component: 'reply-queue' }),
+  })
+  getMetrics().watchReplyQueue({ depth: replyQueue.read, highWater: replyQueue.highWater })
   const worker = options.worker ?? config.workerInProcess
   let telegramPolling: TelegramPolling | undefined
   if (worker) {
@@ -100,7 +120,19 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     databaseMs,
     queuesMs,
   })
-  return { config, database, identity, models, telegram, graph, logger, boss, worker, telegramPolling }
+  return {
+    config,
+    database,
+    identity,
+    models,
+    telegram,
+    graph,
+    logger,
+    boss,
+    replyQueue,
+    worker,
+    telegramPolling,
+  }
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */

@@ -5,6 +5,7 @@ import { ModelError, type ChatMessage, type ModelClient } from '~/integrations/l
 import type { RunAgentInput } from '~/lib/agent-schemas'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
+import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
 
 export type AgentRunResult = {
@@ -51,6 +52,7 @@ export async function executeAgent({
     testMode,
     context,
   }
+  const started = performance.now()
   try {
     const result = await models.generate({
       tier: agent.modelType,
@@ -62,6 +64,7 @@ export async function executeAgent({
       maxOutputTokens: agent.maxTokens ?? undefined,
       signal,
     })
+    recordModelCall(agent.modelType, { latencyMs: result.latencyMs, usage: result.usage })
     const [run] = await db
       .insert(agentRuns)
       .values({
@@ -76,6 +79,8 @@ export async function executeAgent({
       .returning()
     return { run, output: result.text }
   } catch (error) {
+    if (error instanceof ModelError)
+      recordModelCall(agent.modelType, { latencyMs: performance.now() - started })
     const reason = error instanceof Error ? error.message : String(error)
     await db.insert(agentRuns).values({ ...base, error: reason })
     throw error

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { channels, conversations, messages, type Channel, type OutboundMessageStatus } from '~/db/schema'
 import { AppError } from '~/utils/errors'
+import { recordInboundMessage } from '~/utils/metrics.server'
 import { ingestInbound, type NormalizedMessage } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
 
@@ -93,6 +94,14 @@ export const metaWebhookSchema = z.looseObject({ object: z.string(), entry: z.ar
 export type MetaWebhookBody = z.infer<typeof metaWebhookSchema>
 
 type MetaPlatform = 'facebook' | 'whatsapp'
+
+/** Which product a delivery is for, by its `object` (Messenger or WhatsApp); `meta` for anything else. */
+export function metaWebhookPlatform(body: unknown): MetaPlatform | 'meta' {
+  const object = body && typeof body === 'object' ? Reflect.get(body, 'object') : undefined
+  if (object === 'page') return 'facebook'
+  if (object === 'whatsapp_business_account') return 'whatsapp'
+  return 'meta'
+}
 type ChannelKey = { platform: MetaPlatform; platformChannelId: string }
 
 /** What a delivery says, channel by channel, before any channel is looked up. */
@@ -330,6 +339,7 @@ export async function receiveMetaWebhook({
     if (event.kind === 'message') {
       const message = { ...event.message, organizationId: channel.organizationId, channelId: channel.id }
       const { stored } = await ingestInbound({ db, boss, message })
+      recordInboundMessage(channel.platformName === 'facebook' ? 'facebook' : 'whatsapp', stored)
       if (stored) result.stored += 1
       else result.duplicates += 1
     } else if (event.kind === 'status') {

@@ -33,6 +33,7 @@ import {
 import { executeAgent } from '~/services/agents/run-agent.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import type { Logger } from '~/utils/logger.server'
+import { recordReply } from '~/utils/metrics.server'
 
 export type ReplyDeps = {
   db: Database
@@ -50,7 +51,8 @@ export type ReplyDeps = {
 }
 
 export type ReplyOutcome =
-  | { outcome: 'replied'; outboundId: string }
+  /** `sentNow`: this run sent it (false when an earlier run had sent it and only its state was left). */
+  | { outcome: 'replied'; outboundId: string; sentNow: boolean }
   /** Stored, and left to a person: no agent to answer (the reason is on the message). */
   | { outcome: 'not-answered'; reason: string }
   | { outcome: 'failed'; reason: string }
@@ -440,6 +442,21 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
   if (!context || context.message.direction !== 'inbound') {
     return { outcome: 'skipped', reason: 'The message no longer exists' }
   }
+  const result = await answerMessage(deps, context)
+  const platform = isReplyPlatform(context.channel.platformName) ? context.channel.platformName : 'unknown'
+  if (result.outcome === 'replied' && result.sentNow) {
+    const receivedAt = context.message.receivedAt ?? context.message.createdAt
+    const pipelineSeconds = (Date.now() - receivedAt.getTime()) / 1000
+    recordReply(platform, { kind: 'sent', pipelineSeconds })
+  } else if (result.outcome === 'failed') {
+    recordReply(platform, { kind: 'failed' })
+  } else if (result.outcome === 'not-answered') {
+    recordReply(platform, { kind: 'not-answered' })
+  }
+  return result
+}
+
+async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<ReplyOutcome> {
   const { message: inbound, channel, agent, reply: stored } = context
   if (inbound.status !== 'queued') return { outcome: 'skipped', reason: `The message is ${inbound.status}` }
 
@@ -450,12 +467,12 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
   }
   if (stored && stored.status !== 'pending') {
     await recordReplied(deps.db, inbound.id, stored.id)
-    return { outcome: 'replied', outboundId: stored.id }
+    return { outcome: 'replied', outboundId: stored.id, sentNow: false }
   }
   if (stored) {
     return attempt(deps, context, async (sender) => {
       await deliver(deps, inbound.id, stored, sender)
-      return { outcome: 'replied', outboundId: stored.id }
+      return { outcome: 'replied', outboundId: stored.id, sentNow: true }
     })
   }
 
@@ -471,6 +488,6 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
       return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
     }
     await deliver(deps, inbound.id, reply, sender)
-    return { outcome: 'replied', outboundId: reply.id }
+    return { outcome: 'replied', outboundId: reply.id, sentNow: true }
   })
 }

@@ -3,6 +3,7 @@ import type { Database } from '~/db/client.server'
 import { channels, type Channel } from '~/db/schema'
 import { matchesSecretHash } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
+import { recordInboundMessage } from '~/utils/metrics.server'
 import { ingestInbound, normalizeTelegramUpdate, telegramUpdateSchema } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
 
@@ -65,5 +66,6 @@ export async function receiveTelegramUpdate({
   const message = normalizeTelegramUpdate(channel, parsed.data)
   if (!message) return { stored: false }
   const { stored } = await ingestInbound({ db, boss, message })
+  recordInboundMessage('telegram', stored)
   return { stored }
 }

@@ -1,0 +1,64 @@
+import { createServer, type Server } from 'node:http'
+
+type RouteArgs = { request: Request; params: Record<string, string>; context: Record<string, unknown> }
+type RouteModule = {
+  loader?: (args: RouteArgs) => Response | Promise<Response>
+  action?: (args: RouteArgs) => Response | Promise<Response>
+}
+
+/**
+ * Remix route modules served over real HTTP, as the server entry would serve them: each path pattern (named
+ * groups become params) to its module, GET and HEAD to the loader, other methods to the action.
+ */
+export async function serveRoutes(
+  routes: [RegExp, RouteModule][],
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', async () => {
+      const path = (req.url ?? '/').split('?')[0]
+      const route = routes.find(([pattern]) => pattern.test(path))
+      const handler =
+        route && (req.method === 'GET' || req.method === 'HEAD' ? route[1].loader : route[1].action)
+      if (!route || !handler) return void res.writeHead(404).end()
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers.set(name, value)
+      }
+      const request = new Request(`http://127.0.0.1${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+      })
+      try {
+        const response = await handler({ request, params: { ...route[0].exec(path)?.groups }, context: {} })
+        res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text())
+      } catch {
+        res.writeHead(500).end()
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const address = server.address()
+  if (!address || typeof address === 'string') throw new Error('no port')
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    server,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** The value of one sample of a Prometheus text exposition (0 when absent), labels in any order. */
+export function sample(exposition: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of exposition.split('\n')) {
+    if (line.startsWith('#')) continue
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)$/.exec(line)
+    if (!match || match[1] !== name) continue
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    )
+    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3])
+  }
+  return 0
+}
