@@ -58,7 +58,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   })
   runtime = await getRuntime({ queueSchema: `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}` })
-})
+}, 90_000) // a whole runtime boots: slow on a loaded machine
 afterAll(async () => {
   await closeRuntime()
   await Promise.all([telegram.close(), graph.close(), model.close(), http.close()])

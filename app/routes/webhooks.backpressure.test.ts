@@ -51,7 +51,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'error',
   })
   runtime = await getRuntime({ queueSchema: `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}` })
-})
+}, 90_000) // a whole runtime boots: slow on a loaded machine
 afterAll(async () => {
   await closeRuntime()
   await Promise.all([telegram.close(), http.close()])
