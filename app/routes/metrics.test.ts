@@ -45,6 +45,7 @@ beforeAll(async () => {
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-metrics-')),
     PUBLIC_URL: http.url,
+    TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-test',

@@ -40,6 +40,7 @@ beforeAll(async () => {
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-backpressure-')),
     PUBLIC_URL: http.url,
+    TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
     META_APP_ID: '5550003',
     META_APP_SECRET: APP_SECRET,
