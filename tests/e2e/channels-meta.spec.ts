@@ -149,6 +149,7 @@ test('connecting Facebook pages: login with the spec permissions, one card per p
   await channelCard(page, bakery.name).click()
   const details = page.getByRole('dialog', { name: 'Channel Details' })
   await expect(details.getByText('Facebook', { exact: true })).toBeVisible()
+  await expect(details.getByText('Bakery', { exact: true })).toBeVisible()
   const webhook = details.getByRole('switch', { name: 'Webhook Subscription' })
   await expect(webhook).toBeChecked()
   await flip(details, 'Webhook Subscription')
@@ -265,6 +266,8 @@ test('connecting a WhatsApp number through Embedded Signup: the card shows the v
   await card.click()
   const details = page.getByRole('dialog', { name: 'Channel Details' })
   await expect(details.getByText('WhatsApp', { exact: true })).toBeVisible()
+  await expect(details.getByText(number.displayPhoneNumber, { exact: true })).toBeVisible()
+  await expect(details.getByText(`${verifiedName} WABA`, { exact: true })).toBeVisible()
   await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
 })
 
@@ -295,5 +298,33 @@ test('WhatsApp signup failures say why: cancelled, no code, no phone number, a r
   })
   await chooseAddChannel(page, 'WhatsApp Business Account')
   await expectBanner(page, 'Failed to connect WhatsApp number')
+  await expect(page.getByText('No channels connected yet')).toBeVisible()
+})
+
+test('the connect actions refuse bad input with 400 and store nothing', async ({ page }) => {
+  await signUpWithOrganization(page)
+  const post = (form: Record<string, string>) => page.request.post('/channels', { form, maxRedirects: 0 })
+
+  expect((await post({ intent: 'connect-facebook' })).status()).toBe(400)
+  const forged = await post({
+    intent: 'connect-facebook',
+    'pages[0].id': graphId(),
+    'pages[0].name': 'Forged Page',
+    'pages[0].accessToken': `EAA-forged-${randomUUID()}`,
+  })
+  expect(forged.status()).toBe(400)
+  expect(
+    (await post({ intent: 'connect-whatsapp', wabaId: graphId(), phoneNumberId: graphId() })).status(),
+  ).toBe(400)
+  const badPin = await post({
+    intent: 'connect-whatsapp',
+    code: `e2e-code-${randomUUID()}`,
+    wabaId: graphId(),
+    phoneNumberId: graphId(),
+    pin: '12',
+  })
+  expect(badPin.status()).toBe(400)
+
+  await page.reload()
   await expect(page.getByText('No channels connected yet')).toBeVisible()
 })

@@ -1,6 +1,7 @@
 import { Button, Divider, Group, Stack } from '@mantine/core'
 import { IconTrash } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
+import { Fragment } from 'react'
 import { channelDisplayName } from '~/lib/channels'
 import { AgentSection } from './agent-section'
 import classes from './channels.module.css'
@@ -9,6 +10,20 @@ import { CHANNEL_TYPE_LABELS, ChannelStatusBadge, PLATFORM_LABELS } from './plat
 import type { AgentOption, ChannelActionResponse, ChannelItem } from './types'
 import { useChannelFetcher } from './use-channel-fetcher'
 import { WebhookSection } from './webhook-section'
+
+/** What identifies the account at its platform, beyond the name: a page's category, a number and its WABA. */
+function platformFacts({ channelType, metadata }: ChannelItem): Array<[string, string]> {
+  const facts: Array<[string, string | undefined]> =
+    channelType === 'facebook_page'
+      ? [['Category', metadata.category]]
+      : channelType === 'whatsapp_number'
+        ? [
+            ['Phone Number', metadata.phoneNumber],
+            ['WhatsApp Business Account', metadata.wabaName],
+          ]
+        : []
+  return facts.flatMap(([label, value]) => (value ? [[label, value]] : []))
+}
 
 /** What the dialog's sections share: the channel and the one fetcher all their changes go through. */
 export type ChannelDetailsContext = ReturnType<typeof useChannelFetcher> & { channel: ChannelItem }
@@ -41,6 +56,12 @@ export function ChannelDetailsPanel({
         <dd>{PLATFORM_LABELS[channel.platformName]}</dd>
         <dt>Type</dt>
         <dd>{CHANNEL_TYPE_LABELS[channel.channelType]}</dd>
+        {platformFacts(channel).map(([label, value]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </Fragment>
+        ))}
         <dt>Status</dt>
         <dd>
           <ChannelStatusBadge status={channel.status} />
