@@ -54,6 +54,30 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   return /^\d+$/.test(value) ? Number(value) : value
 }
 
+/**
+ * The platform receivers straight on Node's request, ahead of Remix (docs/decisions/023): they are the hot path
+ * under load, and need nothing Remix adds (route matching over every route, a Fetch Request and Response). The
+ * same functions serve the Remix routes, which answer in development (hot reload) and in tests.
+ */
+async function mountWebhookReceivers(app: express.Express) {
+  const receivers = await import('../app/utils/webhook-receivers.server')
+  const { getRuntime } = await import('../app/utils/runtime.server')
+  const runtime = await getRuntime()
+  const send = (res: express.Response) => (answer: { status: number; body: string }) => {
+    res
+      .status(answer.status)
+      .set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+      .end(answer.body)
+  }
+  app.post('/webhooks/telegram/:channelId', (req, res, next) => {
+    const call = receivers.callFromNode(req)
+    receivers.receiveTelegramCall(runtime, req.params.channelId, call).then(send(res), next)
+  })
+  app.post('/webhooks/meta', (req, res, next) => {
+    receivers.receiveMetaCall(runtime, receivers.callFromNode(req)).then(send(res), next)
+  })
+}
+
 async function main() {
   const { build, vite } = await loadBuild()
   const entry = (await build()).entry.module
@@ -86,6 +110,7 @@ async function main() {
     })
     next()
   })
+  if (!vite) await mountWebhookReceivers(app)
   app.use(compression())
 
   if (vite) {

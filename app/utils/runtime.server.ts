@@ -7,6 +7,8 @@ import { createTelegramClient, type TelegramClient } from '~/integrations/telegr
 import { replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker } from '~/jobs/reply.server'
 import { startTelegramPolling, type TelegramPolling } from '~/jobs/telegram-polling.server'
+import { createIngestBatcher, type Ingest } from '~/services/messages/ingest-batch.server'
+import { createWebhookChannels, type WebhookChannels } from '~/services/messages/webhook-channels.server'
 import {
   createReplyQueuePressure,
   type ReplyQueuePressure,
@@ -27,6 +29,10 @@ export type Runtime = {
   logger: Logger
   /** pg-boss, started, with every queue created and cached: ready for sends. */
   boss: PgBoss
+  /** Stores and enqueues the receivers' messages, many to a transaction under load (group commit). */
+  ingest: Ingest
+  /** The receivers' channel lookups, one query for those of a turn of the event loop. */
+  webhookChannels: WebhookChannels
   /** The reply queue's depth against REPLY_QUEUE_HIGH_WATER, for receivers and /metrics. */
   replyQueue: ReplyQueuePressure
   /** Whether this process works the reply queue. */
@@ -129,6 +135,8 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     graph,
     logger,
     boss,
+    ingest: createIngestBatcher({ db: database.db, boss }),
+    webhookChannels: createWebhookChannels(database.db),
     replyQueue,
     worker,
     telegramPolling,

@@ -21,6 +21,9 @@ export type NormalizedMessage = {
   platformSentAt: Date
 }
 
+/** What storing one inbound message did: stored now (with its reply job), or dropped as already stored. */
+export type IngestResult = { stored: boolean; messageId?: string }
+
 /**
  * Stores an inbound message and, in the same transaction, enqueues its reply job: a rollback removes both, and a
  * stored answerable message always has its job. A message already stored (the platform redelivered it) is
@@ -34,7 +37,7 @@ export async function ingestInbound({
   db: Database
   boss: ReplyQueue
   message: NormalizedMessage
-}): Promise<{ stored: boolean; messageId?: string }> {
+}): Promise<IngestResult> {
   return db.transaction(async (tx) => {
     const [conversation] = await tx
       .insert(conversations)
@@ -83,7 +86,7 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
  * pg-boss statements that run inside our transaction (its drizzle adapter). Our Database type is generic over the
  * driver, so `execute` answers `unknown` to the compiler: the shapes the two drivers give are checked instead.
  */
-function jobsIn(tx: Transaction) {
+export function jobsIn(tx: Transaction) {
   return fromDrizzle(
     {
       async execute(query: unknown) {

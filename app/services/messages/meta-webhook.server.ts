@@ -4,8 +4,10 @@ import type { Database } from '~/db/client.server'
 import { channels, conversations, messages, type Channel, type OutboundMessageStatus } from '~/db/schema'
 import { AppError } from '~/utils/errors'
 import { recordInboundMessage } from '~/utils/metrics.server'
-import { ingestInbound, type NormalizedMessage } from './ingest.server'
+import type { Ingest } from './ingest-batch.server'
+import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
+import type { WebhookChannels } from './webhook-channels.server'
 
 /**
  * Meta's webhook (`/webhooks/meta`): one URL for the app, Messenger (`object: "page"`) and WhatsApp
@@ -248,6 +250,13 @@ async function channelsFor(db: Database, keys: ChannelKey[]): Promise<Map<string
   return found
 }
 
+async function channelsThrough(lookup: WebhookChannels, keys: ChannelKey[]): Promise<Map<string, Channel>> {
+  const found = new Map<string, Channel>()
+  const rows = await Promise.all(keys.map((key) => lookup.byPlatformId(key.platform, key.platformChannelId)))
+  for (const row of rows) if (row) found.set(`${row.platformName}:${row.platformChannelId}`, row)
+  return found
+}
+
 // A receipt only moves an outbound message forward: `read` after `delivered` after `sent`; a late `sent` never
 // undoes a `read`. `failed` replaces only what was not yet delivered.
 const EARLIER: Record<'sent' | 'delivered' | 'read' | 'failed', OutboundMessageStatus[]> = {
@@ -310,10 +319,19 @@ export async function receiveMetaWebhook({
   db,
   boss,
   body,
+  ingest,
+  lookup,
 }: {
   db: Database
   boss: ReplyQueue
   body: unknown
+  /**
+   * The process's batcher (the receivers): the delivery's messages go to it together, in order, and usually end
+   * up in one transaction. Without it, each message is stored in its own transaction, one after another.
+   */
+  ingest?: Ingest
+  /** The process's coalescing lookup (the receivers); one query per delivery otherwise. */
+  lookup?: WebhookChannels
 }): Promise<MetaWebhookResult> {
   const parsed = metaWebhookSchema.safeParse(body)
   if (!parsed.success) throw new AppError('VALIDATION_ERROR', META_WEBHOOK_MESSAGES.badBody)
@@ -327,9 +345,12 @@ export async function receiveMetaWebhook({
   if (events.length === 0) return result
 
   const unique = new Map(events.map((e) => [`${e.platform}:${e.platformChannelId}`, e]))
-  const known = await channelsFor(db, [...unique.values()])
+  const known = lookup
+    ? await channelsThrough(lookup, [...unique.values()])
+    : await channelsFor(db, [...unique.values()])
   if (known.size === 0) throw new AppError('NOT_FOUND', META_WEBHOOK_MESSAGES.unknownChannel)
 
+  const ingesting: Promise<void>[] = []
   for (const event of events) {
     const channel = known.get(`${event.platform}:${event.platformChannelId}`)
     if (!channel) {
@@ -338,10 +359,13 @@ export async function receiveMetaWebhook({
     }
     if (event.kind === 'message') {
       const message = { ...event.message, organizationId: channel.organizationId, channelId: channel.id }
-      const { stored } = await ingestInbound({ db, boss, message })
-      recordInboundMessage(channel.platformName === 'facebook' ? 'facebook' : 'whatsapp', stored)
-      if (stored) result.stored += 1
-      else result.duplicates += 1
+      const count = ({ stored }: IngestResult) => {
+        recordInboundMessage(channel.platformName === 'facebook' ? 'facebook' : 'whatsapp', stored)
+        if (stored) result.stored += 1
+        else result.duplicates += 1
+      }
+      if (ingest) ingesting.push(ingest(message).then(count))
+      else count(await ingestInbound({ db, boss, message }))
     } else if (event.kind === 'status') {
       await applyStatus(db, channel, event)
       result.statuses += 1
@@ -350,5 +374,6 @@ export async function receiveMetaWebhook({
       result.statuses += 1
     }
   }
+  await Promise.all(ingesting)
   return result
 }

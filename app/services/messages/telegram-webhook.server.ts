@@ -4,8 +4,10 @@ import { channels, type Channel } from '~/db/schema'
 import { matchesSecretHash } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
 import { recordInboundMessage } from '~/utils/metrics.server'
+import type { Ingest } from './ingest-batch.server'
 import { ingestInbound, normalizeTelegramUpdate, telegramUpdateSchema } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
+import type { WebhookChannels } from './webhook-channels.server'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -35,8 +37,10 @@ export async function authenticateTelegramWebhook(
   db: Database,
   channelId: string,
   secretToken: string | null,
+  /** The process's coalescing lookup (the receivers); one query per call otherwise. */
+  lookup?: Pick<WebhookChannels, 'byId'>,
 ): Promise<Channel> {
-  const channel = await findChannelForWebhook(db, channelId)
+  const channel = lookup ? await lookup.byId(channelId) : await findChannelForWebhook(db, channelId)
   if (!channel || channel.platformName !== 'telegram') {
     throw new AppError('NOT_FOUND', WEBHOOK_MESSAGES.unknownChannel)
   }
@@ -55,17 +59,20 @@ export async function receiveTelegramUpdate({
   boss,
   channel,
   body,
+  ingest = (message) => ingestInbound({ db, boss, message }),
 }: {
   db: Database
   boss: ReplyQueue
   channel: Channel
   body: unknown
+  /** How the message is stored and enqueued: the process's batcher in the receivers, one transaction otherwise. */
+  ingest?: Ingest
 }): Promise<{ stored: boolean }> {
   const parsed = telegramUpdateSchema.safeParse(body)
   if (!parsed.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_MESSAGES.badBody)
   const message = normalizeTelegramUpdate(channel, parsed.data)
   if (!message) return { stored: false }
-  const { stored } = await ingestInbound({ db, boss, message })
+  const { stored } = await ingest(message)
   recordInboundMessage('telegram', stored)
   return { stored }
 }

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto'
+import { inArray } from 'drizzle-orm'
+import type { PgBoss } from 'pg-boss'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { messages } from '~/db/schema'
+import { messagesOf, startPipeline, type Pipeline, type TestBot } from '../../../tests/setup/pipeline'
+import { createIngestBatcher, ingestInboundBatch } from './ingest-batch.server'
+import type { NormalizedMessage } from './ingest.server'
+import { REPLY_QUEUE } from './reply-queue.server'
+
+let p: Pipeline
+beforeAll(async () => {
+  p = await startPipeline({ worker: false })
+})
+afterAll(async () => {
+  await p.close()
+})
+
+let ids = 0
+function inbound(bot: TestBot, chatId: number, text: string, answerable = true): NormalizedMessage {
+  return {
+    organizationId: bot.scope.organizationId,
+    channelId: bot.channelId,
+    platformChatId: String(chatId),
+    platformMessageId: `${chatId}:${++ids}`,
+    senderId: String(chatId),
+    senderName: 'Ann',
+    text,
+    answerable,
+    platformSentAt: new Date(),
+  }
+}
+
+async function jobsOf(messageIds: string[]) {
+  const jobs = await p.boss.findJobs(REPLY_QUEUE)
+  return jobs
+    .filter((job) => messageIds.includes((job.data as { messageId: string }).messageId))
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+}
+
+/** pg-boss as it is, counting its batch inserts (one per transaction of the batcher). */
+function countingInserts(boss: PgBoss) {
+  const counter = { inserts: 0 }
+  const queue = {
+    send: boss.send.bind(boss),
+    insert: (...args: Parameters<PgBoss['insert']>) => {
+      counter.inserts += 1
+      return boss.insert(...args)
+    },
+  }
+  return { queue, counter }
+}
+
+describe('ingestInboundBatch', () => {
+  it('stores a batch in one go, in arrival order, each answerable message with its job in that order', async () => {
+    const bot = await p.newBot({ agent: false })
+    const batch = [
+      inbound(bot, 11, 'one'),
+      inbound(bot, 22, 'two'),
+      inbound(bot, 11, 'three'),
+      inbound(bot, 11, 'a photo', false),
+    ]
+    const results = await ingestInboundBatch({ db: p.db, boss: p.boss, messages: batch })
+    expect(results.map((r) => r.stored)).toEqual([true, true, true, true])
+
+    const stored = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(stored.map((m) => [m.text, m.status])).toEqual([
+      ['one', 'queued'],
+      ['two', 'queued'],
+      ['three', 'queued'],
+      ['a photo', 'ignored'],
+    ])
+    expect(stored.map((m) => m.id)).toEqual(results.map((r) => r.messageId))
+    const byChat = new Map(stored.map((m) => [m.text, m.conversationId]))
+    expect(byChat.get('one')).toBe(byChat.get('three'))
+    expect(byChat.get('one')).not.toBe(byChat.get('two'))
+
+    // One job per answerable message, ids growing in arrival order, keyed by conversation.
+    const jobs = await jobsOf(stored.map((m) => m.id))
+    expect(jobs.map((j) => (j.data as { messageId: string }).messageId)).toEqual(
+      stored.slice(0, 3).map((m) => m.id),
+    )
+    expect(jobs.map((j) => j.singletonKey)).toEqual([
+      byChat.get('one'),
+      byChat.get('two'),
+      byChat.get('three'),
+    ])
+  })
+
+  it('drops a message already stored, and a second copy within the batch, with no job for either', async () => {
+    const bot = await p.newBot({ agent: false })
+    const first = inbound(bot, 33, 'first')
+    await ingestInboundBatch({ db: p.db, boss: p.boss, messages: [first] })
+    const fresh = inbound(bot, 33, 'fresh')
+    const results = await ingestInboundBatch({
+      db: p.db,
+      boss: p.boss,
+      messages: [first, fresh, { ...fresh }],
+    })
+    expect(results.map((r) => r.stored)).toEqual([false, true, false])
+    const stored = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(stored.map((m) => m.text)).toEqual(['first', 'fresh'])
+    expect(await jobsOf(stored.map((m) => m.id))).toHaveLength(2)
+  })
+})
+
+describe('createIngestBatcher', () => {
+  it('serves concurrent messages with fewer transactions than messages, each caller getting its own result', async () => {
+    const bot = await p.newBot({ agent: false })
+    const { queue, counter } = countingInserts(p.boss)
+    const ingest = createIngestBatcher({ db: p.db, boss: queue })
+    const batch = Array.from({ length: 40 }, (_, i) => inbound(bot, 100 + (i % 4), `message ${i}`))
+    const results = await Promise.all([...batch, batch[5]].map((m) => ingest(m)))
+    expect(results.filter((r) => r.stored)).toHaveLength(40)
+    expect(results.at(-1)).toEqual({ stored: false }) // the redelivered copy
+    expect(counter.inserts).toBeGreaterThan(0)
+    expect(counter.inserts).toBeLessThan(40)
+
+    // Within each conversation, stored (and enqueued) in the order the messages arrived.
+    const stored = await messagesOf(p.db, bot.channelId, 'inbound')
+    for (let chat = 100; chat < 104; chat++) {
+      const texts = stored.filter((m) => m.senderId === String(chat))
+      expect(texts.map((m) => Number(m.text.split(' ')[1]))).toEqual(
+        batch.flatMap((m, i) => (m.platformChatId === String(chat) ? [i] : [])),
+      )
+    }
+    expect(await jobsOf(stored.map((m) => m.id))).toHaveLength(40)
+  })
+
+  it('when a batch fails, stores each message alone: one bad message fails only its own caller', async () => {
+    const bot = await p.newBot({ agent: false })
+    const ingest = createIngestBatcher({ db: p.db, boss: p.boss })
+    const good = [inbound(bot, 201, 'kept 1'), inbound(bot, 202, 'kept 2')]
+    // A channel that does not exist: its row breaks the batch's foreign key.
+    const bad = { ...inbound(bot, 203, 'orphan'), channelId: randomUUID() }
+    const settled = await Promise.allSettled([good[0], bad, good[1]].map((m) => ingest(m)))
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    const stored = await p.db
+      .select({ text: messages.text })
+      .from(messages)
+      .where(inArray(messages.channelId, [bot.channelId, bad.channelId]))
+    expect(stored.map((m) => m.text).sort()).toEqual(['kept 1', 'kept 2'])
+  })
+})

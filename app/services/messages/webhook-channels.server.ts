@@ -1,0 +1,68 @@
+import { and, eq, inArray, or } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { channels, type Channel } from '~/db/schema'
+
+/**
+ * The channels webhooks name, read fresh from the database for each delivery, but one query for all the
+ * deliveries that arrive in the same turn of the event loop (docs/decisions/023): under load the receivers'
+ * lookups cost one round trip between them rather than one each. Not scoped by a user on purpose (see
+ * findChannelForWebhook): the caller authenticates the delivery right after.
+ */
+export type WebhookChannels = {
+  byId(id: string): Promise<Channel | undefined>
+  /** Meta's keys: `facebook` + page id, `whatsapp` + phone number id. */
+  byPlatformId(platform: 'facebook' | 'whatsapp', platformChannelId: string): Promise<Channel | undefined>
+}
+
+/** Calls made in one turn of the event loop share one `load` of all their keys. */
+function coalesce<V>(
+  load: (keys: string[]) => Promise<Map<string, V>>,
+): (key: string) => Promise<V | undefined> {
+  let pending:
+    | Map<string, { resolve: (v: V | undefined) => void; reject: (e: unknown) => void }[]>
+    | undefined
+  return (key) =>
+    new Promise((resolve, reject) => {
+      if (!pending) {
+        const batch = new Map<
+          string,
+          { resolve: (v: V | undefined) => void; reject: (e: unknown) => void }[]
+        >()
+        pending = batch
+        setImmediate(() => {
+          pending = undefined
+          load([...batch.keys()]).then(
+            (found) => batch.forEach((waiters, k) => waiters.forEach((w) => w.resolve(found.get(k)))),
+            (error: unknown) => batch.forEach((waiters) => waiters.forEach((w) => w.reject(error))),
+          )
+        })
+      }
+      const waiters = pending.get(key) ?? []
+      waiters.push({ resolve, reject })
+      pending.set(key, waiters)
+    })
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function createWebhookChannels(db: Database): WebhookChannels {
+  const byId = coalesce(async (ids) => {
+    const rows = await db.select().from(channels).where(inArray(channels.id, ids))
+    return new Map(rows.map((row) => [row.id, row]))
+  })
+  const byKey = coalesce(async (keys) => {
+    const pairs = keys.map((key) => {
+      const [platform, id] = key.split('\u0000') as ['facebook' | 'whatsapp', string]
+      return and(eq(channels.platformName, platform), eq(channels.platformChannelId, id))
+    })
+    const rows = await db
+      .select()
+      .from(channels)
+      .where(or(...pairs))
+    return new Map(rows.map((row) => [`${row.platformName}\u0000${row.platformChannelId}`, row]))
+  })
+  return {
+    byId: async (id) => (UUID.test(id) ? byId(id.toLowerCase()) : undefined),
+    byPlatformId: (platform, platformChannelId) => byKey(`${platform}\u0000${platformChannelId}`),
+  }
+}

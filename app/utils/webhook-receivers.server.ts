@@ -1,0 +1,172 @@
+import type { IncomingMessage } from 'node:http'
+import { META_SIGNATURE_HEADER, verifyMetaSignature } from '~/integrations/meta/signature.server'
+import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
+import {
+  META_WEBHOOK_MESSAGES,
+  metaWebhookPlatform,
+  receiveMetaWebhook,
+} from '~/services/messages/meta-webhook.server'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+  WEBHOOK_MESSAGES,
+} from '~/services/messages/telegram-webhook.server'
+import { ERROR_STATUS, isAppError } from './errors'
+import {
+  recordWebhook,
+  webhookRejectReason,
+  type WebhookOutcome,
+  type WebhookPlatform,
+} from './metrics.server'
+import { readBodyWithLimit } from './read-body.server'
+import type { Runtime } from './runtime.server'
+
+/**
+ * The platform receivers (POST /webhooks/telegram/:channelId, POST /webhooks/meta) whatever serves them: the
+ * Remix routes, or the server entry directly on Node's request (docs/decisions/023), with one behaviour.
+ */
+export type WebhookCall = {
+  method: string
+  header(name: string): string | null
+  /** The body, read no further than the limit (see readBodyWithLimit). */
+  readBody(maxBytes: number): Promise<{ ok: true; text: string; bytes: Buffer } | { ok: false }>
+}
+export type WebhookAnswer = { status: number; body: string }
+
+type ReceiverRuntime = Pick<
+  Runtime,
+  'config' | 'database' | 'boss' | 'ingest' | 'replyQueue' | 'webhookChannels'
+>
+
+function answer(platform: WebhookPlatform, outcome: WebhookOutcome, status: number, message?: string) {
+  recordWebhook(platform, outcome)
+  return { status, body: JSON.stringify(message ? { ok: false, message } : { ok: true }) }
+}
+
+/**
+ * Telegram's webhook for one channel: the secret header, then the body (1 MB at most, JSON), then store and
+ * enqueue, then 200 at once. Any refusal stores and enqueues nothing. A thrown error (the database is down) is a
+ * 5xx for the caller to answer: Telegram delivers again later, which the unique key makes harmless.
+ */
+export async function receiveTelegramCall(
+  runtime: ReceiverRuntime,
+  channelId: string,
+  call: WebhookCall,
+): Promise<WebhookAnswer> {
+  if (call.method !== 'POST') return answer('telegram', 'method_not_allowed', 405, 'Method not allowed')
+  const tooLarge = () => answer('telegram', 'too_large', 413, 'Payload too large')
+  if (Number(call.header('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
+  const { database, boss, ingest, replyQueue, webhookChannels } = runtime
+  try {
+    const channel = await authenticateTelegramWebhook(
+      database.db,
+      channelId,
+      call.header('x-telegram-bot-api-secret-token'),
+      webhookChannels,
+    )
+    const body = await call.readBody(WEBHOOK_MAX_BODY_BYTES)
+    if (!body.ok) return tooLarge()
+    let update: unknown
+    try {
+      update = JSON.parse(body.text)
+    } catch {
+      return answer('telegram', 'bad_body', 400, WEBHOOK_MESSAGES.badBody)
+    }
+    await receiveTelegramUpdate({ db: database.db, boss, channel, body: update, ingest })
+    // Above REPLY_QUEUE_HIGH_WATER the update is still stored and acknowledged: this only counts it.
+    replyQueue.acknowledged('telegram')
+    return answer('telegram', 'accepted', 200)
+  } catch (error) {
+    if (isAppError(error)) {
+      const status = ERROR_STATUS[error.code].status
+      return answer('telegram', webhookRejectReason(error.code, 'bad_secret'), status, error.message)
+    }
+    recordWebhook('telegram', 'internal_error')
+    throw error
+  }
+}
+
+/**
+ * Meta's deliveries for every page and number of the app: the body (1 MB at most) read as bytes, its
+ * X-Hub-Signature-256 checked against the app secret in constant time, then parsed, stored and enqueued (see
+ * receiveMetaWebhook), then 200. Any refusal stores and enqueues nothing; a thrown error is a 5xx, after which
+ * Meta delivers again, which the unique keys make harmless.
+ */
+export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCall): Promise<WebhookAnswer> {
+  if (call.method !== 'POST') return answer('meta', 'method_not_allowed', 405, 'Method not allowed')
+  const tooLarge = () => answer('meta', 'too_large', 413, 'Payload too large')
+  if (Number(call.header('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
+  const { config, database, boss, ingest, replyQueue, webhookChannels } = runtime
+  const body = await call.readBody(WEBHOOK_MAX_BODY_BYTES)
+  if (!body.ok) return tooLarge()
+  if (!verifyMetaSignature(body.bytes, call.header(META_SIGNATURE_HEADER), config.meta.appSecret)) {
+    return answer('meta', 'bad_signature', 401, META_WEBHOOK_MESSAGES.badSignature)
+  }
+  let payload: unknown
+  try {
+    payload = JSON.parse(body.text)
+  } catch {
+    return answer('meta', 'bad_body', 400, META_WEBHOOK_MESSAGES.badBody)
+  }
+  const platform = metaWebhookPlatform(payload)
+  try {
+    await receiveMetaWebhook({ db: database.db, boss, body: payload, ingest, lookup: webhookChannels })
+    // Above REPLY_QUEUE_HIGH_WATER the delivery is still stored and acknowledged: this only counts it.
+    replyQueue.acknowledged(platform)
+    return answer(platform, 'accepted', 200)
+  } catch (error) {
+    if (isAppError(error)) {
+      const status = ERROR_STATUS[error.code].status
+      return answer(platform, webhookRejectReason(error.code, 'bad_signature'), status, error.message)
+    }
+    recordWebhook(platform, 'internal_error')
+    throw error
+  }
+}
+
+/** A Fetch API request (the Remix routes) as a WebhookCall. */
+export function callFromRequest(request: Request): WebhookCall {
+  return {
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    readBody: (maxBytes) => readBodyWithLimit(request, maxBytes),
+  }
+}
+
+/** Node's request (the server entry) as a WebhookCall: no Fetch Request is built. */
+export function callFromNode(req: IncomingMessage): WebhookCall {
+  return {
+    method: req.method ?? 'GET',
+    header: (name) => {
+      const value = req.headers[name.toLowerCase()]
+      return Array.isArray(value) ? value.join(', ') : (value ?? null)
+    },
+    readBody: (maxBytes) =>
+      new Promise((resolve, reject) => {
+        const declared = Number(req.headers['content-length'] ?? '')
+        if (Number.isFinite(declared) && declared > maxBytes) return resolve({ ok: false })
+        const chunks: Buffer[] = []
+        let size = 0
+        let done = false
+        req.on('data', (chunk: Buffer) => {
+          if (done) return
+          size += chunk.length
+          if (size > maxBytes) {
+            done = true
+            req.resume() // drain the rest unread, so the answer can be sent on this connection
+            return resolve({ ok: false })
+          }
+          chunks.push(chunk)
+        })
+        req.once('end', () => {
+          if (done) return
+          done = true
+          const bytes = Buffer.concat(chunks)
+          resolve({ ok: true, text: bytes.toString('utf8'), bytes })
+        })
+        req.once('error', (error) => {
+          if (!done) reject(error)
+        })
+      }),
+  }
+}
