@@ -55,7 +55,7 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 }
 
 /**
- * The platform receivers straight on Node's request, ahead of Remix (docs/decisions/023): they are the hot path
+ * The platform receivers straight on Node's request, ahead of Remix (docs/decisions/024): they are the hot path
  * under load, and need nothing Remix adds (route matching over every route, a Fetch Request and Response). The
  * same functions serve the Remix routes, which answer in development (hot reload) and in tests.
  */

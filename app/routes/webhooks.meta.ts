@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * Meta's deliveries for every page and number of the app (see receiveMetaCall). In production the server entry
- * answers this path before Remix does, with the same function (docs/decisions/023).
+ * answers this path before Remix does, with the same function (docs/decisions/024).
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { status, body } = await receiveMetaCall(await getRuntime(), callFromRequest(request))

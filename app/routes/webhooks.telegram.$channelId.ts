@@ -8,7 +8,7 @@ const respond = ({ status, body }: WebhookAnswer) =>
 
 /**
  * Telegram's webhook for one channel (see receiveTelegramCall). In production the server entry answers this path
- * before Remix does, with the same function (docs/decisions/023); this route serves it in development and tests.
+ * before Remix does, with the same function (docs/decisions/024); this route serves it in development and tests.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   return respond(

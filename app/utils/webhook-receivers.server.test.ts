@@ -16,7 +16,7 @@ import { closeRuntime, getRuntime, type Runtime } from './runtime.server'
 import { callFromNode, receiveMetaCall, receiveTelegramCall } from './webhook-receivers.server'
 
 // The receivers as the production server entry mounts them: straight on Node's request, no Remix, no Fetch
-// Request (docs/decisions/023), with the process's batched store and coalesced channel lookups.
+// Request (docs/decisions/024), with the process's batched store and coalesced channel lookups.
 const APP_SECRET = 'node-receivers-app-secret'
 let runtime: Runtime
 let telegram: TelegramFake

@@ -23,7 +23,7 @@ import type { Runtime } from './runtime.server'
 
 /**
  * The platform receivers (POST /webhooks/telegram/:channelId, POST /webhooks/meta) whatever serves them: the
- * Remix routes, or the server entry directly on Node's request (docs/decisions/023), with one behaviour.
+ * Remix routes, or the server entry directly on Node's request (docs/decisions/024), with one behaviour.
  */
 export type WebhookCall = {
   method: string

@@ -9,7 +9,7 @@ import { REPLY_QUEUE, replyJobOptions, type ReplyJobData } from './reply-queue.s
 export type ReplyJobBatches = Pick<PgBoss, 'send' | 'insert'>
 
 /**
- * Many inbound messages stored and enqueued in one transaction (docs/decisions/020): the conversations in one
+ * Many inbound messages stored and enqueued in one transaction (docs/decisions/024): the conversations in one
  * upsert, the messages in one insert, their reply jobs in one pg-boss insert. Each message gets what
  * ingestInbound would have given it: stored now (with its job), or dropped as already stored (also when the same
  * message comes twice in the batch: the first one counts). Messages keep their order (their sequence, their job

@@ -4,7 +4,7 @@ import { channels, type Channel } from '~/db/schema'
 
 /**
  * The channels webhooks name, read fresh from the database for each delivery, but one query for all the
- * deliveries that arrive in the same turn of the event loop (docs/decisions/023): under load the receivers'
+ * deliveries that arrive in the same turn of the event loop (docs/decisions/024): under load the receivers'
  * lookups cost one round trip between them rather than one each. Not scoped by a user on purpose (see
  * findChannelForWebhook): the caller authenticates the delivery right after.
  */
