@@ -24,10 +24,12 @@
  */
 import { randomBytes } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir, uptime } from 'node:os'
 import path from 'node:path'
+import { and, eq } from 'drizzle-orm'
 import { openDatabase } from '~/db/client.server'
+import { messages } from '~/db/schema'
 import { freePort } from '../scripts/lib/processes.js'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
 import { startOpenAiFake, wallClockMs, type OpenAiFake } from '../tests/fakes/openai-server'
@@ -85,6 +87,59 @@ const machine = () =>
     .map((l) => l.toFixed(2))
     .join(' ')} on ${cpus().length} cores`
 
+/** CPU seconds (user + system) each process has used, from /proc (Linux); 0 where it cannot be read. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100 // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0
+  }
+}
+
+/** The throwaway cluster's processes: its postmaster (found by its port) and the postmaster's children. */
+function postgresPids(port: string): number[] {
+  const pids = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+  const read = (pid: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  const master = pids.find((pid) => {
+    const args = read(pid, 'cmdline').split('\0')
+    return args[0]?.endsWith('postgres') && args.includes(`-p`) && args[args.indexOf('-p') + 1] === port
+  })
+  if (master === undefined) return []
+  const parentOf = (pid: number) => {
+    const stat = read(pid, 'stat')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  }
+  return [master, ...pids.filter((pid) => parentOf(pid) === master)]
+}
+
+type CpuProbe = { web: number[]; worker: number[]; postgres: () => number[] }
+function readCpu(probe: CpuProbe) {
+  const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuSeconds(pid), 0)
+  const postgres = new Map(probe.postgres().map((pid) => [pid, cpuSeconds(pid)]))
+  return { web: sum(probe.web), worker: sum(probe.worker), postgres, self: process.cpuUsage() }
+}
+function cpuUsed(before: ReturnType<typeof readCpu>, after: ReturnType<typeof readCpu>) {
+  let postgres = 0
+  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0)
+  const self = process.cpuUsage(before.self)
+  return {
+    web: after.web - before.web,
+    worker: after.worker - before.worker,
+    postgres,
+    bench: (self.user + self.system) / 1e6,
+  }
+}
+
 /** One conversation: its messages in order, each once the previous one was acknowledged. */
 async function converse(bot: RigBot, chatId: number, runTag: string, ids: { next: number }): Promise<Sent[]> {
   const sent: Sent[] = []
@@ -120,6 +175,11 @@ type Outcome = {
   rawP99: number
   modelCalls: number
   maxModelInFlight: number
+  /** Platform acceptance → our record of the send (ADR 021's duplicate window). */
+  windowP50: number
+  windowP99: number
+  windowMax: number
+  cpu: ReturnType<typeof cpuUsed>
 }
 
 /** Matches what the platform received to what was sent. */
@@ -129,6 +189,8 @@ function analyse(
   telegram: TelegramFake,
   model: OpenAiFake,
   bots: RigBot[],
+  recordedAt: Map<string, number>,
+  cpu: ReturnType<typeof cpuUsed>,
 ): Outcome {
   const tokens = new Set(bots.map((b) => b.token))
   const sends = telegram.calls.filter((c) => c.method === 'sendMessage' && tokens.has(c.token))
@@ -182,6 +244,10 @@ function analyse(
       raw.push(sentAt - s.ackAt - modelMs)
     })
   }
+  const windows = sends
+    .map((call) => (recordedAt.get(String(call.params.text)) ?? NaN) - call.at)
+    .filter((w) => !Number.isNaN(w))
+    .sort((a, b) => a - b)
   const acks = sent.map((s) => s.ackAt - s.requestedAt).sort((a, b) => a - b)
   overheads.sort((a, b) => a - b)
   raw.sort((a, b) => a - b)
@@ -205,6 +271,24 @@ function analyse(
     rawP99: quantile(raw, 0.99),
     modelCalls: model.requests.length,
     maxModelInFlight,
+    windowP50: quantile(windows, 0.5),
+    windowP99: quantile(windows, 0.99),
+    windowMax: windows.at(-1) ?? NaN,
+    cpu,
+  }
+}
+
+/** When our database recorded each reply as sent (the statement's clock), by text. */
+async function sendRecords(databaseUrl: string | undefined, dataDir: string) {
+  const handle = await openDatabase({ databaseUrl, dataDir })
+  try {
+    const rows = await handle.db
+      .select({ text: messages.text, sentAt: messages.platformSentAt })
+      .from(messages)
+      .where(and(eq(messages.direction, 'outbound'), eq(messages.status, 'sent')))
+    return new Map(rows.map((r) => [r.text, r.sentAt?.getTime() ?? NaN]))
+  } finally {
+    await handle.close()
   }
 }
 
@@ -261,6 +345,12 @@ async function runPass(pass: string): Promise<Outcome> {
       }
     }
 
+    const probe: CpuProbe = {
+      web: [web.child.pid ?? 0],
+      worker: processes.slice(1).map((p) => p.child.pid ?? 0),
+      postgres: () => (postgres ? postgresPids(new URL(postgres.url).port) : []),
+    }
+    const cpuBefore = readCpu(probe)
     const before = machine()
     const runTag = randomBytes(3).toString('hex')
     const ids = { next: 0 }
@@ -269,7 +359,10 @@ async function runPass(pass: string): Promise<Outcome> {
     )
     const sent = (await Promise.all(conversations)).flat()
     await waitForReplies(telegram, bots, sent.length)
-    const outcome = analyse(pass, sent, telegram, model, bots)
+    const cpu = cpuUsed(cpuBefore, readCpu(probe))
+    for (const child of processes.reverse()) await child.stop()
+    const recordedAt = await sendRecords(postgres?.url, dataDir)
+    const outcome = analyse(pass, sent, telegram, model, bots, recordedAt, cpu)
     const kept = process.env.BENCH_KEEP_LOGS ? `; logs in ${scratch}` : ''
     console.log(`\n${pass}: ${before} before, ${machine()} after${kept}`)
     return outcome
@@ -283,6 +376,7 @@ async function runPass(pass: string): Promise<Outcome> {
 
 function report(o: Outcome) {
   const expected = CONVERSATIONS * MESSAGES
+  const cpuMs = (seconds: number) => `${((seconds * 1000) / Math.max(1, o.replies)).toFixed(1)} ms`
   console.log(
     [
       `${o.pass}: ${o.replies} replies to ${expected} messages, ${o.repliesPerSecond.toFixed(1)} replies/s`,
@@ -291,6 +385,9 @@ function report(o: Outcome) {
       `  overhead (send − model − max(ack, previous reply)) p50 ${ms(o.overheadP50)}, p99 ${ms(o.overheadP99)}`,
       `  raw (send − ack − model, in-order wait included) p50 ${ms(o.rawP50)}, p99 ${ms(o.rawP99)}`,
       `  model calls ${o.modelCalls}, at most ${o.maxModelInFlight} in flight`,
+      `  send window (platform accepted → our record) p50 ${ms(o.windowP50)}, p99 ${ms(o.windowP99)}, max ${ms(o.windowMax)}`,
+      `  CPU per reply: web ${cpuMs(o.cpu.web)}, worker ${cpuMs(o.cpu.worker)}, PostgreSQL ${cpuMs(o.cpu.postgres)}, ` +
+        `fakes and load ${cpuMs(o.cpu.bench)} (all ${cpuMs(o.cpu.web + o.cpu.worker + o.cpu.postgres + o.cpu.bench)})`,
     ].join('\n'),
   )
   const missed: string[] = []

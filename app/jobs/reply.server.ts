@@ -47,7 +47,7 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
 export async function startReplyWorker(
   boss: PgBoss,
   deps: ReplyWorkerDeps,
-  { concurrency = DEFAULT_REPLY_WORKER_CONCURRENCY }: { concurrency?: number } = {},
+  { concurrency = DEFAULT_REPLY_WORKER_CONCURRENCY.postgres }: { concurrency?: number } = {},
 ): Promise<string[]> {
   const ids: string[] = []
   for (let i = 0; i < concurrency; i++) {

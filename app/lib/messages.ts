@@ -16,10 +16,11 @@ export const DEFAULT_CONVERSATION_WINDOW = 20
 export const DEFAULT_REPLY_QUEUE_HIGH_WATER = 1000
 
 /**
- * Reply jobs one worker process runs at once (REPLY_WORKER_CONCURRENCY). A job mostly waits on the model and
- * the platform, so a process keeps many in flight; see docs/decisions/020 for how the default was measured.
+ * Reply jobs one worker process runs at once (REPLY_WORKER_CONCURRENCY), by database. A job mostly waits on the
+ * model and the platform, so a process keeps many in flight on PostgreSQL; the embedded PGlite has one connection
+ * that every job and every webhook share, where more work loops only add fetches. Measured: docs/decisions/020.
  */
-export const DEFAULT_REPLY_WORKER_CONCURRENCY = 32
+export const DEFAULT_REPLY_WORKER_CONCURRENCY = { postgres: 32, pglite: 8 } as const
 export const MAX_REPLY_WORKER_CONCURRENCY = 256
 
 /**

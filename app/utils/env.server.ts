@@ -84,7 +84,7 @@ const envSchema = z.object({
     .int(CONCURRENCY_RANGE)
     .min(1, CONCURRENCY_RANGE)
     .max(MAX_REPLY_WORKER_CONCURRENCY, CONCURRENCY_RANGE)
-    .default(DEFAULT_REPLY_WORKER_CONCURRENCY),
+    .optional(),
   REPLY_QUEUE_HIGH_WATER: z.coerce
     .number()
     .int('REPLY_QUEUE_HIGH_WATER must be a whole number of jobs')
@@ -165,7 +165,7 @@ export type Config = {
   workerInProcess: boolean
   /** How many recent messages of a conversation a reply's prompt holds. */
   conversationWindow: number
-  /** Reply jobs a worker process (or the web process, when it is the worker) runs at once. */
+  /** Reply jobs a worker process (or the web process, when it is the worker) runs at once; by database when unset. */
   replyWorkerConcurrency: number
   /** Reply jobs waiting or running above which receivers acknowledge under back-pressure (ADR 019). */
   replyQueueHighWater: number
@@ -305,7 +305,11 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     telegramUpdates: resolveTelegramUpdates(env.TELEGRAM_UPDATES ?? 'auto', publicUrl),
     workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
     conversationWindow: env.CONVERSATION_WINDOW,
-    replyWorkerConcurrency: env.REPLY_WORKER_CONCURRENCY,
+    replyWorkerConcurrency:
+      env.REPLY_WORKER_CONCURRENCY ??
+      DEFAULT_REPLY_WORKER_CONCURRENCY[
+        env.DATABASE_URL && !env.DATABASE_URL.startsWith('memory://') ? 'postgres' : 'pglite'
+      ],
     replyQueueHighWater: env.REPLY_QUEUE_HIGH_WATER,
     workerMetricsPort: env.WORKER_METRICS_PORT,
     meta: {

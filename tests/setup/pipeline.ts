@@ -9,6 +9,7 @@ import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker, type ReplyWorkerDeps } from '~/jobs/reply.server'
 import { createAgentSchema } from '~/lib/agent-schemas'
+import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
 import { createAgent } from '~/services/agents/agents.server'
 import { assignAgent, insertChannel } from '~/services/channels/channels.server'
 import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
@@ -101,7 +102,9 @@ export async function startPipeline(
     logger,
     retry: { baseDelayMs: 20, maxDelayMs: 80 },
   }
-  if (options.worker !== false) await startReplyWorker(boss, deps)
+  if (options.worker !== false) {
+    await startReplyWorker(boss, deps, { concurrency: DEFAULT_REPLY_WORKER_CONCURRENCY[handle.driver] })
+  }
   const publicUrl = options.publicUrl ?? 'https://replypilot.example.com'
   // Webhooks unless asked: newBot's channels then have their secret, and the fake delivers to them.
   const telegramUpdates = options.telegramUpdates ?? 'webhook'

@@ -125,6 +125,10 @@ export function createModelClient(config: LlmConfig): ModelClient {
     (key) => key !== undefined,
   )
 
+  // A provider's model object is plain configuration, and building one costs about a millisecond of schemas:
+  // built once per model id, not once per answer.
+  const models = new Map<string, LanguageModel>()
+
   function modelFor(tier: ModelTier): string | undefined {
     if (!target) return undefined
     return config.models[tier] ?? DEFAULT_MODELS[target.provider][tier]
@@ -134,12 +138,17 @@ export function createModelClient(config: LlmConfig): ModelClient {
     const modelId = modelFor(input.tier)
     if (!target || modelId === undefined) throw new ModelError('not-configured', NOT_CONFIGURED_MESSAGE)
 
+    let model = models.get(modelId)
+    if (!model) {
+      model = target.model(modelId)
+      models.set(modelId, model)
+    }
     const timeout = AbortSignal.timeout(config.timeoutMs)
     const abortSignal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout
     const started = performance.now()
     try {
       const result = await generateText({
-        model: target.model(modelId),
+        model,
         system: input.system,
         messages: input.messages,
         temperature: input.temperature,
