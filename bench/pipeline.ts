@@ -325,6 +325,8 @@ async function runPass(pass: string): Promise<Outcome> {
       ENCRYPTION_KEY: encryptionKey,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       TELEGRAM_API_ROOT: telegram.apiRoot,
+      // The fake calls the webhook on 127.0.0.1, which auto mode would take for a laptop and long-poll instead.
+      TELEGRAM_UPDATES: 'webhook',
       LLM_BASE_URL: model.url,
       LLM_API_KEY: 'sk-bench',
       WORKER_IN_PROCESS: postgres ? 'false' : 'true',

@@ -72,6 +72,8 @@ function startWorker(n: number) {
     ENCRYPTION_KEY: encryptionKey,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     TELEGRAM_API_ROOT: telegram.apiRoot,
+    // Updates come through the webhook receiver's service here; auto mode would long-poll the fake instead.
+    TELEGRAM_UPDATES: 'webhook',
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-drill',
     LOG_LEVEL: 'info',
