@@ -20,7 +20,7 @@ export const DEFAULT_REPLY_QUEUE_HIGH_WATER = 1000
  * model and the platform, so a process keeps many in flight on PostgreSQL; the embedded PGlite has one connection
  * that every job and every webhook share, where more work loops only add fetches. Measured: docs/decisions/020.
  */
-export const DEFAULT_REPLY_WORKER_CONCURRENCY = { postgres: 32, pglite: 8 } as const
+export const DEFAULT_REPLY_WORKER_CONCURRENCY = { postgres: 64, pglite: 8 } as const
 export const MAX_REPLY_WORKER_CONCURRENCY = 256
 
 /**

@@ -100,10 +100,10 @@ describe('loadConfig', () => {
     )
   })
 
-  it('runs 32 reply jobs at once per process on PostgreSQL, 8 on PGlite, unless REPLY_WORKER_CONCURRENCY says', () => {
+  it('runs 64 reply jobs at once per process on PostgreSQL, 8 on PGlite, unless REPLY_WORKER_CONCURRENCY says', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).replyWorkerConcurrency).toBe(8)
     const postgres = { DATA_DIR: tempDir(), DATABASE_URL: 'postgres://db/replypilot' }
-    expect(loadConfig(postgres).replyWorkerConcurrency).toBe(32)
+    expect(loadConfig(postgres).replyWorkerConcurrency).toBe(64)
     expect(loadConfig({ DATA_DIR: tempDir(), REPLY_WORKER_CONCURRENCY: '4' }).replyWorkerConcurrency).toBe(4)
     for (const bad of ['0', '257', '2.5', 'many']) {
       expect(problemsOf({ DATA_DIR: tempDir(), REPLY_WORKER_CONCURRENCY: bad }).join()).toContain(
