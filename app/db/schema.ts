@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import type { ChannelMetadata } from '~/lib/channels'
+import { PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -137,7 +137,6 @@ export const agentRuns = pgTable(
   (t) => [index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt)],
 )
 
-export const PLATFORM_NAMES = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
 export const CHANNEL_TYPES = [
   'facebook_page',
   'telegram_bot',
@@ -170,6 +169,8 @@ export const channels = pgTable(
     /** SHA-256 of the secret Telegram echoes in X-Telegram-Bot-Api-Secret-Token; the secret itself is not kept. */
     webhookSecretHash: text('webhook_secret_hash'),
     metadata: jsonb('metadata').$type<ChannelMetadata>().notNull().default({}),
+    /** When the platform last confirmed the token (a refresh); null: not since the connect. */
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

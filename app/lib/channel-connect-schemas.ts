@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CHANNEL_MESSAGES } from './channels'
+import { MESSENGER_WEBHOOK_FIELDS } from './facebook'
 
 /**
  * What the Facebook and WhatsApp connect flows post to the server, shared by the product API and the Channels
@@ -64,3 +65,25 @@ export const whatsappConnectSchema = z.object({
   ),
 })
 export type WhatsAppConnectInput = z.infer<typeof whatsappConnectSchema>
+
+/** The spec's direct Facebook calls (section 7, "Webhooks"): a page token from the client, checked at Graph. */
+export const pageSubscribeSchema = z.object({
+  pageAccessToken: accessToken,
+  pageId: z.string().trim().regex(GRAPH_ID, 'Invalid Facebook page id'),
+  subscriptions: z
+    .array(z.enum(MESSENGER_WEBHOOK_FIELDS))
+    .min(1)
+    .max(10)
+    .default([...MESSENGER_WEBHOOK_FIELDS]),
+})
+
+export const pageSendSchema = z.object({
+  pageAccessToken: accessToken,
+  /** The person's page-scoped id (PSID), as the page's webhook gives it. */
+  recipientId: z.string().trim().regex(GRAPH_ID, 'Invalid recipient id'),
+  /** A text, or the Send API's message object with a text. */
+  message: z.union([
+    z.string().trim().min(1, 'Message text is required').max(20_000),
+    z.object({ text: z.string().trim().min(1, 'Message text is required').max(20_000) }),
+  ]),
+})

@@ -1,3 +1,7 @@
+/** The platforms a channel can be on, in the spec's order (section 3, "Channel"). */
+export const PLATFORM_NAMES = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
+export type PlatformName = (typeof PLATFORM_NAMES)[number]
+
 /** What a channel keeps of its platform account (spec section 3). */
 export type ChannelMetadata = {
   name?: string
@@ -27,7 +31,7 @@ export type TelegramUpdates = 'webhook' | 'polling'
 export type ChannelView = {
   id: string
   organizationId: string
-  platformName: 'facebook' | 'telegram' | 'instagram' | 'whatsapp' | 'tiktok'
+  platformName: PlatformName
   platformChannelId: string
   channelType: 'facebook_page' | 'telegram_bot' | 'whatsapp_number' | 'instagram_account' | 'tiktok_account'
   status: 'active' | 'error' | 'pending' | 'disconnected'
@@ -58,8 +62,10 @@ export function channelDisplayName(channel: Pick<ChannelView, 'channelType' | 'm
   }
 }
 
+export type ConnectionStatus = 'connected' | 'error' | 'pending' | 'disconnected'
+
 /** Connection status as the platforms endpoints report it (spec section 4). */
-export function connectionStatus(channel: Pick<ChannelView, 'status' | 'platformName'>) {
+export function connectionStatus(channel: Pick<ChannelView, 'status' | 'platformName'>): ConnectionStatus {
   if (channel.platformName === 'telegram') return 'connected'
   switch (channel.status) {
     case 'active':

@@ -16,6 +16,14 @@ export const FACEBOOK_PERMISSIONS = [
 ] as const
 
 /** WhatsApp Embedded Signup's feature type (spec section 7, "Connect flows"). */
+/** The page webhook fields a channel subscribes to (spec section 7, "Webhooks"). */
+export const MESSENGER_WEBHOOK_FIELDS = [
+  'messages',
+  'messaging_postbacks',
+  'message_deliveries',
+  'message_reads',
+] as const
+
 export const WHATSAPP_SIGNUP_FEATURE_TYPE = 'only_waba_sharing'
 
 /**

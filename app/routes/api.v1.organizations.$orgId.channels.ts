@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { listChannels, toChannelView } from '~/services/channels/channels.server'
-import { connectTelegramBot } from '~/services/channels/telegram.server'
+import { createChannels } from '~/services/channels/create-channels.server'
 import { apiRoute, handle, scopeOf } from '~/utils/api.server'
 import { platformDeps } from '~/utils/channel-deps.server'
 
@@ -10,11 +10,12 @@ const route = apiRoute(
     return { data: channels.map((c) => toChannelView(c, caller.runtime.config)) }
   }),
   handle(endpoints.createChannels, async ({ caller, params, body }) => {
-    const scope = await scopeOf(caller, params.orgId)
     const deps = platformDeps(caller.runtime)
-    const created = []
-    for (const channel of body.channels) created.push(await connectTelegramBot(scope, channel, deps))
-    return { data: created.map((c) => toChannelView(c, deps)), message: 'Channel connected' }
+    const created = await createChannels(await scopeOf(caller, params.orgId), body, deps)
+    return {
+      data: created.map((c) => toChannelView(c, deps)),
+      message: created.length === 1 ? 'Channel connected' : `${created.length} channels connected`,
+    }
   }),
 )
 

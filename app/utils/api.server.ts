@@ -8,6 +8,8 @@ import { userForToken } from '~/services/auth/profile.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, ERROR_STATUS, isAppError } from './errors'
 import { rateLimits } from './rate-limit.server'
+import { NO_ORGANIZATION_SELECTED } from './organization.server'
+import { parseOrFail } from './validation'
 import { getRuntime, type Runtime } from './runtime.server'
 
 export const MAX_API_BODY_BYTES = 1024 * 1024
@@ -75,26 +77,10 @@ export function apiFailure(error: AppError, headers?: HeadersInit): Response {
   )
 }
 
-/** zod issues → `{ field: [messages] }`, the shape forms use too. */
-function fieldErrors(error: z.ZodError, prefix: string): Record<string, string[]> {
-  const out: Record<string, string[]> = {}
-  for (const issue of error.issues) {
-    const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix
-    ;(out[key] ??= []).push(issue.message)
-  }
-  return out
-}
-
 /** Runtime validation has checked the value against the schema, so its output type holds. */
 function parseWith<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string): Infer<S> {
   if (!schema) return undefined as Infer<S>
-  const result = schema.safeParse(value)
-  if (!result.success) {
-    const errors = fieldErrors(result.error, where)
-    const first = Object.values(errors)[0]?.[0]
-    throw new AppError('VALIDATION_ERROR', first ?? ERROR_STATUS.VALIDATION_ERROR.message, errors)
-  }
-  return result.data as Infer<S>
+  return parseOrFail(schema, value, where) as Infer<S>
 }
 
 async function readJsonBody(request: Request): Promise<unknown> {
@@ -200,4 +186,20 @@ export function apiRoute(...handlers: ApiHandler[]) {
 /** The caller's scope in the organization named by the path; anything else is 404. */
 export function scopeOf(caller: ApiCaller, organizationId: string) {
   return requireOrganizationScope({ db: caller.db, userId: caller.user.id, organizationId })
+}
+
+/** The caller's scope in the organization of the X-Organization-Id header (calls whose path names none). */
+export function headerScope(caller: ApiCaller, request: Request) {
+  const organizationId = request.headers.get('x-organization-id')?.trim()
+  if (!organizationId) throw new AppError('VALIDATION_ERROR', NO_ORGANIZATION_SELECTED)
+  return scopeOf(caller, organizationId)
+}
+
+/** The caller's scope in an organization named in the body; the header, when sent, must name the same one. */
+export function bodyScope(caller: ApiCaller, request: Request, organizationId: string) {
+  const headerOrg = request.headers.get('x-organization-id')?.trim()
+  if (headerOrg && headerOrg !== organizationId) {
+    throw new AppError('VALIDATION_ERROR', 'X-Organization-Id does not match the organization in the body')
+  }
+  return scopeOf(caller, organizationId)
 }

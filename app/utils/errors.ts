@@ -6,6 +6,7 @@ export type AppErrorCode =
   | 'AUTH_TOKEN_MISSING'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'INVALID_PLATFORM'
   | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'SERVER_ERROR'
@@ -35,6 +36,7 @@ export const ERROR_STATUS: Record<AppErrorCode, { status: number; message: strin
   AUTH_TOKEN_MISSING: { status: 403, message: 'Authentication token is missing' },
   FORBIDDEN: { status: 403, message: 'You do not have permission to do this' },
   NOT_FOUND: { status: 404, message: 'Not found' },
+  INVALID_PLATFORM: { status: 404, message: 'Platform not found' },
   CONFLICT: { status: 409, message: 'Conflict' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
   SERVER_ERROR: { status: 500, message: 'Internal server error' },

@@ -20,25 +20,9 @@ export type GraphConfig = {
   timeoutMs?: number
 }
 
-/** The permissions the Facebook login asks for (spec section 6); the permission check compares against them. */
-export const FACEBOOK_PERMISSIONS = [
-  'pages_show_list',
-  'pages_messaging',
-  'pages_read_engagement',
-  'pages_manage_metadata',
-  'pages_manage_posts',
-  'pages_read_user_content',
-  'email',
-  'public_profile',
-] as const
+import { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 
-/** The page webhook fields a channel subscribes to (spec section 7, "Webhooks"). */
-export const MESSENGER_WEBHOOK_FIELDS = [
-  'messages',
-  'messaging_postbacks',
-  'message_deliveries',
-  'message_reads',
-] as const
+export { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS }
 
 export type FacebookTokenInfo = {
   isValid: boolean

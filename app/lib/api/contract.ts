@@ -8,7 +8,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
  */
 export type Endpoint = {
   method: HttpMethod
-  /** OpenAPI form, below /api/v1: /organizations/{orgId} */
+  /** Where `path` starts: /api/v1 unless said (the spec's Facebook calls live under /api/facebook). */
+  base?: '/api/v1' | '/api'
+  /** OpenAPI form, below `base`: /organizations/{orgId} */
   path: string
   operationId: string
   summary: string
@@ -20,6 +22,8 @@ export type Endpoint = {
   successStatus?: number
   /** Endpoints that need no organization (profile, organization list and creation). */
   public?: boolean
+  /** The organization comes from the X-Organization-Id header alone (the platforms and Facebook calls). */
+  organizationHeader?: 'required'
 }
 
 export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined

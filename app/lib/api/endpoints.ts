@@ -8,6 +8,14 @@ import {
   updateAgentSchema,
 } from '~/lib/agent-schemas'
 import { organizationNameSchema, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import {
+  facebookPageSchema,
+  facebookPagesSchema,
+  pageSendSchema,
+  pageSubscribeSchema,
+  whatsappConnectSchema,
+} from '~/lib/channel-connect-schemas'
+import { PLATFORM_NAMES } from '~/lib/channels'
 import { telegramTokenSchema } from '~/lib/telegram'
 import { defineEndpoint } from './contract'
 
@@ -67,7 +75,7 @@ export const agentRunResultSchema = z.object({
 
 const agentParams = orgParams.extend({ agentId: id })
 
-const PLATFORMS = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
+const PLATFORMS = PLATFORM_NAMES
 
 export const channelSchema = z.object({
   id: z.string(),
@@ -98,6 +106,53 @@ export const newTelegramChannelSchema = z.object({
 })
 
 const channelParams = orgParams.extend({ channelId: id })
+
+/** A Facebook page chosen in the login, connected as one channel (the server checks its token at Graph). */
+export const newFacebookChannelSchema = facebookPageSchema.extend({ platformName: z.literal('facebook') })
+
+/** One channel of a create request: a Telegram bot by its token, or a Facebook page. */
+const newChannelSchema = z.discriminatedUnion(
+  'platformName',
+  [newTelegramChannelSchema, newFacebookChannelSchema],
+  {
+    error:
+      'platformName must be telegram or facebook (WhatsApp numbers connect through /channels/whatsapp/connect)',
+  },
+)
+
+const connectionStatusSchema = z.enum(['connected', 'error', 'pending', 'disconnected'])
+
+export const platformConnectionSchema = z.object({
+  connectionId: z.string(),
+  platformName: z.enum(PLATFORMS),
+  status: connectionStatusSchema,
+  connectedAt: z.string(),
+  lastSync: z.string(),
+  accountInfo: z.record(z.string(), z.union([z.string(), z.boolean()])),
+  expiresAt: z.string().nullable(),
+  platformData: z.object({
+    channelId: z.string(),
+    channelType: channelSchema.shape.channelType,
+    platformChannelId: z.string(),
+    channelStatus: channelSchema.shape.status,
+    statusReason: z.string().nullable(),
+    webhookSubscribed: z.boolean(),
+    agentId: z.string().nullable(),
+    agentEnabled: z.boolean(),
+  }),
+})
+
+export const platformStatusSchema = z.object({
+  platformName: z.enum(PLATFORMS),
+  status: connectionStatusSchema,
+  supported: z.boolean(),
+  connections: z.array(platformConnectionSchema),
+})
+
+/** Any text: an unknown platform is the spec's 404 "Platform not found", not a validation error. */
+const platformParams = z.object({ platform: z.string().min(1).max(50) })
+const connectionRef = z.string().min(1).max(200)
+const webhookBody = z.object({ organizationId: id, channelId: id })
 
 export const endpoints = {
   getProfile: defineEndpoint({
@@ -250,13 +305,17 @@ export const endpoints = {
     method: 'POST',
     path: '/organizations/{orgId}/channels',
     operationId: 'createChannels',
-    summary: 'Connect a channel, or several with {channels: [...]} (Telegram: by bot token)',
+    summary:
+      'Connect a channel, or several with {channels: [...]}: a Telegram bot by its token, Facebook pages by their page tokens (with the optional userAccessToken of the same login for long-lived ones)',
     tag: 'Channels',
     params: orgParams,
     // One channel or {channels: [...]}: a single one is read as a list of one, so errors name the field.
     body: z.preprocess(
       (value) => (value && typeof value === 'object' && 'channels' in value ? value : { channels: [value] }),
-      z.object({ channels: z.array(newTelegramChannelSchema).min(1).max(20) }),
+      z.object({
+        channels: z.array(newChannelSchema).min(1).max(20),
+        userAccessToken: facebookPagesSchema.shape.userAccessToken,
+      }),
     ),
     response: z.array(channelSchema),
     successStatus: 201,
@@ -316,5 +375,129 @@ export const endpoints = {
     tag: 'Channels',
     params: channelParams,
     response: channelSchema,
+  }),
+  connectWhatsApp: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/channels/whatsapp/connect',
+    operationId: 'connectWhatsApp',
+    summary:
+      'Connect the WhatsApp number Embedded Signup shared: the code exchanged, the number registered with the PIN (when given), the app subscribed to the WABA',
+    tag: 'Channels',
+    params: orgParams,
+    body: whatsappConnectSchema,
+    response: z.object({
+      channel: channelSchema,
+      phoneDetails: z.object({ verified_name: z.string(), display_phone_number: z.string() }),
+      wabaDetails: z.object({ id: z.string(), name: z.string() }).catchall(z.unknown()),
+    }),
+    successStatus: 201,
+  }),
+  connectPlatform: defineEndpoint({
+    method: 'POST',
+    path: '/platforms/{platform}/connect',
+    operationId: 'connectPlatform',
+    summary:
+      'Connect the organization (X-Organization-Id) to a platform: telegram {authData: {botToken}}, facebook {authData: {accessToken}, options: {pageIds?}}, whatsapp {authData: {code, wabaId, phoneNumberId, pin?}}',
+    tag: 'Platforms',
+    organizationHeader: 'required',
+    params: platformParams,
+    body: z.object({
+      authData: z.record(z.string(), z.unknown()).optional(),
+      options: z.record(z.string(), z.unknown()).optional(),
+    }),
+    response: z.array(platformConnectionSchema),
+    successStatus: 201,
+  }),
+  disconnectPlatform: defineEndpoint({
+    method: 'DELETE',
+    path: '/platforms/{platform}/disconnect',
+    operationId: 'disconnectPlatform',
+    summary:
+      "Disconnect the organization's connections to a platform (or only {connectionId}): each channel released at its platform and deleted",
+    tag: 'Platforms',
+    organizationHeader: 'required',
+    params: platformParams,
+    body: z.object({ connectionId: connectionRef.optional() }).optional(),
+    response: z.object({ disconnected: z.array(z.string()), warnings: z.array(z.string()) }),
+  }),
+  platformStatus: defineEndpoint({
+    method: 'GET',
+    path: '/platforms/{platform}/status',
+    operationId: 'platformStatus',
+    summary: "The organization's connections to a platform and their status",
+    tag: 'Platforms',
+    organizationHeader: 'required',
+    params: platformParams,
+    response: platformStatusSchema,
+  }),
+  platformStatuses: defineEndpoint({
+    method: 'GET',
+    path: '/platforms/status',
+    operationId: 'platformStatuses',
+    summary: 'Every platform with its connection status for the organization',
+    tag: 'Platforms',
+    organizationHeader: 'required',
+    response: z.array(platformStatusSchema),
+  }),
+  refreshPlatform: defineEndpoint({
+    method: 'PUT',
+    path: '/platforms/{platform}/refresh',
+    operationId: 'refreshPlatform',
+    summary:
+      'Ask the platform whether each connection still works (those not checked in the last 5 minutes, or all with forceRefresh; options.connectionId for one)',
+    tag: 'Platforms',
+    organizationHeader: 'required',
+    params: platformParams,
+    body: z
+      .object({
+        forceRefresh: z.boolean().optional(),
+        options: z.object({ connectionId: connectionRef.optional() }).optional(),
+      })
+      .optional(),
+    response: platformStatusSchema,
+  }),
+  subscribeWebhook: defineEndpoint({
+    method: 'POST',
+    path: '/webhooks/{platform}/subscribe',
+    operationId: 'subscribeWebhook',
+    summary: "Turn a channel's webhook subscription on at its platform",
+    tag: 'Webhooks',
+    params: platformParams,
+    body: webhookBody,
+    response: channelSchema,
+  }),
+  unsubscribeWebhook: defineEndpoint({
+    method: 'DELETE',
+    path: '/webhooks/{platform}/unsubscribe',
+    operationId: 'unsubscribeWebhook',
+    summary: "Turn a channel's webhook subscription off at its platform",
+    tag: 'Webhooks',
+    params: platformParams,
+    body: webhookBody,
+    response: channelSchema,
+  }),
+  facebookWebhookSubscribe: defineEndpoint({
+    method: 'POST',
+    base: '/api',
+    path: '/facebook/webhook/subscribe',
+    operationId: 'facebookWebhookSubscribe',
+    summary:
+      "Subscribe a connected page (its page token, checked at Graph) to the app's webhooks with the given fields",
+    tag: 'Facebook',
+    organizationHeader: 'required',
+    body: pageSubscribeSchema,
+    response: channelSchema,
+  }),
+  facebookSendMessage: defineEndpoint({
+    method: 'POST',
+    base: '/api',
+    path: '/facebook/send-message',
+    operationId: 'facebookSendMessage',
+    summary:
+      'Send a Messenger text as a connected page (messaging_type RESPONSE, split at 2,000 characters); recorded in the conversation',
+    tag: 'Facebook',
+    organizationHeader: 'required',
+    body: pageSendSchema,
+    response: z.object({ messageId: z.string(), recipientId: z.string(), parts: z.number() }),
   }),
 }

@@ -59,13 +59,14 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, server
       parameterList.push({
         name: 'X-Organization-Id',
         in: 'header',
-        required: false,
+        required: e.organizationHeader === 'required',
         schema: { type: 'string' },
       })
     }
     const status = String(e.successStatus ?? 200)
-    paths[`${API_BASE}${e.path}`] ??= {}
-    paths[`${API_BASE}${e.path}`][e.method.toLowerCase()] = {
+    const path = `${e.base ?? API_BASE}${e.path}`
+    paths[path] ??= {}
+    paths[path][e.method.toLowerCase()] = {
       operationId: e.operationId,
       summary: e.summary,
       tags: [e.tag],

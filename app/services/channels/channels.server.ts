@@ -215,6 +215,35 @@ export async function markChannelStatus(
   return updateChannelRow(scope, channelId, { status, statusReason })
 }
 
+/** A refresh's outcome: the status the platform's answer implies, what it said of the account, when. */
+export async function markChannelSynced(
+  scope: OrganizationScope,
+  channelId: string,
+  state: Pick<Channel, 'status' | 'statusReason' | 'metadata' | 'lastSyncedAt'>,
+) {
+  return updateChannelRow(scope, channelId, state)
+}
+
+/** The organization's channel for a bot, page or number, if it has one. */
+export async function findChannelByPlatformId(
+  scope: OrganizationScope,
+  platformName: Channel['platformName'],
+  platformChannelId: string,
+): Promise<Channel | undefined> {
+  const [channel] = await scope.db
+    .select()
+    .from(channels)
+    .where(
+      and(
+        eq(channels.organizationId, scope.organizationId),
+        eq(channels.platformName, platformName),
+        eq(channels.platformChannelId, platformChannelId),
+      ),
+    )
+    .limit(1)
+  return channel
+}
+
 export async function deleteChannelRow(scope: OrganizationScope, channelId: string): Promise<void> {
   await scope.db
     .delete(channels)

@@ -119,12 +119,21 @@ async function pagesFromUserToken(
   return byId
 }
 
-/** Each page token is checked at Graph: valid, issued to this app, a page token acting as that very page. */
+/** The page a token acts as, when Graph says it is a valid page token issued to this app. */
+export async function pageOfToken(token: string, deps: MetaDeps): Promise<string | undefined> {
+  const info = await debugToken(token, deps)
+  return isOurs(info, deps) && info.type === 'PAGE' ? info.pageId : undefined
+}
+
+/** Whether Graph says the token is valid, issued to this app, and a page token acting as that very page. */
+export async function verifyPageToken(token: string, pageId: string, deps: MetaDeps): Promise<boolean> {
+  return (await pageOfToken(token, deps)) === pageId
+}
+
 async function verifyPageTokens(pages: VerifiedPage[], deps: MetaDeps): Promise<void> {
   const refused: string[] = []
   for (const page of pages) {
-    const info = await debugToken(page.accessToken, deps)
-    if (!isOurs(info, deps) || info.type !== 'PAGE' || info.pageId !== page.id) refused.push(page.id)
+    if (!(await verifyPageToken(page.accessToken, page.id, deps))) refused.push(page.id)
   }
   if (refused.length > 0) throw invalidConnection(refused)
 }

@@ -4,6 +4,7 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { getChannel } from './channels.server'
 import { setFacebookWebhook, type MetaDeps } from './facebook.server'
+import { requirePlatform } from './platforms.server'
 import { setTelegramWebhook, type TelegramDeps } from './telegram.server'
 import { setWhatsAppWebhook } from './whatsapp.server'
 
@@ -31,4 +32,21 @@ export async function setChannelWebhook(
     default:
       throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noStrategy)
   }
+}
+
+/**
+ * The webhooks endpoints (spec section 7, "Webhooks"): the same switch, for a channel that must be on the
+ * platform the path names (another platform's channel is not found there).
+ */
+export async function switchPlatformWebhook(
+  scope: OrganizationScope,
+  platformName: string,
+  channelId: string,
+  subscribed: boolean,
+  deps: PlatformDeps,
+): Promise<Channel> {
+  const platform = requirePlatform(platformName)
+  const channel = await getChannel(scope, channelId)
+  if (channel.platformName !== platform) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  return setChannelWebhook(scope, channelId, subscribed, deps)
 }

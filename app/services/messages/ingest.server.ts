@@ -39,19 +39,7 @@ export async function ingestInbound({
   message: NormalizedMessage
 }): Promise<IngestResult> {
   return db.transaction(async (tx) => {
-    const [conversation] = await tx
-      .insert(conversations)
-      .values({
-        organizationId: message.organizationId,
-        channelId: message.channelId,
-        platformChatId: message.platformChatId,
-      })
-      // A no-op update so that the existing row comes back too.
-      .onConflictDoUpdate({
-        target: [conversations.channelId, conversations.platformChatId],
-        set: { platformChatId: sql`excluded.platform_chat_id` },
-      })
-      .returning({ id: conversations.id })
+    const conversation = await upsertConversation(tx, message)
 
     const [inserted] = await tx
       .insert(messages)
@@ -81,6 +69,27 @@ export async function ingestInbound({
 }
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+/** The conversation of a chat on a channel, created on its first message. */
+export async function upsertConversation(
+  db: Database | Transaction,
+  chat: Pick<NormalizedMessage, 'organizationId' | 'channelId' | 'platformChatId'>,
+): Promise<{ id: string }> {
+  const [conversation] = await db
+    .insert(conversations)
+    .values({
+      organizationId: chat.organizationId,
+      channelId: chat.channelId,
+      platformChatId: chat.platformChatId,
+    })
+    // A no-op update so that the existing row comes back too.
+    .onConflictDoUpdate({
+      target: [conversations.channelId, conversations.platformChatId],
+      set: { platformChatId: sql`excluded.platform_chat_id` },
+    })
+    .returning({ id: conversations.id })
+  return conversation
+}
 
 /**
  * pg-boss statements that run inside our transaction (its drizzle adapter). Our Database type is generic over the
