@@ -5,7 +5,7 @@ import { closeRuntime, getRuntime } from '../app/utils/runtime.server'
 
 /**
  * `npm run worker`: a process that only works the job queues (the reply pipeline) and, when there is no public URL
- * for webhooks, long-polls the Telegram bots (one worker per bot at a time, ADR 019). Run any number of them
+ * for webhooks, long-polls the Telegram bots (one worker per bot at a time, ADR 022). Run any number of them
  * beside web processes started with WORKER_IN_PROCESS=false, on PostgreSQL (DATABASE_URL): the embedded
  * database can be opened by one process only, where the web process is the worker. SIGTERM or SIGINT lets the
  * jobs in progress finish, then exits.

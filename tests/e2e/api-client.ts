@@ -21,7 +21,8 @@ export async function apiUser(request: APIRequestContext, name = 'API User') {
     path: string,
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: Envelope<T>; response: APIResponse }> => {
-    const response = await request.fetch(`/api/v1${path}`, {
+    // Paths are below /api/v1, except the spec's few calls elsewhere under /api (/api/facebook/...).
+    const response = await request.fetch(path.startsWith('/api/') ? path : `/api/v1${path}`, {
       method,
       headers: headers(options.headers),
       data: options.body,

@@ -40,7 +40,7 @@ function connectFailure(error: unknown): unknown {
  * so never retried), the number registered for the Cloud API with the PIN, the app subscribed to the WABA, the
  * phone and WABA details read, and the channel stored. Without a PIN the number is taken as registered already
  * (Cloud API numbers shared as they are): registering sets the two-step PIN, and a PIN the person does not know
- * would lock them out of their own number (ADR 019).
+ * would lock them out of their own number (ADR 026).
  */
 export async function connectWhatsApp(
   scope: OrganizationScope,
