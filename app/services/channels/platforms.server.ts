@@ -224,7 +224,7 @@ export async function allPlatformStatuses(scope: OrganizationScope): Promise<Pla
 }
 
 /** A connection checked less than this long ago is not asked again unless the refresh is forced. */
-export const REFRESH_FRESH_MS = 0
+export const REFRESH_FRESH_MS = 5 * 60_000
 
 type Verdict = { ok: true; metadata?: Partial<ChannelMetadata> } | { ok: false; reason: string }
 
