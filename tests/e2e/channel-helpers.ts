@@ -91,3 +91,16 @@ export async function openDetails(page: Page, name: string) {
   await expect(details.getByRole('textbox', { name: 'Select Agent' })).toBeEnabled()
   return details
 }
+
+/** Picks an agent in the open Channel Details dialog and assigns it, as a person does. */
+export async function assignAgent(page: Page, details: Locator, agentName: string) {
+  await details.getByRole('textbox', { name: 'Select Agent' }).click()
+  await page.getByRole('option', { name: agentName }).click()
+  await details.getByRole('button', { name: 'Assign' }).click()
+  await expect(details.getByText('Agent assigned successfully')).toBeVisible()
+}
+
+export async function closeDetails(details: Locator) {
+  await details.getByRole('link', { name: 'Close', exact: true }).click()
+  await expect(details).toBeHidden()
+}

@@ -1,7 +1,9 @@
-import { randomInt } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { expect, test } from '@playwright/test'
 import { deliverSignedWebhook } from '../fakes/graph-server'
 import {
+  assignAgent,
+  closeDetails,
   connectBot,
   createAgent,
   FAKE_TELEGRAM_URL,
@@ -11,7 +13,17 @@ import {
   signUpWithOrganization,
   telegramCalls,
 } from './channel-helpers'
+import { routeFakeFacebookSdk } from './facebook-sdk-route'
 import { E2E_META_APP } from './meta-app'
+import {
+  chooseAddChannel,
+  deliverToMetaWebhook,
+  facebookUser,
+  GRAPH_URL,
+  graphId,
+  graphMessages,
+  whatsappNumber,
+} from './meta-helpers'
 
 /** A Telegram update from a person in a private chat, as Telegram sends it. */
 function textUpdate(chatId: number, text: string, updateId: number) {
@@ -55,10 +67,7 @@ test('a customer writes to a connected bot and the assigned agent answers, once 
   const details = await openDetails(page, 'Front Desk Bot')
   await flip(details, 'Webhook Subscription')
   await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
-  await details.getByRole('textbox', { name: 'Select Agent' }).click()
-  await page.getByRole('option', { name: /Front Desk/ }).click()
-  await details.getByRole('button', { name: 'Assign' }).click()
-  await expect(details.getByText('Agent assigned successfully')).toBeVisible()
+  await assignAgent(page, details, 'Front Desk')
 
   const chatId = 700_000 + Math.floor(Math.random() * 100_000)
   const base = Math.floor(Math.random() * 1_000_000)
@@ -92,7 +101,7 @@ test('Meta’s webhook on the running server: the handshake, and signed deliveri
   expect(await accepted.text()).toBe('424242')
   expect((await fetch(`${url}?${query('wrong')}`)).status).toBe(403)
 
-  const pageId = String(randomInt(1e9, 9e9))
+  const pageId = graphId()
   const delivery = {
     object: 'page',
     entry: [
@@ -112,6 +121,246 @@ test('Meta’s webhook on the running server: the handshake, and signed deliveri
   }
   // Signed with another secret: refused. Signed with the app's: read, and no such page is connected.
   expect((await deliverSignedWebhook(url, delivery, 'not-the-app-secret')).status).toBe(401)
-  expect((await deliverSignedWebhook(url, delivery, E2E_META_APP.appSecret)).status).toBe(404)
-  expect((await deliverSignedWebhook(url, '{"object":', E2E_META_APP.appSecret)).status).toBe(400)
+  expect((await deliverToMetaWebhook(baseURL, delivery)).status).toBe(404)
+  expect((await deliverToMetaWebhook(baseURL, '{"object":')).status).toBe(400)
+})
+
+// Meta: the Graph fake records what the app sent; the fake model says what it was asked.
+
+const FAKE_MODEL_URL = process.env.E2E_FAKE_MODEL_URL
+type ModelRequest = { body: { messages?: Array<{ role: string; content: unknown }> } }
+
+const textOf = (content: unknown) =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+      : ''
+
+/** The conversations the model was asked to continue, each as role and text lines, in the order they came. */
+async function modelPrompts() {
+  const requests: ModelRequest[] = await (await fetch(`${FAKE_MODEL_URL}/__fake/requests`)).json()
+  return requests.map((request) =>
+    (request.body.messages ?? []).map(({ role, content }) => ({ role, text: textOf(content) })),
+  )
+}
+
+/** The prompts whose last user message is this text: the model was asked to answer it this many times. */
+async function promptsAnswering(text: string) {
+  return (await modelPrompts()).filter(
+    (prompt) => prompt.filter(({ role }) => role === 'user').at(-1)?.text === text,
+  )
+}
+
+/** What a page or number sent one person through Graph, in order (Messenger's typing indicator included). */
+const sentBy = async (from: string, to: string) =>
+  (await graphMessages()).filter((message) => message.from === from && message.to === to)
+
+/** Only the texts, with Messenger's messaging_type. */
+const repliesTo = async (from: string, to: string) =>
+  (await sentBy(from, to))
+    .filter((message) => message.text !== undefined)
+    .map(({ platform, text, messagingType }) => ({ platform, text, messagingType }))
+
+const echo = (text: string) => `Echo: ${text}`
+const POLL = { timeout: 30_000 }
+
+/** A Messenger message event (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/messages). */
+const messengerMessage = (pageId: string, psid: string, text: string, mid = `m_${randomUUID()}`) => ({
+  sender: { id: psid },
+  recipient: { id: pageId },
+  timestamp: Date.now(),
+  message: { mid, text },
+})
+
+/** A Messenger delivery: `object: "page"`, one entry per page (Meta may batch several, for one page or more). */
+const pageDelivery = (...entries: Array<{ pageId: string; messaging: unknown[] }>) => ({
+  object: 'page',
+  entry: entries.map(({ pageId, messaging }) => ({ id: pageId, time: Date.now(), messaging })),
+})
+
+test('Messenger: pages connected through Facebook login answer every message of a signed batch, each sender once', async ({
+  page,
+  baseURL,
+}) => {
+  const tag = randomUUID().slice(0, 8)
+  const user = await facebookUser({
+    pages: [{ name: `Harbor Cafe ${tag}` }, { name: `Harbor Books ${tag}` }],
+  })
+  const [cafe, books] = user.pages
+  await routeFakeFacebookSdk(page, { accessToken: user.token, graphRoot: GRAPH_URL })
+  await signUpWithOrganization(page, 'Messenger Owner')
+  await createAgent(page, 'Page Helper', 'Answers on Messenger')
+  await chooseAddChannel(page, 'Facebook Page')
+  await expect(page.getByText('2 Facebook pages connected successfully')).toBeVisible()
+  for (const { name } of user.pages) {
+    const details = await openDetails(page, name)
+    await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
+    await assignAgent(page, details, 'Page Helper')
+    await closeDetails(details)
+  }
+
+  // One delivery, three entries: the cafe with two events of one person, the bookshop, the cafe again.
+  const [ann, bob, cy] = [graphId(), graphId(), graphId()]
+  const said = {
+    ann: [`What time do you open? ${tag}`, `Do you have oat milk? ${tag}`],
+    bob: `Is the new novel in stock? ${tag}`,
+    cy: `Can I book a table for four? ${tag}`,
+  }
+  const batch = pageDelivery(
+    {
+      pageId: cafe.id,
+      messaging: [messengerMessage(cafe.id, ann, said.ann[0]), messengerMessage(cafe.id, ann, said.ann[1])],
+    },
+    { pageId: books.id, messaging: [messengerMessage(books.id, bob, said.bob)] },
+    { pageId: cafe.id, messaging: [messengerMessage(cafe.id, cy, said.cy)] },
+  )
+  expect((await deliverToMetaWebhook(baseURL, batch)).status).toBe(200)
+
+  const response = (text: string) => ({ platform: 'messenger', text: echo(text), messagingType: 'RESPONSE' })
+  await expect.poll(() => repliesTo(cafe.id, ann), POLL).toEqual(said.ann.map(response))
+  await expect.poll(() => repliesTo(books.id, bob), POLL).toEqual([response(said.bob)])
+  await expect.poll(() => repliesTo(cafe.id, cy), POLL).toEqual([response(said.cy)])
+  // Each page answered as itself; nothing crossed to the other page.
+  expect(await repliesTo(books.id, ann)).toEqual([])
+  expect(await repliesTo(cafe.id, bob)).toEqual([])
+  // "typing..." before each answer.
+  const annSaw = await sentBy(cafe.id, ann)
+  expect(annSaw[0]).toMatchObject({ senderAction: 'typing_on' })
+  expect(annSaw.filter((m) => m.senderAction === 'typing_on').length).toBeGreaterThanOrEqual(2)
+
+  // Redelivery: one event three times in a row, another three times at once, then a third message.
+  const dan = graphId()
+  const redelivered = [`Are you open on Sunday? ${tag}`, `Is there parking nearby? ${tag}`]
+  const last = `Thanks, see you then ${tag}`
+  const first = pageDelivery({ pageId: cafe.id, messaging: [messengerMessage(cafe.id, dan, redelivered[0])] })
+  for (let i = 0; i < 3; i++) expect((await deliverToMetaWebhook(baseURL, first)).status).toBe(200)
+  const second = pageDelivery({
+    pageId: cafe.id,
+    messaging: [messengerMessage(cafe.id, dan, redelivered[1])],
+  })
+  const together = await Promise.all([1, 2, 3].map(() => deliverToMetaWebhook(baseURL, second)))
+  expect(together.map((r) => r.status)).toEqual([200, 200, 200])
+  const third = pageDelivery({ pageId: cafe.id, messaging: [messengerMessage(cafe.id, dan, last)] })
+  expect((await deliverToMetaWebhook(baseURL, third)).status).toBe(200)
+
+  // A conversation's replies go out in order, so once the third is answered any duplicate would have been sent.
+  await expect.poll(() => repliesTo(cafe.id, dan), POLL).toEqual([...redelivered, last].map(response))
+  for (const text of redelivered) expect(await promptsAnswering(text)).toHaveLength(1)
+  // One stored message each: the third prompt's history holds each of them once.
+  const [history] = await promptsAnswering(last)
+  expect(history.filter(({ role }) => role === 'user').map(({ text }) => text)).toEqual([
+    ...redelivered,
+    last,
+  ])
+  expect(history.filter(({ role }) => role === 'assistant').map(({ text }) => text)).toEqual(
+    redelivered.map(echo),
+  )
+})
+
+/** A WhatsApp Cloud API text message (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components). */
+const whatsappText = (from: string, body: string, id = `wamid.${randomUUID()}`) => ({
+  from,
+  id,
+  timestamp: String(Math.floor(Date.now() / 1000)),
+  text: { body },
+  type: 'text',
+})
+
+type WhatsAppNumber = Awaited<ReturnType<typeof whatsappNumber>>
+
+/** A WhatsApp delivery: one entry per value, each a `messages` change for the number. */
+function wabaDelivery(number: WhatsAppNumber, ...values: Array<Record<string, unknown>>) {
+  const metadata = {
+    display_phone_number: number.displayPhoneNumber.replace(/\D/g, ''),
+    phone_number_id: number.phoneNumberId,
+  }
+  return {
+    object: 'whatsapp_business_account',
+    entry: values.map((value) => ({
+      id: number.wabaId,
+      changes: [{ value: { messaging_product: 'whatsapp', metadata, ...value }, field: 'messages' }],
+    })),
+  }
+}
+
+const contact = (waId: string, name: string) => ({ profile: { name }, wa_id: waId })
+
+test('WhatsApp: a number connected through Embedded Signup answers a signed batch; receipts and redeliveries get no reply', async ({
+  page,
+  baseURL,
+}) => {
+  const tag = randomUUID().slice(0, 8)
+  const verifiedName = `Corner Clinic ${tag}`
+  const number = await whatsappNumber(verifiedName)
+  await routeFakeFacebookSdk(page, {
+    signupCode: number.code,
+    wabaId: number.wabaId,
+    phoneNumberId: number.phoneNumberId,
+  })
+  await signUpWithOrganization(page, 'WhatsApp Owner')
+  await createAgent(page, 'Clinic Helper', 'Answers on WhatsApp')
+  await chooseAddChannel(page, 'WhatsApp Business Account')
+  await expect(page.getByText(`WhatsApp number ${verifiedName} connected successfully`)).toBeVisible()
+  const details = await openDetails(page, verifiedName)
+  await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
+  await assignAgent(page, details, 'Clinic Helper')
+
+  // WhatsApp ids are phone numbers in international format, digits only.
+  const [ana, ben] = [`1555${graphId().slice(0, 7)}`, `4477${graphId().slice(0, 8)}`]
+  const said = {
+    ana: [`Can I move my appointment? ${tag}`, `Tuesday would suit me ${tag}`],
+    ben: `Do you take walk-ins? ${tag}`,
+  }
+  const anaFirst = whatsappText(ana, said.ana[0])
+  const batch = wabaDelivery(
+    number,
+    {
+      contacts: [contact(ana, 'Ana'), contact(ben, 'Ben')],
+      messages: [anaFirst, whatsappText(ben, said.ben)],
+    },
+    { contacts: [contact(ana, 'Ana')], messages: [whatsappText(ana, said.ana[1])] },
+  )
+  expect((await deliverToMetaWebhook(baseURL, batch)).status).toBe(200)
+
+  const text = (body: string) => ({ platform: 'whatsapp', text: echo(body), messagingType: undefined })
+  await expect.poll(() => repliesTo(number.phoneNumberId, ana), POLL).toEqual(said.ana.map(text))
+  await expect.poll(() => repliesTo(number.phoneNumberId, ben), POLL).toEqual([text(said.ben)])
+
+  // Receipts for the answer Ben got: delivered, then read. They are stored against it, not answered.
+  const [answer] = await sentBy(number.phoneNumberId, ben)
+  const receipt = (status: string) => ({
+    id: answer.id,
+    status,
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    recipient_id: ben,
+    conversation: { id: `conversation-${tag}`, origin: { type: 'service' } },
+    pricing: { billable: true, pricing_model: 'CBP', category: 'service' },
+  })
+  const receipts = wabaDelivery(number, { statuses: [receipt('delivered')] }, { statuses: [receipt('read')] })
+  expect((await deliverToMetaWebhook(baseURL, receipts)).status).toBe(200)
+  // Ana's first message again, three times at once.
+  const again = wabaDelivery(number, { contacts: [contact(ana, 'Ana')], messages: [anaFirst] })
+  const together = await Promise.all([1, 2, 3].map(() => deliverToMetaWebhook(baseURL, again)))
+  expect(together.map((r) => r.status)).toEqual([200, 200, 200])
+
+  // Then each writes once more: once these are answered, anything the above caused would have been sent.
+  const more = { ana: `See you Tuesday ${tag}`, ben: `Thank you ${tag}` }
+  const next = wabaDelivery(number, {
+    contacts: [contact(ana, 'Ana'), contact(ben, 'Ben')],
+    messages: [whatsappText(ana, more.ana), whatsappText(ben, more.ben)],
+  })
+  expect((await deliverToMetaWebhook(baseURL, next)).status).toBe(200)
+  await expect
+    .poll(() => repliesTo(number.phoneNumberId, ana), POLL)
+    .toEqual([...said.ana, more.ana].map(text))
+  await expect.poll(() => repliesTo(number.phoneNumberId, ben), POLL).toEqual([said.ben, more.ben].map(text))
+  expect(await promptsAnswering(said.ana[0])).toHaveLength(1)
+  // Ben's history: his first message and the answer (now read) once each, then his new one.
+  const [history] = await promptsAnswering(more.ben)
+  expect(history.filter(({ role }) => role !== 'system')).toEqual([
+    { role: 'user', text: said.ben },
+    { role: 'assistant', text: echo(said.ben) },
+    { role: 'user', text: more.ben },
+  ])
 })
