@@ -1,94 +1,24 @@
-import { randomInt, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { channelCard, flip, signUpWithOrganization } from './channel-helpers'
 import { fakeSdkCalls, routeFakeFacebookSdk, setFakeFacebook } from './facebook-sdk-route'
 import { E2E_META_APP } from './meta-app'
+import {
+  chooseAddChannel,
+  FACEBOOK_PERMISSIONS,
+  facebookUser,
+  GRAPH_URL,
+  graphCalls,
+  graphId,
+  graphState,
+  whatsappNumber,
+} from './meta-helpers'
 
 /**
  * Facebook Page and WhatsApp connects on the Channels page, through the fake Facebook SDK (routed in place of
  * Meta's script) and the Graph fake (seeded over HTTP). Ids and tokens are unique per test: workers share the
  * fakes and the database.
  */
-const GRAPH_URL = process.env.E2E_FAKE_GRAPH_URL ?? ''
-const PERMISSIONS = [
-  'pages_show_list',
-  'pages_messaging',
-  'pages_read_engagement',
-  'pages_manage_metadata',
-  'pages_manage_posts',
-  'pages_read_user_content',
-  'email',
-  'public_profile',
-]
-
-type GraphCall = { method: string; path: string; query: Record<string, string>; body: unknown }
-type GraphState = {
-  pageSubscriptions: Record<string, string[]>
-  wabaSubscriptions: string[]
-  registrations: Record<string, { pin: string }>
-}
-
-const graphId = () => String(randomInt(1e9, 9e9)) + String(randomInt(1e5, 9e5))
-
-async function seedGraph(seed: unknown) {
-  const response = await fetch(`${GRAPH_URL}/__fake/seed`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(seed),
-  })
-  expect(response.ok).toBe(true)
-}
-
-const graphCalls = async (): Promise<GraphCall[]> => (await fetch(`${GRAPH_URL}/__fake/calls`)).json()
-const graphState = async (): Promise<GraphState> => (await fetch(`${GRAPH_URL}/__fake/state`)).json()
-
-/** A Facebook user the Graph fake knows, with these pages and (by default) every permission granted. */
-async function facebookUser({
-  pages = [],
-  declined = [],
-}: { pages?: Array<{ name: string; category?: string }>; declined?: string[] } = {}) {
-  const token = `EAAe2e-user-${randomUUID()}`
-  const withIds = pages.map((page) => ({
-    ...page,
-    id: graphId(),
-    accessToken: `EAAe2e-page-${randomUUID()}`,
-  }))
-  await seedGraph({
-    users: {
-      [token]: {
-        id: graphId(),
-        permissions: PERMISSIONS.filter((p) => !declined.includes(p)),
-        declined,
-        pages: withIds,
-      },
-    },
-  })
-  return { token, pages: withIds }
-}
-
-/** A WhatsApp number Embedded Signup will share: its code, business token, WABA and phone number at Graph. */
-async function whatsappNumber(verifiedName: string) {
-  const [code, business, wabaId, phoneNumberId] = [
-    `e2e-code-${randomUUID()}`,
-    `EAAe2e-business-${randomUUID()}`,
-    graphId(),
-    graphId(),
-  ]
-  const displayPhoneNumber = `+1 555-${randomInt(100, 999)}-${randomInt(1000, 9999)}`
-  await seedGraph({
-    whatsappCodes: { [code]: business },
-    phoneNumbers: {
-      [phoneNumberId]: { verified_name: verifiedName, display_phone_number: displayPhoneNumber, wabaId },
-    },
-    wabas: { [wabaId]: { name: `${verifiedName} WABA` } },
-  })
-  return { code, wabaId, phoneNumberId, displayPhoneNumber }
-}
-
-async function chooseAddChannel(page: Page, item: 'Facebook Page' | 'WhatsApp Business Account') {
-  await page.getByRole('button', { name: 'Add Channel' }).first().click()
-  await page.getByRole('menuitem', { name: item }).click()
-}
 
 const banner = (page: Page) => page.getByRole('alert').filter({ hasText: 'Connection Error' })
 
@@ -129,7 +59,9 @@ test('connecting Facebook pages: login with the spec permissions, one card per p
     appId: E2E_META_APP.appId,
     version: 'v23.0',
   })
-  expect(calls.find((c) => c.method === 'login')?.options).toMatchObject({ scope: PERMISSIONS.join(',') })
+  expect(calls.find((c) => c.method === 'login')?.options).toMatchObject({
+    scope: FACEBOOK_PERMISSIONS.join(','),
+  })
 
   // The server checked each page token at Graph and subscribed each page to the app's webhooks.
   const seen = await graphCalls()
