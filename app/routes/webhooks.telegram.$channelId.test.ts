@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -74,12 +74,13 @@ afterAll(async () => {
   process.env = savedEnv
 })
 
-let bots = 0
 async function newChannel({ agent = true } = {}) {
   const { db } = runtime.database
   const scope = await newOwnerScope(db)
-  const token = `${8_100_000 + ++bots}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-  telegram.addBot({ token, username: `hook_${bots}_bot` })
+  // A random bot id: the database outlives the run (PostgreSQL), and a bot is connected once across organizations.
+  const botId = randomInt(1_000_000_000, 9_000_000_000)
+  const token = `${botId}:${randomBytes(27).toString('base64url').slice(0, 35)}`
+  telegram.addBot({ token, username: `hook_${botId}_bot` })
   const deps = {
     publicUrl: runtime.config.publicUrl,
     telegramUpdates: runtime.config.telegramUpdates,
