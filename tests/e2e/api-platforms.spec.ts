@@ -2,22 +2,12 @@ import { randomInt, randomUUID } from 'node:crypto'
 import { expect, test } from '@playwright/test'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 import { registerBot, telegramCalls } from './channel-helpers'
+import { graphId, graphMessages, seedGraph } from './meta-helpers'
 
 /**
  * The product API's platform, webhook and Facebook calls (spec section 7) over real HTTP, against the running
  * app with the Telegram fake and the Graph fake behind it.
  */
-const GRAPH_URL = process.env.E2E_FAKE_GRAPH_URL ?? ''
-const graphId = () => String(randomInt(1e9, 9e9)) + String(randomInt(1e5, 9e5))
-
-async function seedGraph(seed: unknown) {
-  const response = await fetch(`${GRAPH_URL}/__fake/seed`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(seed),
-  })
-  expect(response.ok).toBe(true)
-}
 
 /** A person at the Graph fake who administers two pages, with every permission. */
 async function facebookUser() {
@@ -268,9 +258,7 @@ test('webhooks: subscribe and unsubscribe a channel by platform; the direct Face
     message: { text: 'Your order shipped' },
   })
   expect([sent.status, sent.body.data.parts]).toEqual([200, 1])
-  type Sent = { id: string; to: string; text?: string; messagingType?: string }
-  const messages: Sent[] = await (await fetch(`${GRAPH_URL}/__fake/messages`)).json()
-  expect(messages.filter((m) => m.to === recipientId)).toEqual([
+  expect((await graphMessages()).filter((m) => m.to === recipientId)).toEqual([
     expect.objectContaining({
       id: sent.body.data.messageId,
       text: 'Your order shipped',
