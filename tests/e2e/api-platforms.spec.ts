@@ -9,7 +9,7 @@ import { graphId, graphMessages, seedGraph } from './meta-helpers'
  * app with the Telegram fake and the Graph fake behind it.
  */
 
-/** A person at the Graph fake who administers two pages, with every permission. */
+/** A person at the Graph fake who administers two pages (the connect does not check permissions; the login does). */
 async function facebookUser() {
   const token = `EAAe2e-user-${randomUUID()}`
   const pages = ['North', 'South'].map((name) => ({
