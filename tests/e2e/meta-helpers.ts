@@ -7,6 +7,7 @@ import {
   type GraphFakeState,
   type SentMessage,
 } from '../fakes/graph-server'
+import { FACEBOOK_PERMISSIONS } from '../../app/lib/facebook'
 import { E2E_META_APP } from './meta-app'
 
 /**
@@ -17,16 +18,7 @@ import { E2E_META_APP } from './meta-app'
 export const GRAPH_URL = process.env.E2E_FAKE_GRAPH_URL ?? ''
 
 /** The permissions the spec's Facebook login asks for, in its order. */
-export const FACEBOOK_PERMISSIONS = [
-  'pages_show_list',
-  'pages_messaging',
-  'pages_read_engagement',
-  'pages_manage_metadata',
-  'pages_manage_posts',
-  'pages_read_user_content',
-  'email',
-  'public_profile',
-]
+export { FACEBOOK_PERMISSIONS }
 
 /** A numeric id shaped like Graph's (page, WABA, phone number, PSID). */
 export const graphId = () => String(randomInt(1e9, 9e9)) + String(randomInt(1e5, 9e5))
