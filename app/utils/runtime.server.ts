@@ -135,7 +135,12 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     graph,
     logger,
     boss,
-    ingest: createIngestBatcher({ db: database.db, boss }),
+    ingest: createIngestBatcher({
+      db: database.db,
+      boss,
+      onBatchFailure: (error, size) =>
+        logger.warn('ingest batch failed: storing its messages one by one', { error, size }),
+    }),
     webhookChannels: createWebhookChannels(database.db),
     replyQueue,
     worker,

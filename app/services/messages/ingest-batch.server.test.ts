@@ -71,6 +71,15 @@ describe('ingestInboundBatch', () => {
       ['a photo', 'ignored'],
     ])
     expect(stored.map((m) => m.id)).toEqual(results.map((r) => r.messageId))
+    expect(stored[0]).toMatchObject({
+      organizationId: bot.scope.organizationId,
+      direction: 'inbound',
+      platformMessageId: batch[0].platformMessageId,
+      senderId: '11',
+      senderName: 'Ann',
+      platformSentAt: batch[0].platformSentAt,
+    })
+    expect(stored[0].receivedAt).toBeInstanceOf(Date)
     const byChat = new Map(stored.map((m) => [m.text, m.conversationId]))
     expect(byChat.get('one')).toBe(byChat.get('three'))
     expect(byChat.get('one')).not.toBe(byChat.get('two'))
@@ -129,12 +138,18 @@ describe('createIngestBatcher', () => {
 
   it('when a batch fails, stores each message alone: one bad message fails only its own caller', async () => {
     const bot = await p.newBot({ agent: false })
-    const ingest = createIngestBatcher({ db: p.db, boss: p.boss })
+    const failures: number[] = []
+    const ingest = createIngestBatcher({
+      db: p.db,
+      boss: p.boss,
+      onBatchFailure: (_error, size) => failures.push(size),
+    })
     const good = [inbound(bot, 201, 'kept 1'), inbound(bot, 202, 'kept 2')]
     // A channel that does not exist: its row breaks the batch's foreign key.
     const bad = { ...inbound(bot, 203, 'orphan'), channelId: randomUUID() }
     const settled = await Promise.allSettled([good[0], bad, good[1]].map((m) => ingest(m)))
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(failures).toEqual([3]) // the batch of three failed once, then each message went alone
     const stored = await p.db
       .select({ text: messages.text })
       .from(messages)

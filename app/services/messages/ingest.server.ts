@@ -92,6 +92,18 @@ export async function upsertConversation(
 }
 
 /**
+ * The rows of a raw `execute`: node-postgres answers a QueryResult, PGlite its Results, some drivers an array.
+ * The caller names the row shape its SQL returns.
+ */
+export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
+  if (Array.isArray(result)) return result as Row[]
+  if (result && typeof result === 'object' && 'rows' in result && Array.isArray(result.rows)) {
+    return result.rows as Row[]
+  }
+  throw new Error('The database driver answered in an unknown shape')
+}
+
+/**
  * pg-boss statements that run inside our transaction (its drizzle adapter). Our Database type is generic over the
  * driver, so `execute` answers `unknown` to the compiler: the shapes the two drivers give are checked instead.
  */
@@ -100,12 +112,7 @@ export function jobsIn(tx: Transaction) {
     {
       async execute(query: unknown) {
         if (!(query instanceof SQL)) throw new Error('pg-boss passed a query that is not drizzle SQL')
-        const result: unknown = await tx.execute(query)
-        if (Array.isArray(result)) return { rows: result }
-        if (result && typeof result === 'object' && 'rows' in result && Array.isArray(result.rows)) {
-          return { rows: result.rows }
-        }
-        throw new Error('The database driver answered in an unknown shape')
+        return { rows: rowsOf(await tx.execute(query)) }
       },
     },
     sql,
