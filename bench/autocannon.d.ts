@@ -7,7 +7,11 @@ declare module 'autocannon' {
     pipelining?: number
     amount?: number
     timeout?: number
-    requests?: (Request & { setupRequest?: (request: Request, context: object) => Request })[]
+    requests?: (Request & {
+      setupRequest?: (request: Request, context: object) => Request
+      /** Called with each answer (status, body, context, headers). */
+      onResponse?: (status: number, body: string, context: object, headers: object) => void
+    })[]
   }
   type Histogram = { average: number; mean: number; p50: number; p90: number; p99: number; max: number }
   type Result = {
