@@ -90,6 +90,8 @@ test('connecting Facebook pages: login with the spec permissions, one card per p
   await flip(details, 'Webhook Subscription')
   await expect(webhook).toBeChecked()
   await expect.poll(async () => (await graphState()).pageSubscriptions[bakery.id]).toContain('messages')
+  // The switch is disabled until the change is saved; a link followed meanwhile could be lost (seen once in CI).
+  await expect(webhook).toBeEnabled()
 
   // Deleting a page logs out of the SDK; a logout that fails is only warned about.
   await setFakeFacebook(page, { logoutFails: true })
