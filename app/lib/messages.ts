@@ -34,10 +34,13 @@ export const CHARACTERS_PER_TOKEN = 4
 export const TYPING_RENEW_MS = 4500
 
 /**
- * A model's or platform's own "retry after" up to this long is slept through by the worker; a longer one fails
- * the message at once rather than holding a worker (and its conversation) that long.
+ * A model's or platform's own "retry after" up to this long is slept through by the worker (Telegram's flood
+ * control asks for minutes at times). The conversation's later messages wait anyway (strict order), and a
+ * sleeping job costs one of the worker's loops, no CPU; its heartbeat keeps it alive and a shutdown cuts the
+ * sleep short (the job runs again elsewhere). Three such waits (the retry limit) stay within the job's 15-minute
+ * expiry. A longer one fails the message at once, with the platform's reason.
  */
-export const MAX_SLEPT_RETRY_AFTER_MS = 30_000
+export const MAX_SLEPT_RETRY_AFTER_MS = 4 * 60_000
 
 /** Failure reasons stored on a message, shown to the organization. */
 export const REPLY_FAILURES = {

@@ -192,6 +192,27 @@ describe('replyToMessage', () => {
       expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: slow down'])
     })
 
+    it("Telegram's flood control: a wait of minutes is slept through; one longer than 4 minutes fails the message", async () => {
+      const waits: number[] = []
+      const deps = { ...p.deps, retry: { ...p.deps.retry, sleep: async (ms: number) => void waits.push(ms) } }
+      const bot = await p.newBot()
+      const { inbound } = await receive(bot, 'flood one')
+      p.telegram.enqueue('sendMessage', { status: 429, retryAfter: 180, token: bot.token })
+      expect((await replyToMessage(deps, inbound.id)).outcome).toBe('replied')
+      expect(waits).toEqual([180_000])
+      expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: flood one'])
+
+      const second = await receive(bot, 'flood two')
+      p.telegram.enqueue('sendMessage', { status: 429, retryAfter: 600, token: bot.token })
+      expect((await replyToMessage(deps, second.inbound.id)).outcome).toBe('failed')
+      expect(waits).toEqual([180_000])
+      const [stored] = await p.db.select().from(messages).where(eq(messages.id, second.inbound.id))
+      expect(stored.status).toBe('failed')
+      expect(stored.failureReason).toBe(
+        'Rate limit exceeded: Telegram asked to wait 600 s, longer than the 4 minutes a reply waits',
+      )
+    })
+
     it('a token Telegram no longer accepts: the channel is in error, the message failed, no model call', async () => {
       const bot = await p.newBot()
       const { inbound } = await receive(bot, 'revoked token')

@@ -468,6 +468,18 @@ export async function markReplyFailed(
   })
 }
 
+/** What the organization reads on a failed message: the error, and a platform's wait we did not sit out. */
+function failureReason(error: PlatformError | ModelError): string {
+  if (!(error instanceof PlatformError)) return error.message
+  const { retryAfterMs } = error
+  if (retryAfterMs === undefined || retryAfterMs <= MAX_SLEPT_RETRY_AFTER_MS) return error.message
+  const platform = PLATFORM_LABELS[error.platform]
+  const limit = MAX_SLEPT_RETRY_AFTER_MS / 60_000
+  return `${error.message}: ${platform} asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${limit} minutes a reply waits`
+}
+
+const PLATFORM_LABELS = { telegram: 'Telegram', facebook: 'Messenger', whatsapp: 'WhatsApp' } as const
+
 /**
  * Runs `work` with the conversation's sender; a model or platform failure that outlived its retries is recorded
  * on the message (an invalid token also puts the channel in error). Anything else is thrown.
@@ -483,7 +495,7 @@ async function attempt(
   } catch (error) {
     if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
     const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
-    const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : error.message
+    const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : failureReason(error)
     await markReplyFailed(
       deps.db,
       inbound.id,
