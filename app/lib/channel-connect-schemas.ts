@@ -9,21 +9,23 @@ import { MESSENGER_WEBHOOK_FIELDS } from './facebook'
 
 /** Graph object ids (pages, phone numbers, WABAs) are digits. */
 const GRAPH_ID = /^\d{1,32}$/
+export const facebookPageIdSchema = z.string().trim().regex(GRAPH_ID, 'Invalid Facebook page id')
 export const PIN_FORMAT_MESSAGE = 'The two-step verification PIN must be 6 digits'
 
-const accessToken = z
+/** A Meta access token posted by the client; the spec's message when it is missing. */
+export const accessTokenSchema = z
   .string({ error: CHANNEL_MESSAGES.noAccessToken })
   .trim()
   .min(1, { error: CHANNEL_MESSAGES.noAccessToken })
   .max(2048)
 
 export const facebookPageSchema = z.object({
-  id: z.string().trim().regex(GRAPH_ID, 'Invalid Facebook page id'),
+  id: facebookPageIdSchema,
   name: z.string().trim().min(1).max(200),
   category: z.string().trim().max(200).optional(),
   tasks: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
   /** The page token the SDK's /me/accounts gave; checked with Graph before anything is stored. */
-  accessToken,
+  accessToken: accessTokenSchema,
 })
 
 /** The pages chosen in the Facebook login, one channel each. */
@@ -37,7 +39,7 @@ export const facebookPagesSchema = z.object({
    * and takes the pages' tokens from Graph again: page tokens read with a long-lived user token do not expire,
    * while the ones a browser login gives expire with the short-lived user token (about an hour).
    */
-  userAccessToken: accessToken.optional(),
+  userAccessToken: accessTokenSchema.optional(),
 })
 export type FacebookPagesInput = z.infer<typeof facebookPagesSchema>
 
@@ -68,8 +70,8 @@ export type WhatsAppConnectInput = z.infer<typeof whatsappConnectSchema>
 
 /** The spec's direct Facebook calls (section 7, "Webhooks"): a page token from the client, checked at Graph. */
 export const pageSubscribeSchema = z.object({
-  pageAccessToken: accessToken,
-  pageId: z.string().trim().regex(GRAPH_ID, 'Invalid Facebook page id'),
+  pageAccessToken: accessTokenSchema,
+  pageId: facebookPageIdSchema,
   subscriptions: z
     .array(z.enum(MESSENGER_WEBHOOK_FIELDS))
     .min(1)
@@ -78,7 +80,7 @@ export const pageSubscribeSchema = z.object({
 })
 
 export const pageSendSchema = z.object({
-  pageAccessToken: accessToken,
+  pageAccessToken: accessTokenSchema,
   /** The person's page-scoped id (PSID), as the page's webhook gives it. */
   recipientId: z.string().trim().regex(GRAPH_ID, 'Invalid recipient id'),
   /** A text, or the Send API's message object with a text. */

@@ -2,6 +2,14 @@
 export const PLATFORM_NAMES = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
 export type PlatformName = (typeof PLATFORM_NAMES)[number]
 
+export const PLATFORM_LABELS: Record<PlatformName, string> = {
+  facebook: 'Facebook',
+  telegram: 'Telegram',
+  instagram: 'Instagram',
+  whatsapp: 'WhatsApp',
+  tiktok: 'TikTok',
+}
+
 /** What a channel keeps of its platform account (spec section 3). */
 export type ChannelMetadata = {
   name?: string
@@ -62,7 +70,9 @@ export function channelDisplayName(channel: Pick<ChannelView, 'channelType' | 'm
   }
 }
 
-export type ConnectionStatus = 'connected' | 'error' | 'pending' | 'disconnected'
+/** A platform connection's status (spec section 3, "Platform connection"). */
+export const CONNECTION_STATUSES = ['connected', 'error', 'pending', 'disconnected'] as const
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]
 
 /** Connection status as the platforms endpoints report it (spec section 4). */
 export function connectionStatus(channel: Pick<ChannelView, 'status' | 'platformName'>): ConnectionStatus {

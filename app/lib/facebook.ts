@@ -15,7 +15,6 @@ export const FACEBOOK_PERMISSIONS = [
   'public_profile',
 ] as const
 
-/** WhatsApp Embedded Signup's feature type (spec section 7, "Connect flows"). */
 /** The page webhook fields a channel subscribes to (spec section 7, "Webhooks"). */
 export const MESSENGER_WEBHOOK_FIELDS = [
   'messages',
@@ -24,6 +23,7 @@ export const MESSENGER_WEBHOOK_FIELDS = [
   'message_reads',
 ] as const
 
+/** WhatsApp Embedded Signup's feature type (spec section 7, "Connect flows"). */
 export const WHATSAPP_SIGNUP_FEATURE_TYPE = 'only_waba_sharing'
 
 /**

@@ -153,13 +153,7 @@ export function apiRoute(...handlers: ApiHandler[]) {
         caller: { user, db: runtime.database.db, runtime },
         request,
       }
-      const headerOrg = request.headers.get('x-organization-id')
-      if (headerOrg && typeof params.orgId === 'string' && headerOrg !== params.orgId) {
-        throw new AppError(
-          'VALIDATION_ERROR',
-          'X-Organization-Id does not match the organization in the path',
-        )
-      }
+      if (typeof params.orgId === 'string') requireSameOrganization(request, params.orgId, 'path')
       const result = await handler.run(input)
       return respond(endpoint.successStatus ?? 200, {
         success: true,
@@ -197,9 +191,17 @@ export function headerScope(caller: ApiCaller, request: Request) {
 
 /** The caller's scope in an organization named in the body; the header, when sent, must name the same one. */
 export function bodyScope(caller: ApiCaller, request: Request, organizationId: string) {
+  requireSameOrganization(request, organizationId, 'body')
+  return scopeOf(caller, organizationId)
+}
+
+/** A request that names its organization twice (path or body, and the header) must name one. */
+function requireSameOrganization(request: Request, organizationId: string, where: 'path' | 'body') {
   const headerOrg = request.headers.get('x-organization-id')?.trim()
   if (headerOrg && headerOrg !== organizationId) {
-    throw new AppError('VALIDATION_ERROR', 'X-Organization-Id does not match the organization in the body')
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `X-Organization-Id does not match the organization in the ${where}`,
+    )
   }
-  return scopeOf(caller, organizationId)
 }

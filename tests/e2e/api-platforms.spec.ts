@@ -1,43 +1,22 @@
-import { randomInt, randomUUID } from 'node:crypto'
+import { randomInt } from 'node:crypto'
 import { expect, test } from '@playwright/test'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 import { registerBot, telegramCalls } from './channel-helpers'
-import { graphId, graphMessages, seedGraph } from './meta-helpers'
+import { facebookUser, graphMessages, whatsappNumber } from './meta-helpers'
 
 /**
  * The product API's platform, webhook and Facebook calls (spec section 7) over real HTTP, against the running
  * app with the Telegram fake and the Graph fake behind it.
  */
 
-/** A person at the Graph fake who administers two pages (the connect does not check permissions; the login does). */
-async function facebookUser() {
-  const token = `EAAe2e-user-${randomUUID()}`
-  const pages = ['North', 'South'].map((name) => ({
-    id: graphId(),
-    name: `${name} Store`,
-    category: 'Shopping & retail',
-    accessToken: `EAAe2e-page-${randomUUID()}`,
-  }))
-  await seedGraph({ users: { [token]: { id: graphId(), permissions: ['pages_messaging'], pages } } })
-  return { token, pages }
-}
-
-async function whatsappNumber() {
-  const [code, business, wabaId, phoneNumberId] = [
-    `e2e-code-${randomUUID()}`,
-    `EAAe2e-business-${randomUUID()}`,
-    graphId(),
-    graphId(),
-  ]
-  await seedGraph({
-    whatsappCodes: { [code]: business },
-    phoneNumbers: {
-      [phoneNumberId]: { verified_name: 'Desk', display_phone_number: '+1 555-010-0199', wabaId },
-    },
-    wabas: { [wabaId]: { name: 'Desk WABA' } },
+/** A person at the Graph fake who administers two pages. */
+const twoPageOwner = () =>
+  facebookUser({
+    pages: [
+      { name: 'North Store', category: 'Shopping & retail' },
+      { name: 'South Store', category: 'Shopping & retail' },
+    ],
   })
-  return { code, business, wabaId, phoneNumberId }
-}
 
 type Connection = {
   connectionId: string
@@ -139,7 +118,7 @@ test('Facebook pages and a WhatsApp number through the platforms and channels en
   request,
 }) => {
   const { org, call } = await tenant(request, 'Meta')
-  const person = await facebookUser()
+  const person = await twoPageOwner()
 
   const invalid = await call('POST', '/platforms/facebook/connect', {
     authData: { accessToken: 'EAAforged' },
@@ -169,7 +148,7 @@ test('Facebook pages and a WhatsApp number through the platforms and channels en
   expect(created.body.data).toMatchObject([{ platformName: 'facebook', metadata: { name: 'South Store' } }])
   expect(await created.response.text()).not.toContain(person.pages[1].accessToken)
 
-  const number = await whatsappNumber()
+  const number = await whatsappNumber('Desk')
   const noCode = await call('POST', `/organizations/${org.id}/channels/whatsapp/connect`, {
     wabaId: number.wabaId,
     phoneNumberId: number.phoneNumberId,
@@ -190,7 +169,7 @@ test('Facebook pages and a WhatsApp number through the platforms and channels en
   expect(whatsapp.status).toBe(201)
   expect(whatsapp.body.data).toMatchObject({
     channel: { platformName: 'whatsapp' },
-    phoneDetails: { verified_name: 'Desk', display_phone_number: '+1 555-010-0199' },
+    phoneDetails: { verified_name: 'Desk', display_phone_number: number.displayPhoneNumber },
     wabaDetails: { id: number.wabaId, name: 'Desk WABA' },
   })
   expect(await whatsapp.response.text()).not.toContain(number.business)
@@ -232,7 +211,7 @@ test('webhooks: subscribe and unsubscribe a channel by platform; the direct Face
   expect([off.status, off.body.data.webhookSubscribed]).toEqual([200, false])
 
   // The direct Facebook calls: a connected page, its own token.
-  const person = await facebookUser()
+  const person = await twoPageOwner()
   const [page] = person.pages
   await call('POST', `/organizations/${org.id}/channels`, { platformName: 'facebook', ...page })
   const anonymous = await request.post('/api/facebook/send-message', {

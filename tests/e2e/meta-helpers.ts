@@ -79,7 +79,7 @@ export async function whatsappNumber(verifiedName: string) {
     },
     wabas: { [wabaId]: { name: `${verifiedName} WABA` } },
   })
-  return { code, wabaId, phoneNumberId, displayPhoneNumber }
+  return { code, business, wabaId, phoneNumberId, displayPhoneNumber }
 }
 
 export async function chooseAddChannel(page: Page, item: 'Facebook Page' | 'WhatsApp Business Account') {

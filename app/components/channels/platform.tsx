@@ -13,13 +13,7 @@ type Platform = ChannelView['platformName']
 type ChannelType = ChannelView['channelType']
 type ChannelStatus = ChannelView['status']
 
-export const PLATFORM_LABELS: Record<Platform, string> = {
-  facebook: 'Facebook',
-  telegram: 'Telegram',
-  instagram: 'Instagram',
-  whatsapp: 'WhatsApp',
-  tiktok: 'TikTok',
-}
+export { PLATFORM_LABELS } from '~/lib/channels'
 
 export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
   facebook_page: 'Facebook Page',

@@ -15,7 +15,7 @@ import {
   pageSubscribeSchema,
   whatsappConnectSchema,
 } from '~/lib/channel-connect-schemas'
-import { PLATFORM_NAMES } from '~/lib/channels'
+import { CONNECTION_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
 import { telegramTokenSchema } from '~/lib/telegram'
 import { defineEndpoint } from './contract'
 
@@ -75,12 +75,10 @@ export const agentRunResultSchema = z.object({
 
 const agentParams = orgParams.extend({ agentId: id })
 
-const PLATFORMS = PLATFORM_NAMES
-
 export const channelSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
-  platformName: z.enum(PLATFORMS),
+  platformName: z.enum(PLATFORM_NAMES),
   platformChannelId: z.string(),
   channelType: z.enum([
     'facebook_page',
@@ -120,11 +118,11 @@ const newChannelSchema = z.discriminatedUnion(
   },
 )
 
-const connectionStatusSchema = z.enum(['connected', 'error', 'pending', 'disconnected'])
+const connectionStatusSchema = z.enum(CONNECTION_STATUSES)
 
 export const platformConnectionSchema = z.object({
   connectionId: z.string(),
-  platformName: z.enum(PLATFORMS),
+  platformName: z.enum(PLATFORM_NAMES),
   status: connectionStatusSchema,
   connectedAt: z.string(),
   lastSync: z.string(),
@@ -143,7 +141,7 @@ export const platformConnectionSchema = z.object({
 })
 
 export const platformStatusSchema = z.object({
-  platformName: z.enum(PLATFORMS),
+  platformName: z.enum(PLATFORM_NAMES),
   status: connectionStatusSchema,
   supported: z.boolean(),
   connections: z.array(platformConnectionSchema),
@@ -298,7 +296,7 @@ export const endpoints = {
     summary: "The organization's channels (never their tokens), optionally for one platform",
     tag: 'Channels',
     params: orgParams,
-    query: z.object({ platformName: z.enum(PLATFORMS).optional() }),
+    query: z.object({ platformName: z.enum(PLATFORM_NAMES).optional() }),
     response: z.array(channelSchema),
   }),
   createChannels: defineEndpoint({
@@ -360,7 +358,7 @@ export const endpoints = {
     summary: 'Assign an active agent to the channel (re-send to switch it on or off)',
     tag: 'Channels',
     params: channelParams,
-    query: z.object({ platformName: z.enum(PLATFORMS).optional() }),
+    query: z.object({ platformName: z.enum(PLATFORM_NAMES).optional() }),
     body: z.object({
       agentId: z.string({ error: 'Please select an agent' }).min(1, 'Please select an agent'),
       agentEnabled: z.boolean().default(true),

@@ -1,6 +1,7 @@
 import type { Channel } from '~/db/schema'
 import {
   MESSENGER_WEBHOOK_FIELDS,
+  type FacebookPage,
   type FacebookTokenInfo,
   type GraphClient,
 } from '~/integrations/meta/graph.server'
@@ -100,20 +101,24 @@ const isOurs = (info: FacebookTokenInfo, deps: MetaDeps) => info.isValid && info
 type VerifiedPage = { id: string; name: string; category: string; tasks: string[]; accessToken: string }
 
 /**
- * With the person's user token: exchanged for a long-lived one, and the pages read again with it, whose tokens
- * then do not expire. Every posted page must be among them (the person administers it now).
+ * The pages the person administers, read with their user token exchanged for a long-lived one: those page tokens
+ * do not expire (a browser login's expire with its short-lived user token, in about an hour).
  */
+export async function longLivedPagesOf(userToken: string, deps: MetaDeps): Promise<FacebookPage[]> {
+  const info = await debugToken(userToken, deps)
+  if (!isOurs(info, deps) || info.type !== 'USER') throw invalidConnection()
+  const invalid = CHANNEL_MESSAGES.facebookInvalid
+  const longLived = await callMeta(() => deps.graph.exchangeForLongLivedToken(userToken), invalid)
+  return callMeta(() => deps.graph.getPages(longLived.accessToken), invalid)
+}
+
+/** The posted pages as Graph gives them to the person now: every one must be among them. */
 async function pagesFromUserToken(
   userToken: string,
   pageIds: string[],
   deps: MetaDeps,
 ): Promise<Map<string, VerifiedPage>> {
-  const info = await debugToken(userToken, deps)
-  if (!isOurs(info, deps) || info.type !== 'USER') throw invalidConnection()
-  const invalid = CHANNEL_MESSAGES.facebookInvalid
-  const longLived = await callMeta(() => deps.graph.exchangeForLongLivedToken(userToken), invalid)
-  const pages = await callMeta(() => deps.graph.getPages(longLived.accessToken), invalid)
-  const byId = new Map(pages.map((page) => [page.id, page]))
+  const byId = new Map((await longLivedPagesOf(userToken, deps)).map((page) => [page.id, page]))
   const missing = pageIds.filter((id) => !byId.has(id))
   if (missing.length > 0) throw invalidConnection(missing)
   return byId

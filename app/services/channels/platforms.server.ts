@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Channel } from '~/db/schema'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
-import { whatsappConnectSchema } from '~/lib/channel-connect-schemas'
+import { accessTokenSchema, facebookPageIdSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import {
   CHANNEL_MESSAGES,
   channelDisplayName,
@@ -13,11 +13,16 @@ import {
 } from '~/lib/channels'
 import { telegramTokenSchema } from '~/lib/telegram'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
-import { AppError } from '~/utils/errors'
+import { AppError, ERROR_STATUS } from '~/utils/errors'
 import { parseOrFail } from '~/utils/validation'
 import { channelToken, listChannels, markChannelSynced } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
-import { callMeta, connectFacebookPages, requireMetaConfigured, verifyPageToken } from './facebook.server'
+import {
+  connectFacebookPages,
+  longLivedPagesOf,
+  requireMetaConfigured,
+  verifyPageToken,
+} from './facebook.server'
 import { connectTelegramBot } from './telegram.server'
 import type { PlatformDeps } from './webhook.server'
 import { connectWhatsApp } from './whatsapp.server'
@@ -64,7 +69,7 @@ type ConnectablePlatform = (typeof CONNECTABLE_PLATFORMS)[number]
 /** A platform name from a URL: an unknown one is the spec's 404 "Platform not found". */
 export function requirePlatform(name: string): PlatformName {
   const platform = PLATFORM_NAMES.find((known) => known === name)
-  if (!platform) throw new AppError('INVALID_PLATFORM', 'Platform not found')
+  if (!platform) throw new AppError('INVALID_PLATFORM', ERROR_STATUS.INVALID_PLATFORM.message)
   return platform
 }
 
@@ -111,19 +116,10 @@ const telegramAuthSchema = z.object({
     .min(1, { error: CHANNEL_MESSAGES.botTokenRequired, abort: true })
     .pipe(telegramTokenSchema),
 })
-const facebookAuthSchema = z.object({
-  accessToken: z
-    .string({ error: CHANNEL_MESSAGES.noAccessToken })
-    .trim()
-    .min(1, { error: CHANNEL_MESSAGES.noAccessToken })
-    .max(2048),
-})
+const facebookAuthSchema = z.object({ accessToken: accessTokenSchema })
 const facebookOptionsSchema = z.object({
   /** Which of the person's pages to connect; all of them when absent. */
-  pageIds: z
-    .array(z.string().regex(/^\d{1,32}$/, 'Invalid Facebook page id'))
-    .max(100)
-    .optional(),
+  pageIds: z.array(facebookPageIdSchema).max(100).optional(),
 })
 
 export type ConnectRequest = { authData?: Record<string, unknown>; options?: Record<string, unknown> }
@@ -148,16 +144,12 @@ export async function connectPlatform(
       requireMetaConfigured(deps)
       const { accessToken } = parseOrFail(facebookAuthSchema, authData, 'authData')
       const { pageIds } = parseOrFail(facebookOptionsSchema, options, 'options')
-      const pages = await callMeta(() => deps.graph.getPages(accessToken), CHANNEL_MESSAGES.facebookInvalid)
+      // Read once, with the long-lived exchange: their tokens are the ones to keep.
+      const pages = await longLivedPagesOf(accessToken, deps)
       const chosen = pageIds ? pages.filter((page) => pageIds.includes(page.id)) : pages
       if (chosen.length === 0)
         throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noFacebookPagesAvailable)
-      const channels = await connectFacebookPages(
-        scope,
-        { pages: chosen, userAccessToken: accessToken },
-        deps,
-      )
-      return channels.map(toConnection)
+      return (await connectFacebookPages(scope, { pages: chosen }, deps)).map(toConnection)
     }
     case 'whatsapp': {
       const input = parseOrFail(whatsappConnectSchema, authData, 'authData')
@@ -196,11 +188,9 @@ export async function disconnectPlatform(
   return { disconnected: channels.map((channel) => channel.id), warnings }
 }
 
-export async function platformStatus(
-  scope: OrganizationScope,
-  platform: PlatformName,
-): Promise<PlatformStatus> {
-  const connections = (await listChannels(scope, { platformName: platform })).map(toConnection)
+/** A platform's status from the organization's channels there. */
+function statusOf(platform: PlatformName, channels: Channel[]): PlatformStatus {
+  const connections = channels.map(toConnection)
   return {
     platformName: platform,
     status: overallStatus(connections),
@@ -209,18 +199,22 @@ export async function platformStatus(
   }
 }
 
+export async function platformStatus(
+  scope: OrganizationScope,
+  platform: PlatformName,
+): Promise<PlatformStatus> {
+  return statusOf(platform, await listChannels(scope, { platformName: platform }))
+}
+
 /** Every platform, connected or not, in the spec's order. */
 export async function allPlatformStatuses(scope: OrganizationScope): Promise<PlatformStatus[]> {
   const channels = await listChannels(scope)
-  return PLATFORM_NAMES.map((platform) => {
-    const connections = channels.filter((c) => c.platformName === platform).map(toConnection)
-    return {
-      platformName: platform,
-      status: overallStatus(connections),
-      supported: CONNECTABLE_PLATFORMS.some((known) => known === platform),
-      connections,
-    }
-  })
+  return PLATFORM_NAMES.map((platform) =>
+    statusOf(
+      platform,
+      channels.filter((c) => c.platformName === platform),
+    ),
+  )
 }
 
 /** A connection checked less than this long ago is not asked again unless the refresh is forced. */

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
 import type { Database } from '~/db/client.server'
+import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
-import { ingestInbound, jobsIn, rowsOf, type IngestResult, type NormalizedMessage } from './ingest.server'
+import { ingestInbound, jobsIn, type IngestResult, type NormalizedMessage } from './ingest.server'
 import { REPLY_QUEUE, replyJobOptions, type ReplyJobData } from './reply-queue.server'
 
 /** What storing batches needs of pg-boss: `insert` for a batch, `send` for a message alone. */

@@ -2,6 +2,7 @@ import { SQL, sql } from 'drizzle-orm'
 import { fromDrizzle } from 'pg-boss'
 import { z } from 'zod'
 import type { Database } from '~/db/client.server'
+import { rowsOf } from '~/db/rows.server'
 import { conversations, messages, type Channel } from '~/db/schema'
 import { REPLY_QUEUE, replyJobOptions, type ReplyJobData, type ReplyQueue } from './reply-queue.server'
 
@@ -89,18 +90,6 @@ export async function upsertConversation(
     })
     .returning({ id: conversations.id })
   return conversation
-}
-
-/**
- * The rows of a raw `execute`: node-postgres answers a QueryResult, PGlite its Results, some drivers an array.
- * The caller names the row shape its SQL returns.
- */
-export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
-  if (Array.isArray(result)) return result as Row[]
-  if (result && typeof result === 'object' && 'rows' in result && Array.isArray(result.rows)) {
-    return result.rows as Row[]
-  }
-  throw new Error('The database driver answered in an unknown shape')
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type PlatformRetryOptions,
 } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
+import { PLATFORM_LABELS } from '~/lib/channels'
 import {
   estimateTokens,
   MAX_SLEPT_RETRY_AFTER_MS,
@@ -477,8 +478,6 @@ function failureReason(error: PlatformError | ModelError): string {
   const limit = MAX_SLEPT_RETRY_AFTER_MS / 60_000
   return `${error.message}: ${platform} asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${limit} minutes a reply waits`
 }
-
-const PLATFORM_LABELS = { telegram: 'Telegram', facebook: 'Messenger', whatsapp: 'WhatsApp' } as const
 
 /**
  * Runs `work` with the conversation's sender; a model or platform failure that outlived its retries is recorded
