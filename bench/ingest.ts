@@ -360,7 +360,9 @@ async function pass(database: Database) {
     // BENCH_PROFILE_DIR: a V8 CPU profile of the server (open it in Chrome's DevTools).
     const profile = process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`]
-      : []
+      : process.env.BENCH_NODE_IMPORT
+        ? ['--import', process.env.BENCH_NODE_IMPORT]
+        : []
     const server = startProcess(
       [...profile, '--import', 'tsx', 'server/index.ts'],
       {

@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from './logger.server'
+import { createBatchedSink, createLogger } from './logger.server'
 
 function capture(level: 'debug' | 'info' = 'info') {
   const lines: string[] = []
@@ -39,5 +40,25 @@ describe('logger', () => {
     logger.error('boom', { error: new Error('bad thing') })
     expect(records()).toHaveLength(1)
     expect(records()[0].error.message).toBe('bad thing')
+  })
+
+  it('writes lines to standard output in batches, in order, within 20 ms, and at once past 64 KB', async () => {
+    const writes: string[] = []
+    const sink = createBatchedSink((text) => writes.push(text))
+    sink('{"n":1}')
+    sink('{"n":2}')
+    expect(writes).toEqual([])
+    await sleep(60)
+    expect(writes).toEqual(['{"n":1}\n{"n":2}\n'])
+
+    const big = 'x'.repeat(40 * 1024)
+    sink(big)
+    sink(big)
+    expect(writes).toHaveLength(2) // the second line took it past 64 KB: written without waiting
+    expect(writes[1]).toBe(`${big}\n${big}\n`)
+
+    sink('{"n":3}')
+    sink.flush()
+    expect(writes.at(-1)).toBe('{"n":3}\n')
   })
 })

@@ -40,11 +40,51 @@ export type Logger = {
 
 type Sink = (line: string) => void
 
+/** How long a line may wait to be written with the ones after it; and how much text is written at once at most. */
+const FLUSH_AFTER_MS = 20
+const FLUSH_AT_CHARS = 64 * 1024
+
+/**
+ * Standard output, written a batch of lines at a time: each write to a pipe wakes its reader, which on the
+ * machines measured cost about as much CPU as building the line (bench:pipeline's worker profile: 4.5%, one
+ * write per line). Lines wait at most 20 ms and are written in order; whatever waits is written when the
+ * process exits, so only a kill -9 can lose the last 20 ms.
+ */
+export function createBatchedSink(
+  write: (text: string) => void = (text) => process.stdout.write(text),
+): Sink & {
+  flush(): void
+} {
+  let pending: string[] = []
+  let chars = 0
+  let timer: NodeJS.Timeout | undefined
+  const flush = () => {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (pending.length === 0) return
+    const text = pending.join('')
+    pending = []
+    chars = 0
+    write(text)
+  }
+  process.once('exit', flush)
+  const sink = (line: string) => {
+    pending.push(line + '\n')
+    chars += line.length + 1
+    if (chars >= FLUSH_AT_CHARS) flush()
+    else timer ??= setTimeout(flush, FLUSH_AFTER_MS).unref()
+  }
+  return Object.assign(sink, { flush })
+}
+
+let stdoutSink: ReturnType<typeof createBatchedSink> | undefined
+const defaultSink: Sink = (line) => (stdoutSink ??= createBatchedSink())(line)
+
 /** One JSON object a line; secrets are redacted by key name before anything is written. */
 export function createLogger(options: { level?: LogLevel; base?: LogFields; sink?: Sink } = {}): Logger {
   const level = options.level ?? 'info'
   const base = options.base ?? {}
-  const sink: Sink = options.sink ?? ((line) => process.stdout.write(line + '\n'))
+  const sink: Sink = options.sink ?? defaultSink
   const write = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (LEVEL_ORDER[lvl] < LEVEL_ORDER[level]) return
     const record = { time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }

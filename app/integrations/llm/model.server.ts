@@ -1,5 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { createKeepAliveFetch } from '~/integrations/http/keep-alive-fetch.server'
 import { generateText, type LanguageModel } from 'ai'
 import { ModelError, toModelError } from './errors'
 
@@ -80,12 +81,15 @@ function hostOf(url: string, fallback: string): string {
   }
 }
 
+/** One pool of keep-alive connections to the model providers for the process. */
+const keepAliveFetch = createKeepAliveFetch()
+
 function resolveTarget(config: LlmConfig): Target | undefined {
   if (config.openaiCompatible) {
     const { baseUrl, apiKey } = config.openaiCompatible
     // The provider reads its providerOptions under this name (up to the first dot), so keep it a plain word.
     const name = (config.openaiCompatible.name ?? '').replace(/[^A-Za-z0-9_-]/g, '') || 'openaiCompatible'
-    const provider = createOpenAICompatible({ name, baseURL: baseUrl, apiKey })
+    const provider = createOpenAICompatible({ name, baseURL: baseUrl, apiKey, fetch: keepAliveFetch })
     return {
       provider: 'openai-compatible',
       model: (id) => provider.chatModel(id),
@@ -101,7 +105,7 @@ function resolveTarget(config: LlmConfig): Target | undefined {
   }
   if (config.anthropic) {
     const { apiKey, baseUrl } = config.anthropic
-    const provider = createAnthropic({ apiKey, baseURL: baseUrl })
+    const provider = createAnthropic({ apiKey, baseURL: baseUrl, fetch: keepAliveFetch })
     return {
       provider: 'anthropic',
       model: (id) => provider.messages(id),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Database } from '~/db/client.server'
-import { agentRuns, type AgentRun } from '~/db/schema'
+import { agentRuns, type AgentRun, type NewAgentRun } from '~/db/schema'
 import { ModelError, type ChatMessage, type ModelClient } from '~/integrations/llm/model.server'
 import type { RunAgentInput } from '~/lib/agent-schemas'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
@@ -17,20 +17,7 @@ export type AgentRunResult = {
   timestamp: string
 }
 
-/**
- * Calls an agent's model with its parameters and records the run, successful or not. The one place where an
- * agent's settings become model parameters: creativity → temperature, top P, top K, max tokens → output tokens.
- * A failed call is recorded with its reason and rethrown as the ModelError it was.
- */
-export async function executeAgent({
-  db,
-  agent,
-  messages,
-  testMode,
-  context,
-  models,
-  signal,
-}: {
+type AgentCall = {
   db: Database
   agent: Pick<
     AgentView,
@@ -41,16 +28,48 @@ export async function executeAgent({
   context?: Record<string, unknown>
   models: Pick<ModelClient, 'generate'>
   signal?: AbortSignal
-}): Promise<{ run: AgentRun; output: string }> {
-  const executionId = `exec_${randomUUID()}`
-  const input = messages.at(-1)?.content ?? ''
+}
+
+/** A successful run as it is stored in agent_runs. */
+export type SuccessfulRun = Required<
+  Pick<
+    NewAgentRun,
+    | 'executionId'
+    | 'organizationId'
+    | 'agentId'
+    | 'input'
+    | 'testMode'
+    | 'output'
+    | 'modelUsed'
+    | 'promptTokens'
+    | 'completionTokens'
+    | 'totalTokens'
+    | 'latencyMs'
+  >
+> & { context: Record<string, unknown> | null }
+
+/**
+ * Calls an agent's model with its parameters. The one place where an agent's settings become model parameters:
+ * creativity → temperature, top P, top K, max tokens → output tokens. A failed call is recorded with its reason
+ * and rethrown as the ModelError it was; a successful one is returned for the caller to store (executeAgent
+ * stores it alone, the reply pipeline with the answer, in one statement).
+ */
+export async function callAgentModel({
+  db,
+  agent,
+  messages,
+  testMode,
+  context,
+  models,
+  signal,
+}: AgentCall): Promise<{ run: SuccessfulRun; output: string }> {
   const base = {
-    executionId,
+    executionId: `exec_${randomUUID()}`,
     organizationId: agent.organizationId,
     agentId: agent.id,
-    input,
+    input: messages.at(-1)?.content ?? '',
     testMode,
-    context,
+    context: context ?? null,
   }
   const started = performance.now()
   try {
@@ -65,18 +84,15 @@ export async function executeAgent({
       signal,
     })
     recordModelCall(agent.modelType, { latencyMs: result.latencyMs, usage: result.usage })
-    const [run] = await db
-      .insert(agentRuns)
-      .values({
-        ...base,
-        output: result.text,
-        modelUsed: result.model,
-        promptTokens: result.usage.promptTokens,
-        completionTokens: result.usage.completionTokens,
-        totalTokens: result.usage.totalTokens,
-        latencyMs: Math.round(result.latencyMs),
-      })
-      .returning()
+    const run = {
+      ...base,
+      output: result.text,
+      modelUsed: result.model,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      totalTokens: result.usage.totalTokens,
+      latencyMs: Math.round(result.latencyMs),
+    }
     return { run, output: result.text }
   } catch (error) {
     if (error instanceof ModelError)
@@ -85,6 +101,13 @@ export async function executeAgent({
     await db.insert(agentRuns).values({ ...base, error: reason })
     throw error
   }
+}
+
+/** Calls an agent's model (see callAgentModel) and records the run, successful or not. */
+export async function executeAgent(call: AgentCall): Promise<{ run: AgentRun; output: string }> {
+  const { run, output } = await callAgentModel(call)
+  const [stored] = await call.db.insert(agentRuns).values(run).returning()
+  return { run: stored, output }
 }
 
 export function toRunResult(run: AgentRun, output: string): AgentRunResult {

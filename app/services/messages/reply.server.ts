@@ -1,7 +1,9 @@
 import { setTimeout as sleepFor } from 'node:timers/promises'
-import { aliasedTable, and, desc, eq, inArray, ne, or, sql } from 'drizzle-orm'
+import { aliasedTable, and, eq, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
+import { rowsOf } from '~/db/rows.server'
 import {
+  agentRuns,
   agents,
   channels,
   conversations,
@@ -31,7 +33,7 @@ import {
   splitMessage,
   TYPING_RENEW_MS,
 } from '~/lib/messages'
-import { executeAgent } from '~/services/agents/run-agent.server'
+import { callAgentModel } from '~/services/agents/run-agent.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import type { Logger } from '~/utils/logger.server'
 import { recordReply } from '~/utils/metrics.server'
@@ -75,9 +77,11 @@ type ReplyContext = {
   agent: Agent | null
   /** The answer already stored by an earlier run, if any. */
   reply: Message | null
+  /** The conversation up to the message, newest first (see promptRows). */
+  prompt: PromptRow[]
 }
 
-const DELIVERED_STATUSES = ['sent', 'delivered', 'read'] as const
+type PromptRow = Pick<Message, 'direction' | 'text'>
 
 /** A retryable ModelError dressed as a PlatformError, so that one retry policy covers the model and the platform. */
 class RetryableModelError extends PlatformError {
@@ -94,6 +98,31 @@ class RetryableModelError extends PlatformError {
 }
 
 /**
+ * The conversation up to a message (its conversation and sequence), newest first, as the model reads it: at most
+ * `window` messages as a JSON array, each answer counted at the place of the message it answers (answers of fast
+ * messages are sent after later ones arrive), messages that were never text and answers not delivered left out.
+ * A correlated subquery, so that the reply's context and its prompt come in one round trip.
+ */
+function promptRows(conversationId: SQLWrapper, sequence: SQLWrapper, window: SQLWrapper) {
+  return sql<PromptRow[]>`(
+    select coalesce(
+      json_agg(json_build_object('direction', t.direction, 'text', t.text)
+        order by t.position desc, t.direction desc, t.sequence desc),
+      '[]'::json)
+    from (
+      select m.direction, m.text, m.sequence, coalesce(answered.sequence, m.sequence) as position
+      from messages m
+      left join messages answered on answered.id = m.reply_to_message_id
+      where m.conversation_id = ${conversationId}
+        and coalesce(answered.sequence, m.sequence) <= ${sequence}
+        and ((m.direction = 'inbound' and m.status <> 'ignored')
+          or (m.direction = 'outbound' and m.status in ('sent', 'delivered', 'read')))
+      order by position desc, m.direction desc, m.sequence desc
+      limit ${window}
+    ) t)`
+}
+
+/**
  * The reply path's statements, prepared once per database: at 100 replies/s, building these queries anew (five
  * joined tables and some eighty columns; inserts and updates of a wide table) cost the worker more CPU than
  * running them.
@@ -101,7 +130,14 @@ class RetryableModelError extends PlatformError {
 function buildQueries(db: Database) {
   const reply = aliasedTable(messages, 'reply')
   const context = db
-    .select({ message: messages, channel: channels, conversation: conversations, agent: agents, reply })
+    .select({
+      message: messages,
+      channel: channels,
+      conversation: conversations,
+      agent: agents,
+      reply,
+      prompt: promptRows(messages.conversationId, messages.sequence, sql.placeholder('window')),
+    })
     .from(messages)
     .innerJoin(channels, eq(channels.id, messages.channelId))
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
@@ -111,27 +147,28 @@ function buildQueries(db: Database) {
     .limit(1)
     .prepare('reply_context')
 
-  const answered = aliasedTable(messages, 'answered')
-  const position = sql`coalesce(${answered.sequence}, ${messages.sequence})`
-  const prompt = db
-    .select({ direction: messages.direction, text: messages.text })
-    .from(messages)
-    .leftJoin(answered, eq(answered.id, messages.replyToMessageId))
-    .where(
-      and(
-        eq(messages.conversationId, sql.placeholder('conversationId')),
-        sql`${position} <= ${sql.placeholder('sequence')}`,
-        or(
-          and(eq(messages.direction, 'inbound'), ne(messages.status, 'ignored')),
-          and(eq(messages.direction, 'outbound'), inArray(messages.status, [...DELIVERED_STATUSES])),
-        ),
-      ),
-    )
-    .orderBy(desc(position), desc(messages.direction), desc(messages.sequence))
-    .limit(sql.placeholder('window'))
-    .prepare('reply_prompt')
-
+  // The model's run and the answer it gave, in one statement.
+  const run = db.$with('run').as(
+    db
+      .insert(agentRuns)
+      .values({
+        executionId: sql.placeholder('executionId'),
+        organizationId: sql.placeholder('organizationId'),
+        agentId: sql.placeholder('agentId'),
+        input: sql.placeholder('input'),
+        output: sql.placeholder('output'),
+        modelUsed: sql.placeholder('modelUsed'),
+        promptTokens: sql.placeholder('promptTokens'),
+        completionTokens: sql.placeholder('completionTokens'),
+        totalTokens: sql.placeholder('totalTokens'),
+        latencyMs: sql.placeholder('latencyMs'),
+        testMode: sql.placeholder('testMode'),
+        context: sql.placeholder('context'),
+      })
+      .returning({ id: agentRuns.id }),
+  )
   const insertAnswer = db
+    .with(run)
     .insert(messages)
     .values({
       organizationId: sql.placeholder('organizationId'),
@@ -143,7 +180,7 @@ function buildQueries(db: Database) {
       text: sql.placeholder('text'),
       status: 'pending',
       replyToMessageId: sql.placeholder('replyToMessageId'),
-      agentRunId: sql.placeholder('agentRunId'),
+      agentRunId: sql`(select id from ${run})`,
     })
     .onConflictDoNothing({ target: messages.replyToMessageId, where: sql`direction = 'outbound'` })
     .returning()
@@ -169,7 +206,7 @@ function buildQueries(db: Database) {
     .set({ status: 'replied', failureReason: null })
     .where(and(eq(messages.id, sql.placeholder('inboundId')), eq(messages.status, 'queued')))
     .prepare('reply_record_last_part')
-  return { context, prompt, insertAnswer, recordLastPart }
+  return { context, insertAnswer, recordLastPart }
 }
 
 const prepared = new WeakMap<Database, ReturnType<typeof buildQueries>>()
@@ -183,8 +220,12 @@ function queriesFor(db: Database) {
 }
 
 /** The message with everything its reply needs, its stored answer included, in one query. */
-async function loadContext(db: Database, messageId: string): Promise<ReplyContext | undefined> {
-  const [row] = await queriesFor(db).context.execute({ messageId })
+async function loadContext(
+  db: Database,
+  messageId: string,
+  window: number,
+): Promise<ReplyContext | undefined> {
+  const [row] = await queriesFor(db).context.execute({ messageId, window: Math.max(1, window) })
   return row
 }
 
@@ -261,9 +302,8 @@ function senderFor(deps: ReplyDeps, channel: Channel, token: string, chatId: str
 }
 
 /**
- * The conversation up to `inbound`, oldest first, as the model reads it: at most `window` messages, each answer
- * right after the message it answers (answers of fast messages are sent after later ones arrive), messages that
- * were never text left out, then trimmed from the oldest to the token budget. It ends with `inbound`.
+ * The conversation up to `inbound`, oldest first, as the model reads it (see promptRows), trimmed from the oldest
+ * to the token budget. It ends with `inbound`. The reply itself reads it with its context (loadContext).
  */
 export async function loadPromptMessages(
   db: Database,
@@ -271,12 +311,17 @@ export async function loadPromptMessages(
   window: number,
   budgetTokens = PROMPT_HISTORY_TOKEN_BUDGET,
 ): Promise<ChatMessage[]> {
-  const rows = await queriesFor(db).prompt.execute({
-    conversationId: inbound.conversationId,
-    sequence: inbound.sequence,
-    window: Math.max(1, window),
-  })
-  return trimToBudget(rows.reverse(), budgetTokens)
+  const [row] = rowsOf<{ prompt: PromptRow[] }>(
+    await db.execute(
+      sql`select ${promptRows(sql`${inbound.conversationId}::uuid`, sql`${inbound.sequence}`, sql`${Math.max(1, window)}`)} as prompt`,
+    ),
+  )
+  return promptOf(row.prompt, budgetTokens)
+}
+
+/** The prompt rows (newest first) as the model's messages, oldest first, within the token budget. */
+function promptOf(rows: PromptRow[], budgetTokens = PROMPT_HISTORY_TOKEN_BUDGET): ChatMessage[] {
+  return trimToBudget([...rows].reverse(), budgetTokens)
 }
 
 /** Keeps the newest messages that fit the budget (always the last one), and starts with the customer's turn. */
@@ -340,16 +385,15 @@ async function whileTyping<T>(sender: Sender, work: () => Promise<T>): Promise<T
   }
 }
 
-/** Calls the agent's model on the conversation (the run is recorded) and stores its answer as pending. */
+/** Calls the agent's model on the conversation and stores the run and its answer (pending) in one statement. */
 async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agent, sender: Sender) {
   const { message: inbound, channel, conversation } = context
-  const prompt = await loadPromptMessages(deps.db, inbound, deps.conversationWindow)
   const { run, output } = await whileTyping(sender, () =>
     withRetries(deps, sender, 'model', () =>
-      executeAgent({
+      callAgentModel({
         db: deps.db,
         agent,
-        messages: prompt,
+        messages: promptOf(context.prompt),
         testMode: false,
         context: {
           platform: channel.platformName,
@@ -362,16 +406,19 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
       }),
     ),
   )
-  if (!output.trim()) return undefined
+  const text = output.trim()
+  if (!text) {
+    await deps.db.insert(agentRuns).values(run)
+    return undefined
+  }
   const [created] = await queriesFor(deps.db).insertAnswer.execute({
-    organizationId: inbound.organizationId,
+    ...run,
     channelId: inbound.channelId,
     conversationId: inbound.conversationId,
     senderId: channel.platformChannelId,
     senderName: agent.name,
-    text: output.trim(),
+    text,
     replyToMessageId: inbound.id,
-    agentRunId: run.id,
   })
   return created ?? (await findReply(deps.db, inbound.id))
 }
@@ -515,7 +562,7 @@ async function attempt(
  * thrown for the job queue to retry.
  */
 export async function replyToMessage(deps: ReplyDeps, messageId: string): Promise<ReplyOutcome> {
-  const context = await loadContext(deps.db, messageId)
+  const context = await loadContext(deps.db, messageId, deps.conversationWindow)
   if (!context || context.message.direction !== 'inbound') {
     return { outcome: 'skipped', reason: 'The message no longer exists' }
   }
