@@ -40,6 +40,40 @@ async function newChannel() {
 }
 
 describe('startQueues', () => {
+  it('on PostgreSQL, runs pg-boss statements that come again as prepared statements (planned once a connection)', async () => {
+    const schema = freshSchema()
+    const boss = await start(schema)
+    try {
+      const db = boss.getDb()
+      const text = `select count(*)::int as n from ${schema}.job where name = $1`
+      const prepared = async () => {
+        const { rows } = await db.executeSql(
+          'select count(*)::int as n from pg_prepared_statements where statement = $1',
+          [text],
+        )
+        return (rows as { n: number }[])[0].n > 0
+      }
+      let found = false
+      // The check runs on whichever of pg-boss's connections is free: a few rounds reach one that prepared it.
+      for (let round = 0; round < 6 && !found; round++) {
+        await db.executeSql(text, [REPLY_QUEUE])
+        found = await prepared()
+      }
+      expect(found).toBe(handle.driver === 'postgres')
+      // A statement run once is not prepared; several statements in one text never are.
+      await db.executeSql(`select 1 as once_marker_${schema}`)
+      await db.executeSql(`select 2 as twice_marker_${schema}; select 3`)
+      await db.executeSql(`select 2 as twice_marker_${schema}; select 3`)
+      const { rows } = await db.executeSql(
+        'select count(*)::int as n from pg_prepared_statements where statement like $1',
+        [`%marker_${schema}%`],
+      )
+      expect((rows as { n: number }[])[0].n).toBe(0)
+    } finally {
+      await stopQueues(boss)
+    }
+  })
+
   it('is ready for a send inside a transaction as soon as it has started (no hang on PGlite)', async () => {
     const channel = await newChannel()
     const boss = await start(freshSchema())

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import type pg from 'pg'
 import { fromPglite, PgBoss, type Queue } from 'pg-boss'
 import type { DatabaseHandle } from '~/db/client.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
@@ -46,7 +48,51 @@ function createBoss({ database, databaseUrl, schema }: QueueOptions): PgBoss {
     return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
   }
   if (!databaseUrl) throw new Error('pg-boss needs DATABASE_URL when the database is PostgreSQL')
-  return new PgBoss({ ...common, connectionString: databaseUrl, max: 4, application_name: 'replypilot-jobs' })
+  const boss = new PgBoss({
+    ...common,
+    connectionString: databaseUrl,
+    max: 4,
+    application_name: 'replypilot-jobs',
+  })
+  prepareRepeatedStatements(boss)
+  return boss
+}
+
+/** How many different statements of pg-boss's are prepared at most (it runs about a dozen). */
+const MAX_PREPARED = 64
+
+/**
+ * pg-boss's statements that come again and again (the fetch of the next jobs, completing them, inserting them) as
+ * named prepared statements on its PostgreSQL connections, parsed and planned once per connection instead of on
+ * every call: the key_strict_fifo fetch, with its values written into the text, took PostgreSQL about 1.2 ms to
+ * plan each time, more than running it (docs/decisions/020), once or more for every reply. pg-boss has no option
+ * for this: its pool's `executeSql` is wrapped (pg-boss is pinned to one version, ADR 012). Only single
+ * statements seen before are prepared (a text with `;` may be several, which the extended protocol refuses), at
+ * most MAX_PREPARED of them; the name is the text's hash, so one name always means one text.
+ */
+function prepareRepeatedStatements(boss: PgBoss) {
+  const db = boss.getDb() as {
+    executeSql(text: string, values?: unknown[]): Promise<unknown>
+    pool?: pg.Pool
+  }
+  const plain = db.executeSql.bind(db)
+  const seen = new Set<string>()
+  const names = new Map<string, string>()
+  db.executeSql = (text, values) => {
+    let name = names.get(text)
+    if (!name && db.pool && !text.includes(';') && names.size < MAX_PREPARED) {
+      if (!seen.has(text)) {
+        if (seen.size >= 1_000) seen.clear() // texts that never come again
+        seen.add(text)
+      } else {
+        name = `pgboss_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`
+        names.set(text, name)
+        seen.delete(text)
+      }
+    }
+    if (!name || !db.pool) return plain(text, values)
+    return db.pool.query({ name, text, values })
+  }
 }
 
 /**
@@ -95,7 +141,8 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   return boss
 }
 
-const DEFAULT_SCHEMA = 'pgboss'
+/** pg-boss's schema unless a test takes its own. */
+export const DEFAULT_SCHEMA = 'pgboss'
 
 /**
  * Reads how many reply jobs wait or run (created, retry, active): a COUNT over pg-boss's job table, cheap enough

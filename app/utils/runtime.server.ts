@@ -4,10 +4,10 @@ import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/fi
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
-import { replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
+import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker } from '~/jobs/reply.server'
 import { startTelegramPolling, type TelegramPolling } from '~/jobs/telegram-polling.server'
-import { createIngestBatcher, type Ingest } from '~/services/messages/ingest-batch.server'
+import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest-batch.server'
 import { createWebhookChannels, type WebhookChannels } from '~/services/messages/webhook-channels.server'
 import {
   createReplyQueuePressure,
@@ -83,6 +83,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await database.close().catch(() => undefined)
     throw error
   }
+  const jobs = await replyJobTable(boss, options.queueSchema ?? DEFAULT_SCHEMA)
   const queuesMs = Math.round(performance.now() - started) - databaseMs
   const replyQueue = createReplyQueuePressure({
     readDepth: replyQueueDepthReader(boss, options.queueSchema),
@@ -138,6 +139,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ingest: createIngestBatcher({
       db: database.db,
       boss,
+      jobs,
       onBatchFailure: (error, size) =>
         logger.warn('ingest batch failed: storing its messages one by one', { error, size }),
     }),

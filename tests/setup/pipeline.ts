@@ -1,6 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
+import { replyJobTable, type ReplyJobTable } from '~/services/messages/ingest-batch.server'
 import type { Database, DatabaseHandle } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
@@ -33,6 +34,8 @@ export type Pipeline = {
   handle: DatabaseHandle
   db: Database
   boss: PgBoss
+  /** The reply queue's table, for storing batches (ingestInboundBatch). */
+  jobs: ReplyJobTable
   telegram: TelegramFake
   model: OpenAiFake
   /** Meta's Graph API (Messenger and WhatsApp sends), for the app `META_TEST_APP`. */
@@ -85,6 +88,7 @@ export async function startPipeline(
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) })
   const schema = `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}`
   const boss = await startQueues({ database: handle, databaseUrl: process.env.DATABASE_URL, logger, schema })
+  const jobs = await replyJobTable(boss, schema)
   const encryptionKey = randomBytes(32).toString('hex')
   const telegramClient = createTelegramClient({ apiRoot: telegram.apiRoot })
   const graphClient = createGraphClient({ graphRoot: graph.graphRoot, version: 'v23.0', ...META_TEST_APP })
@@ -194,6 +198,7 @@ export async function startPipeline(
     handle,
     db: handle.db,
     boss,
+    jobs,
     telegram,
     model,
     graph,

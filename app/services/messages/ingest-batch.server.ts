@@ -3,46 +3,111 @@ import type { PgBoss } from 'pg-boss'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
-import { ingestInbound, jobsIn, type IngestResult, type NormalizedMessage } from './ingest.server'
-import { REPLY_QUEUE, replyJobOptions, type ReplyJobData } from './reply-queue.server'
+import { insertJobs } from 'pg-boss/dist/plans.js'
+import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
+import { nextJobId, REPLY_QUEUE } from './reply-queue.server'
 
-/** What storing batches needs of pg-boss: `insert` for a batch, `send` for a message alone. */
-export type ReplyJobBatches = Pick<PgBoss, 'send' | 'insert'>
+/** What the batcher needs of pg-boss: `send`, for a message stored alone after a batch failed. */
+export type ReplyJobBatches = Pick<PgBoss, 'send'>
+
+/** Where pg-boss keeps the reply queue's jobs: its schema and the queue's table (read once at start). */
+export type ReplyJobTable = { schema: string; table: string }
+
+/** The reply queue's table, from pg-boss's own record of the queue. */
+export async function replyJobTable(boss: Pick<PgBoss, 'getQueue'>, schema: string): Promise<ReplyJobTable> {
+  const queue = await boss.getQueue(REPLY_QUEUE)
+  if (!queue) throw new Error(`The ${REPLY_QUEUE} queue does not exist yet`)
+  return { schema, table: queue.table }
+}
+
+const PG_BOSS_INSERT_HEAD = /^\s*WITH\s+ins\s+AS\s+\(/
+const PG_BOSS_INSERT_JOBS = '$1::text::json'
+const PG_BOSS_INSERT_TAIL =
+  /SELECT\s+id\s+FROM\s+ins\s+WHERE\s+\(SELECT\s+count\(\*\)\s+FROM\s+notified\)\s+>=\s+0\s*$/
+
+const jobStatements = new Map<string, { head: string; tail: string }>()
 
 /**
- * Many inbound messages stored and enqueued in one transaction (docs/decisions/024): the conversations in one
- * upsert, the messages in one insert, their reply jobs in one pg-boss insert. Each message gets what
- * ingestInbound would have given it: stored now (with its job), or dropped as already stored (also when the same
- * message comes twice in the batch: the first one counts). Messages keep their order (their sequence, their job
- * ids), so a conversation's messages are answered in the order they arrived.
+ * pg-boss's own statement for inserting the reply queue's jobs (and notifying the workers), cut open so that it
+ * reads its jobs from the messages inserted by the same statement (docs/decisions/027). pg-boss is pinned to one
+ * version (ADR 012); if a new one writes this statement differently, this throws at the first batch (and every
+ * test that stores a message fails) instead of inserting jobs wrongly.
+ */
+function jobInsertOf({ schema, table }: ReplyJobTable) {
+  const key = `${schema}.${table}`
+  let parts = jobStatements.get(key)
+  if (!parts) {
+    const text = insertJobs(schema, { table, name: REPLY_QUEUE, returnId: true, notify: true })
+    const at = text.indexOf(PG_BOSS_INSERT_JOBS)
+    if (
+      !PG_BOSS_INSERT_HEAD.test(text) ||
+      !PG_BOSS_INSERT_TAIL.test(text) ||
+      at < 0 ||
+      text.indexOf(PG_BOSS_INSERT_JOBS, at + 1) >= 0 ||
+      /\$[2-9]/.test(text)
+    ) {
+      throw new Error("pg-boss's job insert is not the statement ingestInboundBatch was written for")
+    }
+    const body = text.replace(PG_BOSS_INSERT_HEAD, '').replace(PG_BOSS_INSERT_TAIL, '')
+    const jobsAt = body.indexOf(PG_BOSS_INSERT_JOBS)
+    parts = { head: body.slice(0, jobsAt), tail: body.slice(jobsAt + PG_BOSS_INSERT_JOBS.length) }
+    jobStatements.set(key, parts)
+  }
+  return parts
+}
+
+/**
+ * Many inbound messages stored and enqueued in one statement, so in one round trip and atomically
+ * (docs/decisions/024 and 027): the conversations upserted, the messages inserted (in arrival order: `sequence`
+ * keeps the order of the batch), and a reply job for each answerable message stored now, with pg-boss's own
+ * insert (ids taken in arrival order, so a conversation's jobs keep their order; workers notified). Each message
+ * gets what ingestInbound would have given it: stored now (with its job), or dropped as already stored (also when
+ * the same message comes twice in the batch: the first one counts).
  */
 export async function ingestInboundBatch({
   db,
-  boss,
+  jobs,
   messages: batch,
 }: {
   db: Database
-  boss: ReplyJobBatches
+  jobs: ReplyJobTable
   messages: NormalizedMessage[]
 }): Promise<IngestResult[]> {
   if (batch.length === 0) return []
-  return db.transaction(async (tx) => {
-    // One row per conversation, in a fixed order: two batches lock shared conversations in the same order.
-    const chats = new Map<string, { organizationId: string; channelId: string; platformChatId: string }>()
-    for (const m of batch) {
-      chats.set(conversationKey(m.channelId, m.platformChatId), {
-        organizationId: m.organizationId,
-        channelId: m.channelId,
-        platformChatId: m.platformChatId,
-      })
-    }
-    const chatRows = [...chats.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, row]) => row)
-    // Both statements take their rows as one JSON parameter: with 10-100 rows a batch, drizzle's building of a
-    // VALUES list (a parameter, and its checks, per cell) was the largest CPU cost of ingest (bench:ingest).
-    const upserted = rowsOf<{ id: string; channel_id: string; platform_chat_id: string }>(
-      await tx.execute(sql`
+  // One row per conversation, in a fixed order: two batches lock shared conversations in the same order.
+  const chats = new Map<string, { organizationId: string; channelId: string; platformChatId: string }>()
+  for (const m of batch) {
+    chats.set(conversationKey(m.channelId, m.platformChatId), {
+      organizationId: m.organizationId,
+      channelId: m.channelId,
+      platformChatId: m.platformChatId,
+    })
+  }
+  const chatRows = [...chats.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
+  // The job ids are taken now, in arrival order (UUIDv7, see nextJobId); a message not stored gets no job.
+  const rows = batch.map((m) => ({
+    organizationId: m.organizationId,
+    channelId: m.channelId,
+    platformChatId: m.platformChatId,
+    platformMessageId: m.platformMessageId,
+    senderId: m.senderId,
+    senderName: m.senderName,
+    text: m.text,
+    status: m.answerable ? 'queued' : 'ignored',
+    platformSentAt: m.platformSentAt?.toISOString() ?? null,
+    jobId: m.answerable ? nextJobId() : null,
+  }))
+  const { head, tail } = jobInsertOf(jobs)
+  // Rows go in as JSON parameters: with 10-100 rows a batch, drizzle's building of a VALUES list (a parameter,
+  // and its checks, per cell) was the largest CPU cost of ingest (bench:ingest, ADR 024).
+  const inserted = rowsOf<{
+    id: string
+    channel_id: string
+    platform_message_id: string | null
+    conversation_id: string
+  }>(
+    await db.execute(sql`
+      with conv as (
         insert into ${conversations} (organization_id, channel_id, platform_chat_id)
         select c."organizationId", c."channelId", c."platformChatId"
         from rows from (
@@ -52,64 +117,53 @@ export async function ingestInboundBatch({
         order by c.ord
         -- A no-op update so that existing rows come back too.
         on conflict (channel_id, platform_chat_id) do update set platform_chat_id = excluded.platform_chat_id
-        returning id, channel_id, platform_chat_id`),
-    )
-    const conversationIds = new Map(
-      upserted.map((c) => [conversationKey(c.channel_id, c.platform_chat_id), c.id]),
-    )
-
-    const rows = batch.map((m) => ({
-      organizationId: m.organizationId,
-      channelId: m.channelId,
-      conversationId: conversationIds.get(conversationKey(m.channelId, m.platformChatId)),
-      platformMessageId: m.platformMessageId,
-      senderId: m.senderId,
-      senderName: m.senderName,
-      text: m.text,
-      status: m.answerable ? 'queued' : 'ignored',
-      platformSentAt: m.platformSentAt?.toISOString() ?? null,
-    }))
-    // Inserted in arrival order (ordinality), so `sequence` keeps the order of the batch.
-    const inserted = rowsOf<{
-      id: string
-      channel_id: string
-      platform_message_id: string | null
-      conversation_id: string
-    }>(
-      await tx.execute(sql`
+        returning id, channel_id, platform_chat_id
+      ),
+      input as (
+        select * from rows from (
+          jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
+              "senderId" text, "senderName" text, text text, status text, "platformSentAt" timestamptz,
+              "jobId" uuid)
+        ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
+          "senderName", text, status, "platformSentAt", "jobId", ord)
+      ),
+      msg as (
         insert into ${messages} (organization_id, channel_id, conversation_id, direction, platform_message_id,
           sender_id, sender_name, text, status, platform_sent_at, received_at)
-        select m."organizationId", m."channelId", m."conversationId", 'inbound', m."platformMessageId",
-          m."senderId", m."senderName", m.text, m.status, m."platformSentAt", now()
-        from rows from (
-          jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as ("organizationId" uuid, "channelId" uuid, "conversationId" uuid, "platformMessageId" text,
-              "senderId" text, "senderName" text, text text, status text, "platformSentAt" timestamptz)
-        ) with ordinality as m("organizationId", "channelId", "conversationId", "platformMessageId", "senderId",
-          "senderName", text, status, "platformSentAt", ord)
+        select m."organizationId", m."channelId", c.id, 'inbound', m."platformMessageId", m."senderId",
+          m."senderName", m.text, m.status, m."platformSentAt", now()
+        from input m
+        join conv c on c.channel_id = m."channelId" and c.platform_chat_id = m."platformChatId"
         order by m.ord
         on conflict (channel_id, direction, platform_message_id) do nothing
-        returning id, channel_id, platform_message_id, conversation_id`),
-    )
-    const storedNow = new Map(
-      inserted.map((row) => [messageKey(row.channel_id, row.platform_message_id ?? ''), row]),
-    )
-
-    const results: IngestResult[] = []
-    const jobs: { id?: string; singletonKey?: string; data: ReplyJobData }[] = []
-    for (const m of batch) {
-      const key = messageKey(m.channelId, m.platformMessageId)
-      const row = storedNow.get(key)
-      if (!row) {
-        results.push({ stored: false })
-        continue
-      }
-      storedNow.delete(key) // a second copy of the message in this batch is a redelivery
-      results.push({ stored: true, messageId: row.id })
-      if (m.answerable) jobs.push({ ...replyJobOptions(row.conversation_id), data: { messageId: row.id } })
-    }
-    if (jobs.length > 0) await boss.insert(REPLY_QUEUE, jobs, { db: jobsIn(tx) })
-    return results
+        returning id, channel_id, platform_message_id, conversation_id, status
+      ),
+      -- The first copy of each message in the batch: the one that was stored, when one was.
+      first as (
+        select distinct on ("channelId", "platformMessageId") *
+        from input order by "channelId", "platformMessageId", ord
+      ),
+      ins as (${sql.raw(head)}(
+        select json_agg(
+          json_build_object('id', f."jobId", 'singletonKey', msg.conversation_id, 'data',
+            json_build_object('messageId', msg.id))
+          order by f.ord)
+        from msg join first f on f."channelId" = msg.channel_id and f."platformMessageId" = msg.platform_message_id
+        where msg.status = 'queued'
+      )::text::json${sql.raw(tail)}
+      select id, channel_id, platform_message_id, conversation_id from msg
+      where (select count(*) from notified) >= 0`),
+  )
+  const storedNow = new Map(
+    inserted.map((row) => [messageKey(row.channel_id, row.platform_message_id ?? ''), row]),
+  )
+  return batch.map((m) => {
+    const key = messageKey(m.channelId, m.platformMessageId)
+    const row = storedNow.get(key)
+    if (!row) return { stored: false }
+    storedNow.delete(key) // a second copy of the message in this batch is a redelivery
+    return { stored: true, messageId: row.id }
   })
 }
 
@@ -128,12 +182,14 @@ export type Ingest = (message: NormalizedMessage) => Promise<IngestResult>
 export function createIngestBatcher({
   db,
   boss,
+  jobs,
   maxBatch = 128,
   maxConcurrent = 3,
   onBatchFailure,
 }: {
   db: Database
   boss: ReplyJobBatches
+  jobs: ReplyJobTable
   maxBatch?: number
   maxConcurrent?: number
   /** Told when a batch fails and its messages are tried one by one (a log line: it should be rare). */
@@ -164,7 +220,7 @@ export function createIngestBatcher({
     running += 1
     schedule() // more than one batch waiting: start the next one meanwhile
     try {
-      const results = await ingestInboundBatch({ db, boss, messages: taken.map((w) => w.message) })
+      const results = await ingestInboundBatch({ db, jobs, messages: taken.map((w) => w.message) })
       taken.forEach((w, i) => w.resolve(results[i]))
     } catch (error) {
       onBatchFailure?.(error, taken.length)
