@@ -18,7 +18,8 @@
  *     into the same database (PostgreSQL: a pool of the app's size; PGlite: the same data directory);
  *  5. checks: every request acknowledged produced exactly one stored message (lost and duplicated counted), and
  *     on PostgreSQL one reply job each.
- * BENCH_DATABASES=postgres or pglite runs one pass; BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server.
+ * BENCH_DATABASES=postgres or pglite runs one pass; BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server;
+ * BENCH_NODE_IMPORT=<module> has the server import a module first (e.g. one that counts its statements).
  * Exit code 1 when a check fails or a PostgreSQL target is missed
  * (at least 1,000 requests/s, p99 under 100 ms, at least 0.5 of the baseline).
  */
