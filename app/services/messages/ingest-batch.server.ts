@@ -6,10 +6,7 @@ import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
 import { insertJobs } from 'pg-boss/dist/plans.js'
 import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
-import { nextJobId, REPLY_QUEUE } from './reply-queue.server'
-
-/** What the batcher needs of pg-boss: `send`, for a message stored alone after a batch failed. */
-export type ReplyJobBatches = Pick<PgBoss, 'send'>
+import { nextJobId, REPLY_QUEUE, type ReplyQueue } from './reply-queue.server'
 
 /** Where pg-boss keeps the reply queue's jobs: its schema and the queue's table (read once at start). */
 export type ReplyJobTable = { schema: string; table: string }
@@ -26,8 +23,6 @@ const PG_BOSS_INSERT_JOBS = '$1::text::json'
 const PG_BOSS_INSERT_TAIL =
   /SELECT\s+id\s+FROM\s+ins\s+WHERE\s+\(SELECT\s+count\(\*\)\s+FROM\s+notified\)\s+>=\s+0\s*$/
 
-const jobStatements = new Map<string, { head: string; tail: string }>()
-
 /**
  * pg-boss's own statement for inserting the reply queue's jobs (and notifying the workers), cut open so that it
  * reads its jobs from the messages inserted by the same statement (docs/decisions/027). pg-boss is pinned to one
@@ -35,26 +30,20 @@ const jobStatements = new Map<string, { head: string; tail: string }>()
  * test that stores a message fails) instead of inserting jobs wrongly.
  */
 function jobInsertOf({ schema, table }: ReplyJobTable) {
-  const key = `${schema}.${table}`
-  let parts = jobStatements.get(key)
-  if (!parts) {
-    const text = insertJobs(schema, { table, name: REPLY_QUEUE, returnId: true, notify: true })
-    const at = text.indexOf(PG_BOSS_INSERT_JOBS)
-    if (
-      !PG_BOSS_INSERT_HEAD.test(text) ||
-      !PG_BOSS_INSERT_TAIL.test(text) ||
-      at < 0 ||
-      text.indexOf(PG_BOSS_INSERT_JOBS, at + 1) >= 0 ||
-      /\$[2-9]/.test(text)
-    ) {
-      throw new Error("pg-boss's job insert is not the statement ingestInboundBatch was written for")
-    }
-    const body = text.replace(PG_BOSS_INSERT_HEAD, '').replace(PG_BOSS_INSERT_TAIL, '')
-    const jobsAt = body.indexOf(PG_BOSS_INSERT_JOBS)
-    parts = { head: body.slice(0, jobsAt), tail: body.slice(jobsAt + PG_BOSS_INSERT_JOBS.length) }
-    jobStatements.set(key, parts)
+  const text = insertJobs(schema, { table, name: REPLY_QUEUE, returnId: true, notify: true })
+  const at = text.indexOf(PG_BOSS_INSERT_JOBS)
+  if (
+    !PG_BOSS_INSERT_HEAD.test(text) ||
+    !PG_BOSS_INSERT_TAIL.test(text) ||
+    at < 0 ||
+    text.indexOf(PG_BOSS_INSERT_JOBS, at + 1) >= 0 ||
+    /\$[2-9]/.test(text)
+  ) {
+    throw new Error("pg-boss's job insert is not the statement ingestInboundBatch was written for")
   }
-  return parts
+  const body = text.replace(PG_BOSS_INSERT_HEAD, '').replace(PG_BOSS_INSERT_TAIL, '')
+  const jobsAt = body.indexOf(PG_BOSS_INSERT_JOBS)
+  return { head: body.slice(0, jobsAt), tail: body.slice(jobsAt + PG_BOSS_INSERT_JOBS.length) }
 }
 
 const batchStatements = new WeakMap<Database, Map<string, ReturnType<typeof prepareSql>>>()
@@ -206,7 +195,7 @@ export function createIngestBatcher({
   onBatchFailure,
 }: {
   db: Database
-  boss: ReplyJobBatches
+  boss: ReplyQueue
   jobs: ReplyJobTable
   maxBatch?: number
   maxConcurrent?: number
