@@ -30,7 +30,11 @@ export const MAX_REPLY_WORKER_CONCURRENCY = 256
 export const PROMPT_HISTORY_TOKEN_BUDGET = 6000
 export const CHARACTERS_PER_TOKEN = 4
 
-/** Telegram shows "typing..." for 5 s or until the bot sends: renewed this often while the model works. */
+/**
+ * "typing..." is shown once the model has taken this long (a faster answer needs no indicator), then renewed
+ * every TYPING_RENEW_MS: Telegram shows it for 5 s or until the bot sends.
+ */
+export const TYPING_DELAY_MS = 500
 export const TYPING_RENEW_MS = 4500
 
 /**

@@ -73,7 +73,7 @@ const whatsappText = (from: string, body: string, id = `wamid.${Date.now()}${++w
 const sentTo = (to: string) => p.graph.messages.filter((m) => m.to === to && m.text !== undefined)
 
 describe('Messenger', () => {
-  it('answers every text of a batch of several entries through the Send API, with typing first', async () => {
+  it('answers every text of a batch of several entries through the Send API', async () => {
     const [first, second] = await Promise.all([p.newMetaChannel('facebook'), p.newMetaChannel('facebook')])
     const [ann, bob, cat] = [person(), person(), person()]
     const result = await receive(
@@ -98,7 +98,6 @@ describe('Messenger', () => {
       messagingType: 'RESPONSE',
     })
     expect(sentTo(cat)[0]).toMatchObject({ from: second.platformChannelId, text: 'Echo: Hi from Cat' })
-    expect(p.graph.messages.find((m) => m.to === ann && m.senderAction === 'typing_on')).toBeDefined()
 
     const [inbound, outbound] = await waitForSettled(p.db, first.channelId).then(() =>
       messagesOf(p.db, first.channelId).then((rows) =>

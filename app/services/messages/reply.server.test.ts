@@ -40,7 +40,17 @@ const requestsFor = (text: string) => p.model.requests.filter((r) => lastUserTex
 const callsOf = (bot: TestBot) => p.telegram.calls.filter((c) => c.token === bot.token).map((c) => c.method)
 
 describe('replyToMessage', () => {
-  it('answers with the model, records the run, stores the answer and sends it with typing first', async () => {
+  it('shows typing once the model has taken half a second, and keeps answering when typing fails', async () => {
+    const bot = await p.newBot()
+    const { inbound } = await receive(bot, 'think slowly')
+    p.model.enqueue({ delayMs: 800, match: 'think slowly' })
+    p.telegram.enqueue('sendChatAction', { status: 500, token: bot.token })
+    expect((await reply(inbound.id)).outcome).toBe('replied')
+    expect(callsOf(bot).slice(-2)).toEqual(['sendChatAction', 'sendMessage'])
+    expect(p.telegram.sentMessages(bot.token).at(-1)).toMatchObject({ text: 'Echo: think slowly' })
+  })
+
+  it('answers with the model, records the run, stores the answer and sends it (no typing for a fast answer)', async () => {
     const bot = await p.newBot({ systemPrompt: 'You are Acme support.' })
     const { inbound, chatId } = await receive(bot, 'Hello there')
     const result = await reply(inbound.id)
@@ -51,7 +61,8 @@ describe('replyToMessage', () => {
     expect(p.telegram.sentMessages(bot.token)).toEqual([
       expect.objectContaining({ chat: expect.objectContaining({ id: chatId }), text: 'Echo: Hello there' }),
     ])
-    expect(callsOf(bot).slice(-2)).toEqual(['sendChatAction', 'sendMessage'])
+    expect(callsOf(bot).at(-1)).toBe('sendMessage')
+    expect(callsOf(bot)).not.toContain('sendChatAction')
 
     const [stored, answer] = await messagesOf(p.db, bot.channelId)
     expect(stored).toMatchObject({ status: 'replied', failureReason: null })
@@ -213,12 +224,12 @@ describe('replyToMessage', () => {
       )
     })
 
-    it('a token Telegram no longer accepts: the channel is in error, the message failed, no model call', async () => {
+    it('a token Telegram no longer accepts: the channel is in error, the message failed', async () => {
       const bot = await p.newBot()
       const { inbound } = await receive(bot, 'revoked token')
-      p.telegram.enqueue('sendChatAction', { status: 401, token: bot.token })
+      p.telegram.enqueue('sendMessage', { status: 401, token: bot.token })
       expect(await reply(inbound.id)).toEqual({ outcome: 'failed', reason: REPLY_FAILURES.tokenInvalid })
-      expect(requestsFor('revoked token')).toEqual([])
+      expect(p.telegram.sentMessages(bot.token)).toEqual([])
       const [channel] = await p.db.select().from(channels).where(eq(channels.id, bot.channelId))
       expect(channel).toMatchObject({ status: 'error', statusReason: 'Bot token is invalid or expired' })
 

@@ -31,6 +31,7 @@ import {
   PROMPT_HISTORY_TOKEN_BUDGET,
   REPLY_FAILURES,
   splitMessage,
+  TYPING_DELAY_MS,
   TYPING_RENEW_MS,
 } from '~/lib/messages'
 import { callAgentModel } from '~/services/agents/run-agent.server'
@@ -370,18 +371,23 @@ async function withRetries<T>(deps: ReplyDeps, sender: Sender, what: string, fn:
   }
 }
 
-/** "typing..." while `work` runs. A platform that refuses outright (bad token, blocked bot) stops the reply. */
+/**
+ * "typing..." while `work` runs, once it has taken TYPING_DELAY_MS: an answer faster than that needs no indicator
+ * (and spares the platform a call, which counts against the bot's rate limits). A failed indicator is ignored:
+ * a refusal that matters (an invalid token, a blocked bot) meets the send too, which reports it.
+ */
 async function whileTyping<T>(sender: Sender, work: () => Promise<T>): Promise<T> {
-  try {
-    await sender.typing()
-  } catch (error) {
-    if (error instanceof PlatformError && !error.retryable) throw error
-  }
-  const timer = setInterval(() => void sender.typing().catch(() => undefined), TYPING_RENEW_MS)
+  let renew: NodeJS.Timeout | undefined
+  const typing = () => void sender.typing().catch(() => undefined)
+  const start = setTimeout(() => {
+    typing()
+    renew = setInterval(typing, TYPING_RENEW_MS)
+  }, TYPING_DELAY_MS)
   try {
     return await work()
   } finally {
-    clearInterval(timer)
+    clearTimeout(start)
+    clearInterval(renew)
   }
 }
 
