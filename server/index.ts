@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -55,27 +56,74 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
 }
 
 /**
- * The platform receivers straight on Node's request, ahead of Remix (docs/decisions/024): they are the hot path
- * under load, and need nothing Remix adds (route matching over every route, a Fetch Request and Response). The
- * same functions serve the Remix routes, which answer in development (hot reload) and in tests.
+ * What every response gets, whichever door serves it: a request id (the caller's, when it looks like one),
+ * security headers, and an access log line when it is finished.
  */
-async function mountWebhookReceivers(app: express.Express) {
+function prepareResponse(req: IncomingMessage, res: ServerResponse) {
+  const incoming = req.headers['x-request-id']
+  const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId()
+  req.headers['x-request-id'] = requestId
+  res.setHeader('X-Request-Id', requestId)
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+  res.setHeader('X-Frame-Options', 'DENY')
+  // Popups (Google sign-in, Facebook login) must still be able to report back to this window.
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
+  const started = process.hrtime.bigint()
+  res.on('finish', () => {
+    logger.info('request', {
+      requestId,
+      method: req.method,
+      // The path only: query strings may carry tokens (hub.verify_token, key=...).
+      path: pathOf(req),
+      status: res.statusCode,
+      durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+    })
+  })
+}
+
+const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?', 1)[0]
+
+/** Request ids of this process: a random prefix and a counter (a random UUID per request cost 2% of the CPU). */
+const requestIdPrefix = randomUUID().slice(0, 8)
+let requestCount = 0
+const nextRequestId = () => `${requestIdPrefix}-${(++requestCount).toString(36)}`
+
+const TELEGRAM_WEBHOOK = /^\/webhooks\/telegram\/([^/]+)$/
+
+/**
+ * The platform receivers straight on Node's request, ahead of Express and Remix (docs/decisions/024 and 027):
+ * they are the hot path under load, and need nothing Express or Remix add (routing through every middleware
+ * and route, a Fetch Request and Response). The same functions serve the Remix routes, which answer in
+ * development (hot reload), for the other methods (405, Meta's GET handshake) and in tests. Returns undefined
+ * for any other request.
+ */
+async function webhookReceivers() {
   const receivers = await import('../app/utils/webhook-receivers.server')
   const { getRuntime } = await import('../app/utils/runtime.server')
   const runtime = await getRuntime()
-  const send = (res: express.Response) => (answer: { status: number; body: string }) => {
-    res
-      .status(answer.status)
-      .set({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
-      .end(answer.body)
-  }
-  app.post('/webhooks/telegram/:channelId', (req, res, next) => {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'POST') return false
+    const path = pathOf(req)
+    const telegram = TELEGRAM_WEBHOOK.exec(path)
+    if (!telegram && path !== '/webhooks/meta') return false
+    prepareResponse(req, res)
     const call = receivers.callFromNode(req)
-    receivers.receiveTelegramCall(runtime, req.params.channelId, call).then(send(res), next)
-  })
-  app.post('/webhooks/meta', (req, res, next) => {
-    receivers.receiveMetaCall(runtime, receivers.callFromNode(req)).then(send(res), next)
-  })
+    const answer = telegram
+      ? receivers.receiveTelegramCall(runtime, telegram[1], call)
+      : receivers.receiveMetaCall(runtime, call)
+    answer.then(
+      ({ status, body }) => {
+        res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(body)
+      },
+      (error: unknown) => {
+        logger.error('webhook failed', { requestId: req.headers['x-request-id'], path, error })
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify({ ok: false, message: 'Internal server error' }))
+      },
+    )
+    return true
+  }
 }
 
 async function main() {
@@ -88,29 +136,9 @@ async function main() {
   // Behind a proxy, TRUST_PROXY (e.g. "loopback" or a hop count) lets req.ip be the client, for rate limits.
   app.set('trust proxy', parseTrustProxy(process.env.TRUST_PROXY))
   app.use((req, res, next) => {
-    const incoming = req.get('x-request-id')
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-    req.headers['x-request-id'] = requestId
-    res.setHeader('X-Request-Id', requestId)
-    res.setHeader('X-Content-Type-Options', 'nosniff')
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
-    res.setHeader('X-Frame-Options', 'DENY')
-    // Popups (Google sign-in, Facebook login) must still be able to report back to this window.
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
-    const started = process.hrtime.bigint()
-    res.on('finish', () => {
-      logger.info('request', {
-        requestId,
-        method: req.method,
-        // The path only: query strings may carry tokens (hub.verify_token, key=...).
-        path: req.path,
-        status: res.statusCode,
-        durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-      })
-    })
+    prepareResponse(req, res)
     next()
   })
-  if (!vite) await mountWebhookReceivers(app)
   app.use(compression())
 
   if (vite) {
@@ -132,7 +160,11 @@ async function main() {
     }),
   )
 
-  const server = app.listen(port, () => logger.info('listening', { url: `http://localhost:${port}` }))
+  const receive = vite ? undefined : await webhookReceivers()
+  const server = createServer((req, res) => {
+    if (!receive?.(req, res)) app(req, res)
+  })
+  server.listen(port, () => logger.info('listening', { url: `http://localhost:${port}` }))
 
   let stopping = false
   const stop = (signal: string) => {
