@@ -95,8 +95,8 @@ const TELEGRAM_WEBHOOK = /^\/webhooks\/telegram\/([^/]+)$/
  * The platform receivers straight on Node's request, ahead of Express and Remix (docs/decisions/024 and 027):
  * they are the hot path under load, and need nothing Express or Remix add (routing through every middleware
  * and route, a Fetch Request and Response). The same functions serve the Remix routes, which answer in
- * development (hot reload), for the other methods (405, Meta's GET handshake) and in tests. Returns undefined
- * for any other request.
+ * development (hot reload), for the other methods (405, Meta's GET handshake) and in tests. The handler returns
+ * false for any other request, which Express then serves.
  */
 async function webhookReceivers() {
   const receivers = await import('../app/utils/webhook-receivers.server')
