@@ -26,8 +26,8 @@
  * time, so that wait is the model's time on earlier messages, not ours). The raw figure (send − ack − model, the
  * ordering wait included) is printed too. Then lost, duplicated and out-of-order replies, matched from what
  * the fake platform received to what was sent, and the CPU each process used per reply. Exit code 1 when a
- * target is missed: in every phase every reply, none lost, duplicated or out of order; at least 100 replies/s in
- * the burst; overhead p99 under 200 ms when paced. BENCH_KEEP_LOGS=1 keeps the processes' logs.
+ * target is missed: in every phase every reply, none lost, duplicated or out of order; on PostgreSQL, at least
+ * 100 replies/s in the burst and overhead p99 under 200 ms when paced. BENCH_KEEP_LOGS=1 keeps the processes' logs.
  */
 import { randomBytes } from 'node:crypto'
 import { Agent, request } from 'node:http'
@@ -457,8 +457,11 @@ async function runPass(pass: string): Promise<Outcome[]> {
   }
 }
 
-/** Prints a phase's figures and returns the targets it missed: capacity in the burst, overhead when paced. */
-function report(o: Outcome, kind: Shape['kind']) {
+/**
+ * Prints a phase's figures and returns the targets it missed: exactly once and in order always; when `timed`,
+ * capacity in the burst and overhead when paced.
+ */
+function report(o: Outcome, kind: Shape['kind'], timed: boolean) {
   const expected = CONVERSATIONS * MESSAGES
   const cpuMs = (seconds: number) => `${((seconds * 1000) / Math.max(1, o.replies)).toFixed(1)} ms`
   console.log(
@@ -477,9 +480,9 @@ function report(o: Outcome, kind: Shape['kind']) {
   const missed: string[] = []
   if (o.replies !== expected || o.lost || o.duplicated || o.outOfOrder || o.rejected)
     missed.push('exactly once, in order')
-  if (kind === 'burst' && o.repliesPerSecond < TARGETS.repliesPerSecond)
+  if (timed && kind === 'burst' && o.repliesPerSecond < TARGETS.repliesPerSecond)
     missed.push(`${TARGETS.repliesPerSecond} replies/s`)
-  if (kind === 'paced' && !(o.overheadP99 < TARGETS.overheadP99Ms))
+  if (timed && kind === 'paced' && !(o.overheadP99 < TARGETS.overheadP99Ms))
     missed.push(`overhead p99 < ${TARGETS.overheadP99Ms} ms`)
   return missed
 }
@@ -495,7 +498,8 @@ async function main() {
     if (pass !== 'postgres' && pass !== 'pglite') throw new Error(`Unknown pass ${pass}`)
     const outcomes = await runPass(pass)
     outcomes.forEach((outcome, i) => {
-      const missed = report(outcome, PHASES[i])
+      // The speed targets are PostgreSQL's (the production database); on PGlite only exactly-once and order.
+      const missed = report(outcome, PHASES[i], pass === 'postgres')
       if (missed.length > 0) {
         failed = true
         console.log(`  target missed: ${missed.join(', ')}`)
