@@ -63,16 +63,19 @@ export async function listChannels(
   scope: OrganizationScope,
   filter: { platformName?: Channel['platformName'] } = {},
 ) {
-  return scope.db
-    .select()
-    .from(channels)
-    .where(
-      and(
-        eq(channels.organizationId, scope.organizationId),
-        filter.platformName ? eq(channels.platformName, filter.platformName) : undefined,
-      ),
-    )
-    .orderBy(asc(channels.createdAt))
+  return (
+    scope.db
+      .select()
+      .from(channels)
+      .where(
+        and(
+          eq(channels.organizationId, scope.organizationId),
+          filter.platformName ? eq(channels.platformName, filter.platformName) : undefined,
+        ),
+      )
+      // Pages connected together share their creation time: the id keeps their order the same from one list to the next.
+      .orderBy(asc(channels.createdAt), asc(channels.id))
+  )
 }
 
 /** A channel of the scope's organization, with its encrypted token: for services only, never for the browser. */
