@@ -160,8 +160,8 @@ function cpuUsed(before: ReturnType<typeof readCpu>, after: ReturnType<typeof re
 }
 
 /**
- * The platform's side of the webhook: Node's http client with keep-alive connections (undici's fetch cost the
- * load generator, which shares the two cores with the app, about twice the CPU per request).
+ * The platform's side of the webhook: Node's http client with keep-alive connections, lighter than undici's fetch
+ * (the load generator shares the two cores with the app).
  */
 const webhookAgent = new Agent({ keepAlive: true, maxSockets: 256 })
 function postWebhook(bot: RigBot, body: string): Promise<number> {
