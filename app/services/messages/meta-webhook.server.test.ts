@@ -99,11 +99,10 @@ describe('Messenger', () => {
     })
     expect(sentTo(cat)[0]).toMatchObject({ from: second.platformChannelId, text: 'Echo: Hi from Cat' })
 
-    const [inbound, outbound] = await waitForSettled(p.db, first.channelId).then(() =>
-      messagesOf(p.db, first.channelId).then((rows) =>
-        rows.filter((m) => m.senderId === ann || m.replyToMessageId),
-      ),
-    )
+    // Ann's and Bob's answers are stored in whichever order their replies finish: find Ann's by what it answers.
+    const rows = await waitForSettled(p.db, first.channelId).then(() => messagesOf(p.db, first.channelId))
+    const inbound = rows.find((m) => m.senderId === ann)
+    const outbound = rows.find((m) => m.replyToMessageId !== null && m.replyToMessageId === inbound?.id)
     expect(inbound).toMatchObject({ direction: 'inbound', status: 'replied', senderId: ann })
     expect(outbound).toMatchObject({
       direction: 'outbound',

@@ -35,6 +35,8 @@ import {
   TYPING_RENEW_MS,
 } from '~/lib/messages'
 import { callAgentModel } from '~/services/agents/run-agent.server'
+import type { ReplyJobTable } from './ingest-batch.server'
+import { REPLY_QUEUE } from './reply-queue.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import type { Logger } from '~/utils/logger.server'
 import { recordReply } from '~/utils/metrics.server'
@@ -52,11 +54,17 @@ export type ReplyDeps = {
   retry?: Omit<PlatformRetryOptions, 'onRetry'>
   /** Aborted when the job's claim is lost or the worker stops: the job is then retried, not failed. */
   signal?: AbortSignal
+  /**
+   * The reply queue's job table: when given, recording a sent answer also tells whether other reply jobs wait
+   * (`othersWaiting`), so that the worker fetches again at once only when there is something to fetch.
+   */
+  jobs?: ReplyJobTable
 }
 
 export type ReplyOutcome =
   /** `sentNow`: this run sent it (false when an earlier run had sent it and only its state was left). */
-  | { outcome: 'replied'; outboundId: string; sentNow: boolean }
+  /** `othersWaiting`: whether other reply jobs waited when it was recorded (undefined: not known). */
+  | { outcome: 'replied'; outboundId: string; sentNow: boolean; othersWaiting?: boolean }
   /** Stored, and left to a person: no agent to answer (the reason is on the message). */
   | { outcome: 'not-answered'; reason: string }
   | { outcome: 'failed'; reason: string }
@@ -128,7 +136,7 @@ function promptRows(conversationId: SQLWrapper, sequence: SQLWrapper, window: SQ
  * joined tables and some eighty columns; inserts and updates of a wide table) cost the worker more CPU than
  * running them.
  */
-function buildQueries(db: Database) {
+function buildQueries(db: Database, jobs: ReplyJobTable | undefined) {
   const reply = aliasedTable(messages, 'reply')
   const context = db
     .select({
@@ -206,16 +214,26 @@ function buildQueries(db: Database) {
     .update(messages)
     .set({ status: 'replied', failureReason: null })
     .where(and(eq(messages.id, sql.placeholder('inboundId')), eq(messages.status, 'queued')))
-    .prepare('reply_record_last_part')
+    .returning({
+      // Jobs not yet taken (ours is active): another conversation's, or this one's next message.
+      othersWaiting: jobs
+        ? sql<boolean>`exists (select 1 from ${sql.identifier(jobs.schema)}.${sql.identifier(jobs.table)}
+            where name = ${REPLY_QUEUE} and state < 'active')`
+        : sql<boolean>`true`,
+    })
+    .prepare(jobs ? `reply_record_last_part:${jobs.schema}.${jobs.table}` : 'reply_record_last_part')
   return { context, insertAnswer, recordLastPart }
 }
 
-const prepared = new WeakMap<Database, ReturnType<typeof buildQueries>>()
-function queriesFor(db: Database) {
-  let queries = prepared.get(db)
+const prepared = new WeakMap<Database, Map<string, ReturnType<typeof buildQueries>>>()
+function queriesFor(db: Database, jobs?: ReplyJobTable) {
+  const key = jobs ? `${jobs.schema}.${jobs.table}` : ''
+  let byJobs = prepared.get(db)
+  if (!byJobs) prepared.set(db, (byJobs = new Map()))
+  let queries = byJobs.get(key)
   if (!queries) {
-    queries = buildQueries(db)
-    prepared.set(db, queries)
+    queries = buildQueries(db, jobs)
+    byJobs.set(key, queries)
   }
   return queries
 }
@@ -434,14 +452,25 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
  * (`sent_parts`), the last one in the same statement that marks the answer sent and the message replied: a
  * worker that dies mid-reply resends at most the part whose acceptance it had not recorded yet (ADR 021).
  */
-async function deliver(deps: ReplyDeps, inboundId: string, reply: Message, sender: Sender) {
+async function deliver(
+  deps: ReplyDeps,
+  inboundId: string,
+  reply: Message,
+  sender: Sender,
+): Promise<{ othersWaiting?: boolean }> {
   const parts = splitMessage(reply.text, sender.limit)
   let platformMessageId = reply.platformMessageId
   for (let index = reply.sentParts; index < parts.length; index++) {
     const sent = await withRetries(deps, sender, 'send', () => sender.send(parts[index]))
     platformMessageId ??= sent.platformMessageId
     if (index === parts.length - 1) {
-      return recordReplied(deps.db, inboundId, reply.id, { sentParts: parts.length, platformMessageId })
+      const [recorded] = await queriesFor(deps.db, deps.jobs).recordLastPart.execute({
+        inboundId,
+        replyId: reply.id,
+        sentParts: parts.length,
+        platformMessageId,
+      })
+      return { othersWaiting: recorded?.othersWaiting }
     }
     await deps.db
       .update(messages)
@@ -449,23 +478,16 @@ async function deliver(deps: ReplyDeps, inboundId: string, reply: Message, sende
       .where(eq(messages.id, reply.id))
   }
   await recordReplied(deps.db, inboundId, reply.id)
+  return {}
 }
 
 /**
- * The answer sent (with the progress of its last part, when given) and its message replied, in one statement:
- * no state in between for a crash to leave behind, and one round trip. `platform_sent_at` takes the database's
- * clock: when the send was recorded, the end of the window in which a crash would duplicate it.
+ * The answer sent and its message replied, in one statement: no state in between for a crash to leave behind,
+ * and one round trip (deliver's recordLastPart does the same with the progress of the last part).
+ * `platform_sent_at` takes the database's clock: when the send was recorded, the end of the window in which a
+ * crash would duplicate it.
  */
-async function recordReplied(
-  db: Database,
-  inboundId: string,
-  replyId: string,
-  progress?: Pick<Message, 'sentParts' | 'platformMessageId'>,
-) {
-  if (progress) {
-    await queriesFor(db).recordLastPart.execute({ inboundId, replyId, ...progress })
-    return
-  }
+async function recordReplied(db: Database, inboundId: string, replyId: string) {
   const sent = db.$with('sent').as(
     db
       .update(messages)
@@ -601,8 +623,8 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
   }
   if (stored) {
     return attempt(deps, context, async (sender) => {
-      await deliver(deps, inbound.id, stored, sender)
-      return { outcome: 'replied', outboundId: stored.id, sentNow: true }
+      const { othersWaiting } = await deliver(deps, inbound.id, stored, sender)
+      return { outcome: 'replied', outboundId: stored.id, sentNow: true, othersWaiting }
     })
   }
 
@@ -617,7 +639,7 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
       await markReplyFailed(deps.db, inbound.id, REPLY_FAILURES.emptyAnswer)
       return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
     }
-    await deliver(deps, inbound.id, reply, sender)
-    return { outcome: 'replied', outboundId: reply.id, sentNow: true }
+    const { othersWaiting } = await deliver(deps, inbound.id, reply, sender)
+    return { outcome: 'replied', outboundId: reply.id, sentNow: true, othersWaiting }
   })
 }
