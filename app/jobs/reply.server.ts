@@ -1,12 +1,7 @@
 import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
-import {
-  markReplyFailed,
-  replyToMessage,
-  type ReplyDeps,
-  type ReplyOutcome,
-} from '~/services/messages/reply.server'
+import { markReplyFailed, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { recordReply } from '~/utils/metrics.server'
 import { REPLY_QUEUE_OPTIONS } from './queues.server'
@@ -20,10 +15,7 @@ export type ReplyWorkerDeps = Omit<ReplyDeps, 'signal'>
  * to throw is the database or an abort, which pg-boss retries. The last attempt records the failure on the
  * message and completes the job instead: a failed job would hold its conversation's later messages back.
  */
-export async function handleReplyJob(
-  deps: ReplyWorkerDeps,
-  job: Job<unknown>,
-): Promise<ReplyOutcome | undefined> {
+export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): Promise<void> {
   const parsed = jobData.safeParse(job.data)
   if (!parsed.success) {
     deps.logger.warn('reply job with unreadable data dropped', { jobId: job.id })
@@ -34,7 +26,6 @@ export async function handleReplyJob(
   try {
     const result = await replyToMessage({ ...deps, logger: log, signal: job.signal }, messageId)
     log.info('reply job done', result)
-    return result
   } catch (error) {
     if (job.retryCount < REPLY_QUEUE_OPTIONS.retryLimit || job.signal.aborted) throw error
     const reason = error instanceof Error ? error.message : String(error)
@@ -49,12 +40,9 @@ export async function handleReplyJob(
 /**
  * Starts this process's reply workers; pg-boss stops them (letting current jobs finish) when it stops.
  *
- * Each worker wakes itself at the end of a job: pg-boss would otherwise wait out the polling interval before its
- * next fetch, and the job that just completed is what lets the next message of its conversation run (no NOTIFY
- * says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id. Except when
- * the reply's record said that no other job waited (docs/decisions/027): a job sent after that notifies every
- * worker of the queue, this one too (pg-boss then fetches again as soon as the current job ends), so the fetch
- * would find nothing — at 100 messages a second, half of all fetches were such empty ones.
+ * Each worker wakes itself at the end of every job: pg-boss would otherwise wait out the polling interval before
+ * its next fetch, and the job that just completed is what lets the next message of its conversation run (no
+ * NOTIFY says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id.
  */
 export async function startReplyWorker(
   boss: PgBoss,
@@ -68,12 +56,10 @@ export async function startReplyWorker(
       REPLY_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
       async ([job]) => {
-        let nothingWaiting = false
         try {
-          const result = await handleReplyJob(deps, job)
-          nothingWaiting = result?.outcome === 'replied' && result.othersWaiting === false
+          await handleReplyJob(deps, job)
         } finally {
-          if (self.id && !nothingWaiting) boss.notifyWorker(self.id)
+          if (self.id) boss.notifyWorker(self.id)
         }
       },
     )

@@ -102,7 +102,6 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       encryptionKey: config.encryptionKey,
       conversationWindow: config.conversationWindow,
       logger: logger.child({ component: 'reply-worker' }),
-      jobs,
     }
     await startReplyWorker(boss, deps, { concurrency: config.replyWorkerConcurrency })
     if (config.telegramUpdates === 'polling') {

@@ -105,7 +105,6 @@ export async function startPipeline(
     conversationWindow: 20,
     logger,
     retry: { baseDelayMs: 20, maxDelayMs: 80 },
-    jobs,
   }
   if (options.worker !== false) {
     await startReplyWorker(boss, deps, { concurrency: DEFAULT_REPLY_WORKER_CONCURRENCY[handle.driver] })

@@ -14,7 +14,6 @@ import {
 } from '../../../tests/setup/pipeline'
 import { authenticateTelegramWebhook, receiveTelegramUpdate } from './telegram-webhook.server'
 import { loadPromptMessages, replyToMessage, trimToBudget } from './reply.server'
-import { REPLY_QUEUE } from './reply-queue.server'
 
 // The reply service called directly, one message at a time (no worker: the job tests cover the queue).
 let p: Pipeline
@@ -49,19 +48,6 @@ describe('replyToMessage', () => {
     expect((await reply(inbound.id)).outcome).toBe('replied')
     expect(callsOf(bot).slice(-2)).toEqual(['sendChatAction', 'sendMessage'])
     expect(p.telegram.sentMessages(bot.token).at(-1)).toMatchObject({ text: 'Echo: think slowly' })
-  })
-
-  it('says whether other reply jobs waited when the answer was recorded (the worker fetches again only then)', async () => {
-    const bot = await p.newBot()
-    await p.boss.deleteAllJobs(REPLY_QUEUE)
-    const alone = await receive(bot, 'nothing else waits')
-    await p.boss.deleteAllJobs(REPLY_QUEUE) // as if a worker had taken its job
-    expect(await reply(alone.inbound.id)).toMatchObject({ outcome: 'replied', othersWaiting: false })
-
-    const first = await receive(bot, 'first of two')
-    await p.boss.deleteAllJobs(REPLY_QUEUE)
-    await receive(bot, 'second of two', alone.chatId) // its job waits for a worker
-    expect(await reply(first.inbound.id)).toMatchObject({ outcome: 'replied', othersWaiting: true })
   })
 
   it('answers with the model, records the run, stores the answer and sends it (no typing for a fast answer)', async () => {

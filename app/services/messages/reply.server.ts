@@ -35,8 +35,6 @@ import {
   TYPING_RENEW_MS,
 } from '~/lib/messages'
 import { callAgentModel } from '~/services/agents/run-agent.server'
-import type { ReplyJobTable } from './ingest-batch.server'
-import { REPLY_QUEUE } from './reply-queue.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import type { Logger } from '~/utils/logger.server'
 import { recordReply } from '~/utils/metrics.server'
@@ -54,17 +52,11 @@ export type ReplyDeps = {
   retry?: Omit<PlatformRetryOptions, 'onRetry'>
   /** Aborted when the job's claim is lost or the worker stops: the job is then retried, not failed. */
   signal?: AbortSignal
-  /**
-   * The reply queue's job table: when given, recording a sent answer also tells whether other reply jobs wait
-   * (`othersWaiting`), so that the worker fetches again at once only when there is something to fetch.
-   */
-  jobs?: ReplyJobTable
 }
 
 export type ReplyOutcome =
   /** `sentNow`: this run sent it (false when an earlier run had sent it and only its state was left). */
-  /** `othersWaiting`: whether other reply jobs waited when it was recorded (undefined: not known). */
-  | { outcome: 'replied'; outboundId: string; sentNow: boolean; othersWaiting?: boolean }
+  | { outcome: 'replied'; outboundId: string; sentNow: boolean }
   /** Stored, and left to a person: no agent to answer (the reason is on the message). */
   | { outcome: 'not-answered'; reason: string }
   | { outcome: 'failed'; reason: string }
@@ -136,7 +128,7 @@ function promptRows(conversationId: SQLWrapper, sequence: SQLWrapper, window: SQ
  * joined tables and some eighty columns; inserts and updates of a wide table) cost the worker more CPU than
  * running them.
  */
-function buildQueries(db: Database, jobs: ReplyJobTable | undefined) {
+function buildQueries(db: Database) {
   const reply = aliasedTable(messages, 'reply')
   const context = db
     .select({
@@ -214,26 +206,16 @@ function buildQueries(db: Database, jobs: ReplyJobTable | undefined) {
     .update(messages)
     .set({ status: 'replied', failureReason: null })
     .where(and(eq(messages.id, sql.placeholder('inboundId')), eq(messages.status, 'queued')))
-    .returning({
-      // Jobs not yet taken (ours is active): another conversation's, or this one's next message.
-      othersWaiting: jobs
-        ? sql<boolean>`exists (select 1 from ${sql.identifier(jobs.schema)}.${sql.identifier(jobs.table)}
-            where name = ${REPLY_QUEUE} and state < 'active')`
-        : sql<boolean>`true`,
-    })
-    .prepare(jobs ? `reply_record_last_part:${jobs.schema}.${jobs.table}` : 'reply_record_last_part')
+    .prepare('reply_record_last_part')
   return { context, insertAnswer, recordLastPart }
 }
 
-const prepared = new WeakMap<Database, Map<string, ReturnType<typeof buildQueries>>>()
-function queriesFor(db: Database, jobs?: ReplyJobTable) {
-  const key = jobs ? `${jobs.schema}.${jobs.table}` : ''
-  let byJobs = prepared.get(db)
-  if (!byJobs) prepared.set(db, (byJobs = new Map()))
-  let queries = byJobs.get(key)
+const prepared = new WeakMap<Database, ReturnType<typeof buildQueries>>()
+function queriesFor(db: Database) {
+  let queries = prepared.get(db)
   if (!queries) {
-    queries = buildQueries(db, jobs)
-    byJobs.set(key, queries)
+    queries = buildQueries(db)
+    prepared.set(db, queries)
   }
   return queries
 }
@@ -452,25 +434,14 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
  * (`sent_parts`), the last one in the same statement that marks the answer sent and the message replied: a
  * worker that dies mid-reply resends at most the part whose acceptance it had not recorded yet (ADR 021).
  */
-async function deliver(
-  deps: ReplyDeps,
-  inboundId: string,
-  reply: Message,
-  sender: Sender,
-): Promise<{ othersWaiting?: boolean }> {
+async function deliver(deps: ReplyDeps, inboundId: string, reply: Message, sender: Sender) {
   const parts = splitMessage(reply.text, sender.limit)
   let platformMessageId = reply.platformMessageId
   for (let index = reply.sentParts; index < parts.length; index++) {
     const sent = await withRetries(deps, sender, 'send', () => sender.send(parts[index]))
     platformMessageId ??= sent.platformMessageId
     if (index === parts.length - 1) {
-      const [recorded] = await queriesFor(deps.db, deps.jobs).recordLastPart.execute({
-        inboundId,
-        replyId: reply.id,
-        sentParts: parts.length,
-        platformMessageId,
-      })
-      return { othersWaiting: recorded?.othersWaiting }
+      return recordReplied(deps.db, inboundId, reply.id, { sentParts: parts.length, platformMessageId })
     }
     await deps.db
       .update(messages)
@@ -478,16 +449,23 @@ async function deliver(
       .where(eq(messages.id, reply.id))
   }
   await recordReplied(deps.db, inboundId, reply.id)
-  return {}
 }
 
 /**
- * The answer sent and its message replied, in one statement: no state in between for a crash to leave behind,
- * and one round trip (deliver's recordLastPart does the same with the progress of the last part).
- * `platform_sent_at` takes the database's clock: when the send was recorded, the end of the window in which a
- * crash would duplicate it.
+ * The answer sent (with the progress of its last part, when given) and its message replied, in one statement:
+ * no state in between for a crash to leave behind, and one round trip. `platform_sent_at` takes the database's
+ * clock: when the send was recorded, the end of the window in which a crash would duplicate it.
  */
-async function recordReplied(db: Database, inboundId: string, replyId: string) {
+async function recordReplied(
+  db: Database,
+  inboundId: string,
+  replyId: string,
+  progress?: Pick<Message, 'sentParts' | 'platformMessageId'>,
+) {
+  if (progress) {
+    await queriesFor(db).recordLastPart.execute({ inboundId, replyId, ...progress })
+    return
+  }
   const sent = db.$with('sent').as(
     db
       .update(messages)
@@ -623,8 +601,8 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
   }
   if (stored) {
     return attempt(deps, context, async (sender) => {
-      const { othersWaiting } = await deliver(deps, inbound.id, stored, sender)
-      return { outcome: 'replied', outboundId: stored.id, sentNow: true, othersWaiting }
+      await deliver(deps, inbound.id, stored, sender)
+      return { outcome: 'replied', outboundId: stored.id, sentNow: true }
     })
   }
 
@@ -639,7 +617,7 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
       await markReplyFailed(deps.db, inbound.id, REPLY_FAILURES.emptyAnswer)
       return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
     }
-    const { othersWaiting } = await deliver(deps, inbound.id, reply, sender)
-    return { outcome: 'replied', outboundId: reply.id, sentNow: true, othersWaiting }
+    await deliver(deps, inbound.id, reply, sender)
+    return { outcome: 'replied', outboundId: reply.id, sentNow: true }
   })
 }
