@@ -243,6 +243,12 @@ type Outcome = {
   cpu: ReturnType<typeof cpuUsed>
 }
 
+/** What the platform received in answer to a phase's messages (their texts start with its tag). */
+const repliesOf = (telegram: TelegramFake, runTag: string) =>
+  telegram.calls.filter(
+    (c) => c.method === 'sendMessage' && String(c.params.text).startsWith(`Echo: ${runTag}`),
+  )
+
 /** Matches what the platform received to what was sent. */
 function analyse(
   pass: string,
@@ -250,17 +256,10 @@ function analyse(
   sent: Sent[],
   telegram: TelegramFake,
   model: OpenAiFake,
-  bots: RigBot[],
   recordedAt: Map<string, number>,
   cpu: ReturnType<typeof cpuUsed>,
 ): Outcome {
-  const tokens = new Set(bots.map((b) => b.token))
-  const sends = telegram.calls.filter(
-    (c) =>
-      c.method === 'sendMessage' &&
-      tokens.has(c.token) &&
-      String(c.params.text).startsWith(`Echo: ${runTag}`),
-  )
+  const sends = repliesOf(telegram, runTag)
   const byText = new Map(sent.map((s) => [`Echo: ${s.text}`, s]))
   const replies = new Map<Sent, number[]>()
   const order = new Map<number, number[]>() // chat id → message indexes in the order their replies arrived
@@ -364,10 +363,7 @@ async function sendRecords(databaseUrl: string | undefined, dataDir: string) {
 }
 
 async function waitForReplies(telegram: TelegramFake, runTag: string, expected: number) {
-  const count = () =>
-    telegram.calls.filter(
-      (c) => c.method === 'sendMessage' && String(c.params.text).startsWith(`Echo: ${runTag}`),
-    ).length
+  const count = () => repliesOf(telegram, runTag).length
   const deadline = Date.now() + SETTLE_TIMEOUT_MS
   while (count() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
   await new Promise((r) => setTimeout(r, QUIET_MS))
@@ -444,7 +440,7 @@ async function runPass(pass: string): Promise<Outcome[]> {
     for (const child of processes.reverse()) await child.stop()
     const recordedAt = await sendRecords(postgres?.url, dataDir)
     const outcomes = phases.map(({ shape, runTag, sent, cpu }) =>
-      analyse(`${pass}, ${describeShape(shape)}`, runTag, sent, telegram, model, bots, recordedAt, cpu),
+      analyse(`${pass}, ${describeShape(shape)}`, runTag, sent, telegram, model, recordedAt, cpu),
     )
     const kept = process.env.BENCH_KEEP_LOGS ? `; logs in ${scratch}` : ''
     console.log(`\n${pass}: ${before} before, ${machine()} after${kept}`)

@@ -7,6 +7,7 @@ import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
+import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger } from '../app/utils/logger.server'
 
 /**
@@ -118,8 +119,9 @@ async function webhookReceivers() {
       },
       (error: unknown) => {
         logger.error('webhook failed', { requestId: req.headers['x-request-id'], path, error })
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
-        res.end(JSON.stringify({ ok: false, message: 'Internal server error' }))
+        const { status, message } = ERROR_STATUS.SERVER_ERROR
+        if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify({ ok: false, message }))
       },
     )
     return true

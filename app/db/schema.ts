@@ -198,7 +198,6 @@ export type User = typeof users.$inferSelect
 export type Channel = typeof channels.$inferSelect
 export type Agent = typeof agents.$inferSelect
 export type AgentRun = typeof agentRuns.$inferSelect
-export type NewAgentRun = typeof agentRuns.$inferInsert
 export type Organization = typeof organizations.$inferSelect
 export type Session = typeof sessions.$inferSelect
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Database } from '~/db/client.server'
-import { agentRuns, type AgentRun, type NewAgentRun } from '~/db/schema'
+import { agentRuns, type AgentRun } from '~/db/schema'
 import { ModelError, type ChatMessage, type ModelClient } from '~/integrations/llm/model.server'
 import type { RunAgentInput } from '~/lib/agent-schemas'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
@@ -30,39 +30,13 @@ type AgentCall = {
   signal?: AbortSignal
 }
 
-/** A successful run as it is stored in agent_runs. */
-export type SuccessfulRun = Required<
-  Pick<
-    NewAgentRun,
-    | 'executionId'
-    | 'organizationId'
-    | 'agentId'
-    | 'input'
-    | 'testMode'
-    | 'output'
-    | 'modelUsed'
-    | 'promptTokens'
-    | 'completionTokens'
-    | 'totalTokens'
-    | 'latencyMs'
-  >
-> & { context: Record<string, unknown> | null }
-
 /**
  * Calls an agent's model with its parameters. The one place where an agent's settings become model parameters:
  * creativity → temperature, top P, top K, max tokens → output tokens. A failed call is recorded with its reason
  * and rethrown as the ModelError it was; a successful one is returned for the caller to store (executeAgent
  * stores it alone, the reply pipeline with the answer, in one statement).
  */
-export async function callAgentModel({
-  db,
-  agent,
-  messages,
-  testMode,
-  context,
-  models,
-  signal,
-}: AgentCall): Promise<{ run: SuccessfulRun; output: string }> {
+export async function callAgentModel({ db, agent, messages, testMode, context, models, signal }: AgentCall) {
   const base = {
     executionId: `exec_${randomUUID()}`,
     organizationId: agent.organizationId,
@@ -103,11 +77,19 @@ export async function callAgentModel({
   }
 }
 
+/** A successful run as it is stored in agent_runs. */
+export type SuccessfulRun = Awaited<ReturnType<typeof callAgentModel>>['run']
+
+/** Stores a successful run (callAgentModel stores the failed ones itself). */
+export async function recordRun(db: Database, run: SuccessfulRun): Promise<AgentRun> {
+  const [stored] = await db.insert(agentRuns).values(run).returning()
+  return stored
+}
+
 /** Calls an agent's model (see callAgentModel) and records the run, successful or not. */
 export async function executeAgent(call: AgentCall): Promise<{ run: AgentRun; output: string }> {
   const { run, output } = await callAgentModel(call)
-  const [stored] = await call.db.insert(agentRuns).values(run).returning()
-  return { run: stored, output }
+  return { run: await recordRun(call.db, run), output }
 }
 
 export function toRunResult(run: AgentRun, output: string): AgentRunResult {

@@ -34,7 +34,7 @@ import {
   TYPING_DELAY_MS,
   TYPING_RENEW_MS,
 } from '~/lib/messages'
-import { callAgentModel } from '~/services/agents/run-agent.server'
+import { callAgentModel, recordRun } from '~/services/agents/run-agent.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import type { Logger } from '~/utils/logger.server'
 import { recordReply } from '~/utils/metrics.server'
@@ -414,7 +414,7 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
   )
   const text = output.trim()
   if (!text) {
-    await deps.db.insert(agentRuns).values(run)
+    await recordRun(deps.db, run)
     return undefined
   }
   const [created] = await queriesFor(deps.db).insertAnswer.execute({
