@@ -79,9 +79,17 @@ export async function connectBot(page: Page, token: string) {
 
 export const channelCard = (page: Page, name: string) => page.getByRole('link', { name, exact: true })
 
-/** Flips a switch the way a pointer does (Mantine lays its transparent input over the track and the label). */
+/**
+ * Flips a switch the way a pointer does (Mantine lays its transparent input over the track and the label), and
+ * waits until the change is saved: the server's answer to the post, then the switch usable again. A webhook that
+ * arrives before that may still see the old setting.
+ */
 export async function flip(dialog: Locator, label: string) {
-  await dialog.getByRole('switch', { name: label }).click()
+  const toggle = dialog.getByRole('switch', { name: label })
+  const saved = dialog.page().waitForResponse((response) => response.request().method() === 'POST')
+  await toggle.click()
+  await saved
+  await expect(toggle).toBeEnabled()
 }
 
 /** Opens a channel's details and waits for the active agents the dialog reloads (the dropdown is usable again). */
