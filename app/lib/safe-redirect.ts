@@ -1,15 +1,25 @@
-/** Only same-site paths: an open redirect would let a link send a signed-in user anywhere. */
+/** Any origin of ours would do: the target is resolved against it and only its path, query and hash are kept. */
+const OWN_ORIGIN = 'http://replypilot.invalid'
+/** Browsers strip tabs and newlines from URLs and read a backslash as a slash: `/\t/evil.example` is `//evil.example`. */
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/
+
+/**
+ * Only paths on our own origin: an open redirect would let a link send a signed-in user anywhere. The target is
+ * resolved with `new URL` (as a browser would), must stay on our origin, and comes back as path, query and hash.
+ */
 export function safeRedirectPath(
   value: FormDataEntryValue | string | null | undefined,
   fallback = '/',
 ): string {
-  if (
-    typeof value !== 'string' ||
-    !value.startsWith('/') ||
-    value.startsWith('//') ||
-    value.startsWith('/\\')
-  ) {
+  if (typeof value !== 'string' || !value.startsWith('/') || UNSAFE_CHARACTERS.test(value)) return fallback
+  let url: URL
+  try {
+    url = new URL(value, OWN_ORIGIN)
+  } catch {
     return fallback
   }
-  return value
+  const target = `${url.pathname}${url.search}${url.hash}`
+  // `/.//evil.example` resolves to the path `//evil.example`, which a Location header reads as another host.
+  if (url.origin !== OWN_ORIGIN || target.startsWith('//')) return fallback
+  return target
 }

@@ -16,12 +16,51 @@ describe('authErrorMessage', () => {
 })
 
 describe('safeRedirectPath', () => {
-  it('keeps same-site paths and refuses everything else', () => {
+  it('keeps paths on our origin with their query and hash', () => {
     expect(safeRedirectPath('/channels?x=1')).toBe('/channels?x=1')
-    expect(safeRedirectPath('//evil.example')).toBe('/')
-    expect(safeRedirectPath('/\\evil.example')).toBe('/')
-    expect(safeRedirectPath('https://evil.example')).toBe('/')
+    expect(safeRedirectPath('/agents#new')).toBe('/agents#new')
+    expect(safeRedirectPath('/a/../channels')).toBe('/channels')
+    expect(safeRedirectPath('/%2F%2Fevil.example')).toBe('/%2F%2Fevil.example')
+  })
+
+  // Known open-redirect bypasses: each would leave our origin in some browser, or is not a path at all.
+  it.each([
+    ['protocol-relative', '//evil.example'],
+    ['backslash', '/\\evil.example'],
+    ['backslash after the slash', '/\\/evil.example'],
+    ['tab (browsers strip it)', '/\t/evil.example'],
+    ['newline', '/\n/evil.example'],
+    ['carriage return', '/\r/evil.example'],
+    ['NUL', '/\u0000/evil.example'],
+    ['DEL', '/\u007f/evil.example'],
+    ['dot segment before two slashes', '/.//evil.example'],
+    ['dot-dot segment before two slashes', '/x/..//evil.example'],
+    ['absolute https', 'https://evil.example'],
+    ['absolute http with our path', 'http://evil.example/channels'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['relative', 'evil.example'],
+    ['empty', ''],
+    ['three slashes', '///evil.example'],
+  ])('refuses %s', (_name, value) => {
+    expect(safeRedirectPath(value)).toBe('/')
+  })
+
+  it('refuses the decoded forms of encoded bypasses (a query string arrives decoded)', () => {
+    for (const encoded of [
+      '%2F%09%2Fevil.example',
+      '%2F%2Fevil.example',
+      '%2F%5Cevil.example',
+      '%2F%0A%2Fevil',
+    ]) {
+      expect(safeRedirectPath(decodeURIComponent(encoded))).toBe('/')
+      expect(safeRedirectPath(new URLSearchParams(`redirectTo=${encoded}`).get('redirectTo'))).toBe('/')
+    }
+  })
+
+  it('uses the fallback for anything that is not a string', () => {
     expect(safeRedirectPath(null)).toBe('/')
+    expect(safeRedirectPath(undefined, '/agents')).toBe('/agents')
   })
 })
 
