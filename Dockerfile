@@ -5,7 +5,7 @@
 #   docker run --rm -p 3000:3000 --env-file .env replypilot
 #
 # Production configuration (NODE_ENV=production is set below): the image refuses to start without
-# SESSION_SECRET, ENCRYPTION_KEY, FIREBASE_PROJECT_ID and FIREBASE_API_KEY; set DATABASE_URL for PostgreSQL
+# SESSION_SECRET, ENCRYPTION_KEY, FIREBASE_PROJECT_ID, FIREBASE_API_KEY and an https PUBLIC_URL; set DATABASE_URL for PostgreSQL
 # (migrations run at start under an advisory lock, so any number of containers may start together) and
 # GOOGLE_APPLICATION_CREDENTIALS to a mounted service-account file. See .env.example.
 #

@@ -57,6 +57,7 @@ describe('loadConfig', () => {
       FIREBASE_PROJECT_ID: 'real-project',
       FIREBASE_API_KEY: 'key',
       FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+      PUBLIC_URL: 'https://replies.example.com',
     })
     expect(problems).toHaveLength(1)
     expect(problems[0]).toContain('FIREBASE_AUTH_EMULATOR_HOST is set')
@@ -69,9 +70,29 @@ describe('loadConfig', () => {
       ENCRYPTION_KEY: KEY,
       FIREBASE_PROJECT_ID: 'real-project',
       FIREBASE_API_KEY: 'key',
+      PUBLIC_URL: 'https://replies.example.com',
     })
     expect(config.firebase.emulatorHost).toBeUndefined()
     expect(config.sessionSecret).toBe(SECRET)
+    expect(config.secureCookies).toBe(true)
+  })
+
+  it('refuses production over http or without PUBLIC_URL: the session cookie must be Secure', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: SECRET,
+      ENCRYPTION_KEY: KEY,
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'key',
+    }
+    for (const PUBLIC_URL of ['http://replies.example.com', undefined]) {
+      const problems = problemsOf({ ...production, ...(PUBLIC_URL ? { PUBLIC_URL } : {}) })
+      expect(problems).toHaveLength(1)
+      expect(problems[0]).toContain('PUBLIC_URL must be the https address')
+    }
+    // The embedded default (npm start) stays on http://localhost.
+    const embedded = loadConfig({ NODE_ENV: 'production', EMBEDDED_DEFAULTS: 'true', DATA_DIR: tempDir() })
+    expect(embedded.secureCookies).toBe(false)
   })
 
   it('allows the embedded default in production only with the explicit opt-in', () => {
@@ -198,6 +219,7 @@ describe('loadConfig', () => {
       ENCRYPTION_KEY: 'a'.repeat(64),
       FIREBASE_PROJECT_ID: 'p',
       FIREBASE_API_KEY: 'k',
+      PUBLIC_URL: 'https://replies.example.com',
       DATA_DIR: tempDir(),
     }
     expect(problemsOf({ ...production, WHATSAPP_SIGNUP_ORIGINS: 'http://localhost:3100' }).join()).toContain(

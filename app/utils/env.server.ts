@@ -268,6 +268,11 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
         'FIREBASE_AUTH_EMULATOR_HOST is set: the Auth emulator accepts unsigned tokens and must never be used in production. Unset it, or set EMBEDDED_DEFAULTS=true for a local trial.',
       )
     }
+    if (!env.PUBLIC_URL?.startsWith('https://')) {
+      problems.push(
+        `PUBLIC_URL must be the https address the site is served at in production (${env.PUBLIC_URL ? `not ${env.PUBLIC_URL}` : 'it is not set'}): the session cookie is Secure only over https. Set EMBEDDED_DEFAULTS=true for a local trial over http.`,
+      )
+    }
     const plain = (env.WHATSAPP_SIGNUP_ORIGINS ?? []).filter((origin) => !origin.startsWith('https://'))
     if (plain.length > 0) {
       problems.push(`WHATSAPP_SIGNUP_ORIGINS must be https origins in production (not ${plain.join(', ')}).`)
