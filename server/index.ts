@@ -3,12 +3,13 @@ import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger } from '../app/utils/logger.server'
+import { remixHandler } from './remix-handler'
+import { bodyLimitFor, declaresTooLarge, drainUnread } from './request-guards'
 
 /**
  * The HTTP entry: one Express app around the Remix build. It owns what a route cannot: request ids and access
@@ -109,6 +110,7 @@ async function webhookReceivers() {
     const telegram = TELEGRAM_WEBHOOK.exec(path)
     if (!telegram && path !== '/webhooks/meta') return false
     prepareResponse(req, res)
+    if (declaresTooLarge(req, bodyLimitFor(path))) return refuseWebhook(req, res)
     const call = receivers.callFromNode(req)
     const answer = telegram
       ? receivers.receiveTelegramCall(runtime, telegram[1], call)
@@ -116,16 +118,26 @@ async function webhookReceivers() {
     answer.then(
       ({ status, body }) => {
         res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(body)
+        drainUnread(req)
       },
       (error: unknown) => {
         logger.error('webhook failed', { requestId: req.headers['x-request-id'], path, error })
         const { status, message } = ERROR_STATUS.SERVER_ERROR
         if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/json' })
         res.end(JSON.stringify({ ok: false, message }))
+        drainUnread(req)
       },
     )
     return true
   }
+}
+
+/** The receivers' own answer to a body declared too large, sent before any of it is read. */
+function refuseWebhook(req: IncomingMessage, res: ServerResponse) {
+  res.writeHead(413, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify({ ok: false, message: 'Payload too large' }))
+  drainUnread(req)
+  return true
 }
 
 async function main() {
@@ -155,11 +167,10 @@ async function main() {
   }
   app.all(
     '*',
-    createRequestHandler({
-      build: vite ? build : await build(),
-      mode: dev ? 'development' : 'production',
-      getLoadContext: (req) => ({ clientIp: req.ip, requestId: req.get('x-request-id') }),
-    }),
+    remixHandler(vite ? build : await build(), dev ? 'development' : 'production', (req) => ({
+      clientIp: req.ip,
+      requestId: req.get('x-request-id'),
+    })),
   )
 
   const receive = vite ? undefined : await webhookReceivers()

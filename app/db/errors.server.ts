@@ -16,3 +16,12 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   return hasPostgresCode(error, '23503')
 }
+
+/**
+ * PostgreSQL refused a value as input: invalid_text_representation (22P02, a malformed uuid), character_not_in_repertoire
+ * (22021, U+0000 in text) or string_data_right_truncation (22001, too long for its column). Input the edge should have
+ * refused: the API answers it as a 400, not a 500.
+ */
+export function isInvalidInput(error: unknown): boolean {
+  return ['22P02', '22021', '22001'].some((code) => hasPostgresCode(error, code))
+}

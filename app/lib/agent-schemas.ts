@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hasNoNul, NUL_MESSAGE } from './input'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const
@@ -28,6 +29,7 @@ const name = z
   .trim()
   .min(3, 'Name must be at least 3 characters')
   .max(100, 'Name must be less than 100 characters')
+  .refine(hasNoNul, NUL_MESSAGE)
 
 const readableId = z
   .string({ error: 'ID must be at least 3 characters' })
@@ -38,7 +40,12 @@ const readableId = z
 
 const fields = {
   name,
-  description: z.string().trim().max(500, 'Description must be less than 500 characters').optional(),
+  description: z
+    .string()
+    .trim()
+    .max(500, 'Description must be less than 500 characters')
+    .refine(hasNoNul, NUL_MESSAGE)
+    .optional(),
   modelType: z.enum(MODEL_TYPES),
   creativityLevel: z
     .number({ error: 'Creativity must be a number' })
@@ -48,7 +55,8 @@ const fields = {
     .string({ error: 'System prompt must be at least 10 characters' })
     .trim()
     .min(10, 'System prompt must be at least 10 characters')
-    .max(5000, 'System prompt must be less than 5000 characters'),
+    .max(5000, 'System prompt must be less than 5000 characters')
+    .refine(hasNoNul, NUL_MESSAGE),
   maxTokens: z
     .number({ error: 'Max tokens must be a number' })
     .int('Max tokens must be a whole number')
@@ -86,7 +94,8 @@ export const runAgentSchema = z.object({
     .string({ error: TEST_MESSAGE_REQUIRED })
     .trim()
     .min(1, TEST_MESSAGE_REQUIRED)
-    .max(10_000, 'The message must be at most 10000 characters'),
+    .max(10_000, 'The message must be at most 10000 characters')
+    .refine(hasNoNul, NUL_MESSAGE),
   context: z
     .object({
       userId: z.string().max(200).optional(),

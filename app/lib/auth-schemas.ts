@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PASSWORD_MIN_LENGTH } from './constants'
 import { PASSWORD_RULES } from './password-rules'
+import { hasNoNul, NUL_MESSAGE } from './input'
 
 export { PASSWORD_RULES }
 
@@ -22,7 +23,12 @@ export const signInSchema = z.object({
 export const signUpSchema = z
   .object({
     intent: z.literal('sign-up'),
-    displayName: z.string({ error: 'Full name is required' }).trim().min(1, 'Full name is required').max(100),
+    displayName: z
+      .string({ error: 'Full name is required' })
+      .trim()
+      .min(1, 'Full name is required')
+      .max(100)
+      .refine(hasNoNul, NUL_MESSAGE),
     email,
     password: PASSWORD_RULES.reduce(
       (schema, rule) => schema.refine(rule.test, rule.message),

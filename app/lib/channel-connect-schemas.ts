@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { CHANNEL_MESSAGES } from './channels'
 import { MESSENGER_WEBHOOK_FIELDS } from './facebook'
+import { hasNoNul, NUL_MESSAGE } from './input'
 
 /**
  * What the Facebook and WhatsApp connect flows post to the server, shared by the product API and the Channels
@@ -21,9 +22,9 @@ export const accessTokenSchema = z
 
 export const facebookPageSchema = z.object({
   id: facebookPageIdSchema,
-  name: z.string().trim().min(1).max(200),
-  category: z.string().trim().max(200).optional(),
-  tasks: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  name: z.string().trim().min(1).max(200).refine(hasNoNul, NUL_MESSAGE),
+  category: z.string().trim().max(200).refine(hasNoNul, NUL_MESSAGE).optional(),
+  tasks: z.array(z.string().trim().min(1).max(50).refine(hasNoNul, NUL_MESSAGE)).max(20).optional(),
   /** The page token the SDK's /me/accounts gave; checked with Graph before anything is stored. */
   accessToken: accessTokenSchema,
 })
@@ -85,7 +86,9 @@ export const pageSendSchema = z.object({
   recipientId: z.string().trim().regex(GRAPH_ID, 'Invalid recipient id'),
   /** A text, or the Send API's message object with a text. */
   message: z.union([
-    z.string().trim().min(1, 'Message text is required').max(20_000),
-    z.object({ text: z.string().trim().min(1, 'Message text is required').max(20_000) }),
+    z.string().trim().min(1, 'Message text is required').max(20_000).refine(hasNoNul, NUL_MESSAGE),
+    z.object({
+      text: z.string().trim().min(1, 'Message text is required').max(20_000).refine(hasNoNul, NUL_MESSAGE),
+    }),
   ]),
 })

@@ -26,3 +26,12 @@ export const CURRENT_ORGANIZATION_STORAGE_KEY = `${PRODUCT_SHORT_NAME}:current-o
 
 /** How long a pending protected page may take before the full-screen "Loading..." shows. */
 export const LOADING_SCREEN_DELAY_MS = 300
+
+/**
+ * The largest request body the HTTP entry reads, before Remix or a route sees it: forms and the product API's JSON
+ * (webhooks have their own, the same, in WEBHOOK_MAX_BODY_BYTES); a path that takes uploads names its own, larger.
+ */
+export const REQUEST_BODY_LIMITS: { default: number; byPath: [RegExp, number][] } = {
+  default: 1024 * 1024,
+  byPath: [],
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hasNoNul, NUL_MESSAGE } from './input'
 
 export const ORGANIZATION_NAME_MAX = 100
 
@@ -7,6 +8,7 @@ export const organizationNameSchema = z
   .trim()
   .min(1, 'Organization name is required')
   .max(ORGANIZATION_NAME_MAX, `Organization name must be at most ${ORGANIZATION_NAME_MAX} characters`)
+  .refine(hasNoNul, NUL_MESSAGE)
 
 /** The Create Organization dialog's form (and the API body, which may also name the plan). */
 export const createOrganizationSchema = z.object({ name: organizationNameSchema })

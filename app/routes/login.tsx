@@ -22,7 +22,7 @@ import { ALREADY_LOGGED_IN_REDIRECT_MS, PRODUCT_NAME } from '~/lib/constants'
 import { safeRedirectPath } from '~/lib/safe-redirect'
 import { requestPasswordReset } from '~/services/auth/sign-in.server'
 import { commitSessionCookie, getSignedIn } from '~/utils/auth.server'
-import { authenticator } from '~/utils/authenticator.server'
+import { authenticateForm } from '~/utils/authenticator.server'
 import { isAppError } from '~/utils/errors'
 import { consumeSignInAttempt } from '~/utils/rate-limit.server'
 import { getRuntime } from '~/utils/runtime.server'
@@ -68,7 +68,7 @@ const SECRET_FIELDS = ['password', 'confirmPassword', 'idToken']
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.'
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.clone().formData()
+  const formData = await request.formData()
   const intent = formData.get('intent')
   if (!isIntent(intent)) {
     return data<LoginActionData>(
@@ -97,7 +97,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await requestPasswordReset({ identity, email: String(email).trim() })
       return data<LoginActionData>({ intent, result: submission.reply({ resetForm: true }), resetSent: true })
     }
-    const { session } = await authenticator.authenticate(intent, request)
+    const { session } = await authenticateForm(intent, request, formData)
     return redirect(safeRedirectPath(formData.get('redirectTo')), {
       headers: { 'Set-Cookie': await commitSessionCookie(session.id) },
     })

@@ -4,15 +4,19 @@ import type { Database } from '~/db/client.server'
 import type { User } from '~/db/schema'
 import { IdentityError } from '~/integrations/firebase/identity.server'
 import type { Endpoint, Infer } from '~/lib/api/contract'
+import { REQUEST_BODY_LIMITS } from '~/lib/constants'
+import { findNul, NUL_MESSAGE } from '~/lib/input'
+import { isInvalidInput } from '~/db/errors.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, ERROR_STATUS, isAppError } from './errors'
 import { rateLimits } from './rate-limit.server'
 import { NO_ORGANIZATION_SELECTED } from './organization.server'
 import { parseOrFail } from './validation'
+import { readBodyWithLimit } from './read-body.server'
 import { getRuntime, type Runtime } from './runtime.server'
 
-export const MAX_API_BODY_BYTES = 1024 * 1024
+export const MAX_API_BODY_BYTES = REQUEST_BODY_LIMITS.default
 
 export type ApiCaller = { user: User; db: Database; runtime: Runtime }
 
@@ -83,11 +87,11 @@ function parseWith<S extends z.ZodType | undefined>(schema: S, value: unknown, w
   return parseOrFail(schema, value, where) as Infer<S>
 }
 
+/** The HTTP entry has already refused a larger body (server/request-guards.ts); this holds for any other caller. */
 async function readJsonBody(request: Request): Promise<unknown> {
-  const length = Number(request.headers.get('content-length') ?? 0)
-  if (length > MAX_API_BODY_BYTES) throw new AppError('VALIDATION_ERROR', 'Request body is too large')
-  const text = await request.text()
-  if (text.length > MAX_API_BODY_BYTES) throw new AppError('VALIDATION_ERROR', 'Request body is too large')
+  const body = await readBodyWithLimit(request, MAX_API_BODY_BYTES)
+  if (!body.ok) throw new AppError('PAYLOAD_TOO_LARGE', ERROR_STATUS.PAYLOAD_TOO_LARGE.message)
+  const { text } = body
   if (text.trim() === '') return undefined
   try {
     return JSON.parse(text)
@@ -146,10 +150,16 @@ export function apiRoute(...handlers: ApiHandler[]) {
       limit('apiPerUser', user.id)
       const { endpoint } = handler
       const url = new URL(request.url)
+      const raw = {
+        params,
+        query: Object.fromEntries(url.searchParams),
+        body: endpoint.body ? await readJsonBody(request) : undefined,
+      }
+      refuseNul(raw)
       const input = {
-        params: parseWith(endpoint.params, params, 'params'),
-        query: parseWith(endpoint.query, Object.fromEntries(url.searchParams), 'query'),
-        body: parseWith(endpoint.body, endpoint.body ? await readJsonBody(request) : undefined, ''),
+        params: parseWith(endpoint.params, raw.params, 'params'),
+        query: parseWith(endpoint.query, raw.query, 'query'),
+        body: parseWith(endpoint.body, raw.body, ''),
         caller: { user, db: runtime.database.db, runtime },
         request,
       }
@@ -166,6 +176,9 @@ export function apiRoute(...handlers: ApiHandler[]) {
         const retry = error.code === 'RATE_LIMITED' ? error.details?.retryAfterSeconds : undefined
         return apiFailure(error, retry ? { 'Retry-After': String(retry) } : undefined)
       }
+      if (isInvalidInput(error)) {
+        return apiFailure(new AppError('VALIDATION_ERROR', ERROR_STATUS.VALIDATION_ERROR.message))
+      }
       runtime.logger.error('api request failed', {
         error,
         method: request.method,
@@ -175,6 +188,17 @@ export function apiRoute(...handlers: ApiHandler[]) {
       return apiFailure(new AppError('SERVER_ERROR', ERROR_STATUS.SERVER_ERROR.message))
     }
   }
+}
+
+/**
+ * No text anywhere in a request may hold U+0000 (PostgreSQL refuses it): a 400 naming the field, whatever the
+ * endpoint's schema says.
+ */
+function refuseNul(raw: { params: unknown; query: unknown; body: unknown }) {
+  const path = findNul(raw)
+  if (!path) return
+  const field = (path[0] === 'body' ? path.slice(1) : path).join('.') || 'body'
+  throw new AppError('VALIDATION_ERROR', NUL_MESSAGE, { [field]: [NUL_MESSAGE] })
 }
 
 /** The caller's scope in the organization named by the path; anything else is 404. */

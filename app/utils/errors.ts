@@ -8,9 +8,11 @@ export type AppErrorCode =
   | 'NOT_FOUND'
   | 'INVALID_PLATFORM'
   | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'SERVER_ERROR'
   | 'UPSTREAM_ERROR'
+  | 'NOT_CONFIGURED'
 
 /** A failure a service means to report: its message is safe to show to the person who caused it. */
 export class AppError extends Error {
@@ -38,7 +40,9 @@ export const ERROR_STATUS: Record<AppErrorCode, { status: number; message: strin
   NOT_FOUND: { status: 404, message: 'Not found' },
   INVALID_PLATFORM: { status: 404, message: 'Platform not found' },
   CONFLICT: { status: 409, message: 'Conflict' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
   SERVER_ERROR: { status: 500, message: 'Internal server error' },
   UPSTREAM_ERROR: { status: 502, message: 'Service temporarily unavailable' },
+  NOT_CONFIGURED: { status: 503, message: 'Service temporarily unavailable' },
 }

@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, expect, it } from 'vitest'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DatabaseHandle } from '~/db/client.server'
+import { users } from '~/db/schema'
+import { openTestDatabase } from '../../tests/setup/database'
 import { createBatchedSink, createLogger } from './logger.server'
 
 function capture(level: 'debug' | 'info' = 'info') {
@@ -60,5 +65,43 @@ describe('logger', () => {
     sink('{"n":3}')
     sink.flush()
     expect(writes.at(-1)).toBe('{"n":3}\n')
+  })
+})
+
+describe('logger and failed queries', () => {
+  let handle: DatabaseHandle
+  beforeAll(async () => {
+    handle = await openTestDatabase()
+  })
+  afterAll(() => handle.close())
+
+  it("logs a failed query's code, constraint and table, never its parameters or the values in its detail", async () => {
+    const marker = `secret-session-${randomUUID()}`
+    const { logger, records } = capture()
+    const [user] = await handle.db
+      .insert(users)
+      .values({ firebaseUid: marker, email: `${marker}@example.com` })
+      .returning()
+    // A unique violation: PostgreSQL's detail names the duplicated value.
+    const duplicate = await handle.db
+      .insert(users)
+      .values({ firebaseUid: marker, email: `${marker}@example.com` })
+      .catch((error: unknown) => error)
+    // A NUL character: PostgreSQL's message quotes nothing, but Drizzle's names every parameter.
+    const nul = await handle.db
+      .update(users)
+      .set({ displayName: `${marker}\u0000` })
+      .where(eq(users.id, user.id))
+      .catch((error: unknown) => error)
+    logger.error('query failed', { error: duplicate })
+    logger.error('query failed', { error: nul })
+
+    const text = JSON.stringify(records())
+    expect(text).not.toContain(marker)
+    const [first, second] = records()
+    expect(first.error).toMatchObject({ message: 'Database query failed', code: '23505', table: 'users' })
+    expect(first.error.constraint).toEqual(expect.stringContaining('users'))
+    expect(second.error).toMatchObject({ message: 'Database query failed', code: '22021' })
+    expect(first.error.stack).toContain('at ')
   })
 })

@@ -14,11 +14,56 @@ function isLogLevel(value: string | undefined): value is LogLevel {
 
 export type LogFields = Record<string, unknown>
 
+/** PostgreSQL's error fields that say what failed without saying with which values (node-postgres and PGlite). */
+const DATABASE_ERROR_FIELDS = [
+  'code',
+  'severity',
+  'constraint',
+  'table',
+  'column',
+  'schema',
+  'routine',
+] as const
+
+/**
+ * The PostgreSQL error inside `error`, if any: Drizzle wraps it as the cause of a "Failed query: ... params: ..."
+ * error, whose text and stack carry the query's parameters (user input, session ids).
+ */
+function databaseErrorOf(error: Error): object | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    if ('severity' in e && 'code' in e && typeof e.code === 'string') return e
+    e = 'cause' in e ? e.cause : undefined
+  }
+  return undefined
+}
+
+/** The frames of a stack without its first line, which repeats the message. */
+const framesOf = (stack: string | undefined) =>
+  stack
+    ?.split('\n')
+    .filter((line) => line.trimStart().startsWith('at '))
+    .join('\n')
+
+/**
+ * An error as a log line shows it. A database error is shown by its code, constraint and table, never by its
+ * text, detail or the failed query's parameters, which hold what a user typed (docs/decisions/028).
+ */
+function describeError(error: Error): Record<string, unknown> {
+  const database = databaseErrorOf(error)
+  if (!database && !error.message.startsWith('Failed query:')) {
+    return { name: error.name, message: error.message, stack: error.stack }
+  }
+  const fields: Record<string, string> = {}
+  for (const key of DATABASE_ERROR_FIELDS) {
+    const value: unknown = database && Reflect.get(database, key)
+    if (typeof value === 'string') fields[key] = value
+  }
+  return { name: error.name, message: 'Database query failed', ...fields, stack: framesOf(error.stack) }
+}
+
 function redact(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) return '[deep]'
-  if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack }
-  }
+  if (value instanceof Error) return describeError(value)
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1))
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}

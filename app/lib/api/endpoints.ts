@@ -16,11 +16,13 @@ import {
   whatsappConnectSchema,
 } from '~/lib/channel-connect-schemas'
 import { CONNECTION_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
+import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 import { telegramTokenSchema } from '~/lib/telegram'
 import { defineEndpoint } from './contract'
 
+/** An identifier that is not one of our rows' (a Firebase uid). */
 const id = z.string().min(1).max(200)
-const orgParams = z.object({ orgId: id })
+const orgParams = z.object({ orgId: idSchema })
 
 export const organizationSchema = z.object({
   id: z.string(),
@@ -73,7 +75,7 @@ export const agentRunResultSchema = z.object({
   timestamp: z.string(),
 })
 
-const agentParams = orgParams.extend({ agentId: id })
+const agentParams = orgParams.extend({ agentId: idSchema })
 
 export const channelSchema = z.object({
   id: z.string(),
@@ -103,7 +105,7 @@ export const newTelegramChannelSchema = z.object({
   botToken: telegramTokenSchema,
 })
 
-const channelParams = orgParams.extend({ channelId: id })
+const channelParams = orgParams.extend({ channelId: idSchema })
 
 /** A Facebook page chosen in the login, connected as one channel (the server checks its token at Graph). */
 export const newFacebookChannelSchema = facebookPageSchema.extend({ platformName: z.literal('facebook') })
@@ -150,7 +152,7 @@ export const platformStatusSchema = z.object({
 /** Any text: an unknown platform is the spec's 404 "Platform not found", not a validation error. */
 const platformParams = z.object({ platform: z.string().min(1).max(50) })
 const connectionRef = z.string().min(1).max(200)
-const webhookBody = z.object({ organizationId: id, channelId: id })
+const webhookBody = z.object({ organizationId: idSchema, channelId: idSchema })
 
 export const endpoints = {
   getProfile: defineEndpoint({
@@ -336,7 +338,7 @@ export const endpoints = {
     tag: 'Channels',
     params: channelParams,
     body: z.object({
-      name: z.string().trim().min(1).max(100).optional(),
+      name: z.string().trim().min(1).max(100).refine(hasNoNul, NUL_MESSAGE).optional(),
       agentEnabled: z.boolean().optional(),
       webhookSubscribed: z.boolean().optional(),
     }),

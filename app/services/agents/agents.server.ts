@@ -5,6 +5,7 @@ import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
 import { isUniqueViolation } from '~/db/errors.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
+import { isUuid } from '~/lib/input'
 
 export const AGENT_NOT_FOUND = 'Agent not found'
 export const READABLE_ID_TAKEN = 'An agent with this ID already exists in this organization'
@@ -62,7 +63,7 @@ export async function listAgents(
 }
 
 export async function getAgent(scope: OrganizationScope, agentId: string): Promise<AgentView> {
-  if (!/^[0-9a-f-]{36}$/i.test(agentId)) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND)
+  if (!isUuid(agentId)) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND)
   const [row] = await selectAgents(scope, eq(agents.id, agentId)).limit(1)
   if (!row) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND)
   return toView(row)

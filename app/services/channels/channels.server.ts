@@ -11,6 +11,7 @@ import { getAgent } from '~/services/agents/agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, encryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
+import { isUuid } from '~/lib/input'
 
 export type ChannelDeps = {
   publicUrl: string
@@ -80,7 +81,7 @@ export async function listChannels(
 
 /** A channel of the scope's organization, with its encrypted token: for services only, never for the browser. */
 export async function getChannel(scope: OrganizationScope, channelId: string): Promise<Channel> {
-  if (!/^[0-9a-f-]{36}$/i.test(channelId)) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  if (!isUuid(channelId)) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
   const [channel] = await scope.db
     .select()
     .from(channels)
@@ -158,6 +159,7 @@ export async function findConnectedPlatformIds(
 }
 
 async function updateChannelRow(scope: OrganizationScope, channelId: string, values: Partial<Channel>) {
+  if (!isUuid(channelId)) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
   const [updated] = await scope.db
     .update(channels)
     .set({ ...values, updatedAt: new Date() })

@@ -210,7 +210,7 @@ describe('connectFacebookPages', () => {
     const before = fake.calls.length
     const unconfigured = { ...deps, meta: { ...deps.meta, configured: false } }
     await expect(connectFacebookPages(scope, posted(pages), unconfigured)).rejects.toMatchObject({
-      code: 'SERVER_ERROR',
+      code: 'NOT_CONFIGURED',
       message: expect.stringContaining('META_APP_ID and META_APP_SECRET'),
     })
     expect(fake.calls.length).toBe(before)

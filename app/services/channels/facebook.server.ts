@@ -26,7 +26,7 @@ export type MetaDeps = ChannelDeps & { graph: GraphClient; meta: Config['meta'] 
 
 /** Connecting a page or a number needs the Meta app: without it every Graph check would fail obscurely. */
 export function requireMetaConfigured(deps: Pick<MetaDeps, 'meta'>): void {
-  if (!deps.meta.configured) throw new AppError('SERVER_ERROR', CHANNEL_MESSAGES.metaNotConfigured)
+  if (!deps.meta.configured) throw new AppError('NOT_CONFIGURED', CHANNEL_MESSAGES.metaNotConfigured)
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { memberships, type MembershipRole } from '~/db/schema'
 import { AppError } from '~/utils/errors'
+import { isUuid } from '~/lib/input'
 
 const brand: unique symbol = Symbol('OrganizationScope')
 
@@ -18,8 +19,6 @@ export type OrganizationScope = {
   readonly role: MembershipRole
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export const ORGANIZATION_NOT_FOUND = 'Organization not found'
 
 /** The caller's scope in an organization; an organization they are not in is reported as not found. */
@@ -32,7 +31,7 @@ export async function requireOrganizationScope({
   userId: string
   organizationId: string
 }): Promise<OrganizationScope> {
-  if (!UUID.test(organizationId)) throw new AppError('NOT_FOUND', ORGANIZATION_NOT_FOUND)
+  if (!isUuid(organizationId)) throw new AppError('NOT_FOUND', ORGANIZATION_NOT_FOUND)
   const [membership] = await db
     .select({ role: memberships.role })
     .from(memberships)

@@ -1,0 +1,140 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import { REQUEST_BODY_LIMITS } from '../app/lib/constants'
+
+/**
+ * What the HTTP entry checks before Remix or a route sees a request (docs/decisions/028): the body's size, read
+ * no further than its limit, and where a state-changing page request comes from.
+ */
+
+/** The largest body a path may send: its own limit where one is set (uploads), else forms' and JSON's. */
+export function bodyLimitFor(path: string): number {
+  return (
+    REQUEST_BODY_LIMITS.byPath.find(([pattern]) => pattern.test(path))?.[1] ?? REQUEST_BODY_LIMITS.default
+  )
+}
+
+const declaredLength = (headers: IncomingHttpHeaders) => Number(headers['content-length'] ?? 0)
+
+/** A body is on its way: a declared length, or a chunked one of any length. */
+export const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || declaredLength(req.headers) > 0
+
+export const declaresTooLarge = (req: IncomingMessage, maxBytes: number) =>
+  declaredLength(req.headers) > maxBytes
+
+/**
+ * The whole body, counted as it streams; `undefined` as soon as it passes `maxBytes` (a chunked body, or one
+ * longer than its header said). Nothing past the limit is kept: the caller answers, then drains the rest.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      cleanup()
+      resolve(undefined)
+    }
+    const onEnd = () => {
+      cleanup()
+      const body = new Uint8Array(size)
+      let offset = 0
+      for (const chunk of chunks) {
+        body.set(chunk, offset)
+        offset += chunk.length
+      }
+      resolve(body)
+    }
+    const onError = (error: Error) => {
+      cleanup()
+      reject(error)
+    }
+    const cleanup = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+  })
+}
+
+/** How much of a refused body is still read and dropped, so that the answer reaches a client still sending. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024
+const DRAIN_MAX_MS = 5_000
+
+/**
+ * After an answer sent before the body was read to its end: the rest is read and dropped (nothing is kept), so
+ * that a client still sending reads the answer instead of a reset, and the connection can carry the next
+ * request. A body that goes on past 64 MB or 5 s loses its connection.
+ */
+export function drainUnread(req: IncomingMessage) {
+  if (req.readableEnded || req.destroyed) return
+  req.removeAllListeners('data')
+  let drained = 0
+  const cut = () => req.socket.destroy()
+  const timer = setTimeout(cut, DRAIN_MAX_MS).unref()
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length
+    if (drained > DRAIN_MAX_BYTES) cut()
+  })
+  req.once('close', () => clearTimeout(timer))
+  req.resume()
+}
+
+const isApi = (path: string) => path.startsWith('/api/')
+
+/** A refusal in the form the caller reads: the product API's JSON envelope, or plain text for pages. */
+export function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  refusal: { status: number; code: string; message: string },
+) {
+  const path = (req.url ?? '/').split('?', 1)[0]
+  const [type, body] = isApi(path)
+    ? [
+        'application/json',
+        JSON.stringify({ success: false, data: null, message: refusal.message, code: refusal.code }),
+      ]
+    : ['text/plain; charset=utf-8', refusal.message]
+  res.writeHead(refusal.status, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(body)
+  drainUnread(req)
+}
+
+export const REFUSALS = {
+  tooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  crossSite: { status: 403, code: 'FORBIDDEN', message: 'Cross-site requests are not allowed' },
+} as const
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * A state-changing page request from another site: the browser says so in Sec-Fetch-Site, or its Origin names
+ * another host than the one it asked (the X-Forwarded-Host a proxy sets, else Host: Remix's own rule). The product
+ * API authenticates with a bearer token, not a cookie, and the webhooks with their signatures: neither is a page.
+ */
+export function isCrossSitePageRequest(req: IncomingMessage, path: string): boolean {
+  if (SAFE_METHODS.has(req.method ?? 'GET') || isApi(path) || path.startsWith('/webhooks/')) return false
+  const site = req.headers['sec-fetch-site']
+  if (site === 'cross-site' || site === 'same-site') return true
+  const origin = req.headers.origin
+  if (origin === undefined) return false
+  const host = firstValue(req.headers['x-forwarded-host']) ?? req.headers.host
+  return origin === 'null' || !host || hostOf(origin) !== host
+}
+
+const firstValue = (header: string | string[] | undefined) =>
+  (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim() || undefined
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host
+  } catch {
+    return undefined
+  }
+}
