@@ -24,7 +24,7 @@ import { requestPasswordReset } from '~/services/auth/sign-in.server'
 import { commitSessionCookie, getSignedIn } from '~/utils/auth.server'
 import { authenticateForm } from '~/utils/authenticator.server'
 import { isAppError } from '~/utils/errors'
-import { consumeSignInAttempt } from '~/utils/rate-limit.server'
+import { consumeAccountAttempt, signInGuard } from '~/utils/rate-limit.server'
 import { getRuntime } from '~/utils/runtime.server'
 
 export const meta: MetaFunction = () => [
@@ -81,10 +81,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<LoginActionData>({ intent, result: submission.reply({ hideFields: SECRET_FIELDS }) }, 400)
   }
   const email = formData.get('email')
-  const attempt = consumeSignInAttempt({
-    ip: context.clientIp,
-    account: typeof email === 'string' ? email.trim() : undefined,
-  })
+  const who = {
+    ip: context.clientIp ?? 'unknown',
+    account: typeof email === 'string' ? email.trim().toLowerCase() : '',
+  }
+  // A password is guessed at sign-in: that back-off never locks the owner out; sign-up and reset flood inboxes.
+  const attempt =
+    intent === 'sign-in'
+      ? signInGuard.consume(who)
+      : consumeAccountAttempt({ ...who, account: who.account || undefined })
   if (!attempt.allowed) {
     return data<LoginActionData>(
       { intent, result: submission.reply({ formErrors: [TOO_MANY_ATTEMPTS], hideFields: SECRET_FIELDS }) },
@@ -98,11 +103,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data<LoginActionData>({ intent, result: submission.reply({ resetForm: true }), resetSent: true })
     }
     const { session } = await authenticateForm(intent, request, formData)
+    if (intent === 'sign-in') signInGuard.succeeded(who)
     return redirect(safeRedirectPath(formData.get('redirectTo')), {
       headers: { 'Set-Cookie': await commitSessionCookie(session.id) },
     })
   } catch (error) {
     if (isAppError(error, 'AUTH_FAILED')) {
+      if (intent === 'sign-in') signInGuard.failed(who)
       return data<LoginActionData>(
         { intent, result: submission.reply({ formErrors: [error.message], hideFields: SECRET_FIELDS }) },
         401,
