@@ -102,7 +102,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await requestPasswordReset({ identity, email: String(email).trim() })
       return data<LoginActionData>({ intent, result: submission.reply({ resetForm: true }), resetSent: true })
     }
-    const { session } = await authenticateForm(intent, request, formData)
+    const { session } = await authenticateForm(intent, formData)
     if (intent === 'sign-in') signInGuard.succeeded(who)
     return redirect(safeRedirectPath(formData.get('redirectTo')), {
       headers: { 'Set-Cookie': await commitSessionCookie(session.id) },

@@ -9,18 +9,19 @@ import {
 } from '~/services/auth/sign-in.server'
 import { getRuntime } from './runtime.server'
 
-/** Forms the login action has already parsed, by request: a strategy reads the form from here, not the body again. */
-const parsedForms = new WeakMap<Request, FormData>()
-
 /**
- * remix-auth-form's FormStrategy, but with the form the route parsed (it would clone the request and parse its
- * body a second time). A request whose form was not handed over is parsed here, once.
+ * remix-auth-form's FormStrategy, but able to take the form the route has already parsed: FormStrategy (and
+ * Authenticator.authenticate, which copies the request) would read the body a second time.
  */
 class ParsedFormStrategy extends Strategy<SignedIn, { form: FormData }> {
   name = 'parsed-form'
 
   async authenticate(request: Request): Promise<SignedIn> {
-    return this.verify({ form: parsedForms.get(request) ?? (await request.formData()) })
+    return this.verify({ form: await request.formData() })
+  }
+
+  verifyForm(form: FormData): Promise<SignedIn> {
+    return this.verify({ form })
   }
 }
 
@@ -58,7 +59,8 @@ authenticator.use(
 )
 
 /** Signs in with the strategy named `intent`, from the form the route parsed once. */
-export function authenticateForm(intent: 'sign-in' | 'sign-up' | 'google', request: Request, form: FormData) {
-  parsedForms.set(request, form)
-  return authenticator.authenticate(intent, request)
+export function authenticateForm(intent: 'sign-in' | 'sign-up' | 'google', form: FormData) {
+  const strategy = authenticator.get<ParsedFormStrategy>(intent)
+  if (!strategy) throw new ReferenceError(`Strategy ${intent} not found.`)
+  return strategy.verifyForm(form)
 }

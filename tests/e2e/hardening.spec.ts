@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto'
+import { expect, test } from '@playwright/test'
+import { NUL_MESSAGE } from '../../app/lib/input'
+import { apiUser, createOrg } from './api-client'
+import { createAccount, createInDialog, signIn } from './helpers'
+import { chunk, connect, residentBytes, startOwnServer } from './raw-http'
+
+const MB = 1024 * 1024
+const BIG = 64 * MB
+const OWN_PORT = Number(process.env.E2E_PORT ?? 3100) + 10
+
+/**
+ * Requests an attacker would send, against the production server entry (docs/decisions/028). The body caps run
+ * on a server of their own, whose memory and connections nothing else touches.
+ */
+test.describe('request bodies are capped before anything reads them', () => {
+  test.describe.configure({ mode: 'serial' })
+  let server: Awaited<ReturnType<typeof startOwnServer>>
+  test.beforeAll(async () => {
+    test.setTimeout(150_000)
+    server = await startOwnServer(OWN_PORT)
+  })
+  test.afterAll(() => server?.stop())
+
+  const targets = [
+    ['the sign-in page, signed out', '/login', 'text/plain'],
+    ['a page action', '/organization', 'text/plain'],
+    ['an API route', '/api/v1/organizations', 'application/json'],
+  ] as const
+
+  for (const framing of ['chunked', 'content-length'] as const) {
+    test(`64 MB sent ${framing} → 413 within 100 ms, memory flat, the same socket answers at once`, async () => {
+      test.setTimeout(60_000)
+      const pid = server.child.pid ?? 0
+      const before = residentBytes(pid)
+      for (const [, path, type] of targets) {
+        const connection = await connect(OWN_PORT)
+        const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' }
+        if (framing === 'chunked') headers['Transfer-Encoding'] = 'chunked'
+        else headers['Content-Length'] = String(BIG)
+        const started = performance.now()
+        await connection.head('POST', path, headers)
+        const answered = connection.response().then((r) => ({ ...r, ms: performance.now() - started }))
+        const piece = Buffer.alloc(64 * 1024, 'a')
+        let answer: Awaited<typeof answered> | undefined
+        void answered.then((a) => (answer = a))
+        // The whole body is sent, as a client that finishes its request does; the answer comes long before.
+        for (let sent = 0; sent < BIG; sent += piece.length) {
+          await connection.write(framing === 'chunked' ? chunk(piece) : piece)
+          // A write can complete without a turn of the event loop: let the answer be read as it arrives.
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+        if (framing === 'chunked') await connection.write('0\r\n\r\n')
+        const { status, headers: got, ms } = answer ?? (await answered)
+        expect(status, path).toBe(413)
+        expect(got['content-type'], path).toContain(type)
+        expect(ms, `${path} answered after ${ms.toFixed(0)} ms`).toBeLessThan(100)
+
+        const next = performance.now()
+        await connection.head('GET', '/healthz', {})
+        expect((await connection.response()).status).toBe(200)
+        expect(performance.now() - next, 'the next request on the same socket').toBeLessThan(500)
+        connection.close()
+      }
+      const grown = residentBytes(pid) - before
+      expect(grown, `resident memory grew by ${(grown / MB).toFixed(1)} MB`).toBeLessThan(20 * MB)
+    })
+  }
+
+  test('a body sent to an endpoint that takes none does not hold up the next request', async () => {
+    const connection = await connect(OWN_PORT)
+    await connection.head('GET', '/healthz', { 'Content-Length': '5' })
+    await connection.write('hello')
+    expect((await connection.response()).status).toBe(200)
+    const next = performance.now()
+    await connection.head('GET', '/healthz', {})
+    expect((await connection.response()).status).toBe(200)
+    expect(performance.now() - next).toBeLessThan(500)
+    connection.close()
+  })
+
+  test('NUL characters and malformed ids on every route of the OpenAPI document answer 400', async () => {
+    test.setTimeout(60_000)
+    const base = `http://127.0.0.1:${OWN_PORT}`
+    const account = await createAccount('Fuzz')
+    const document: OpenApi = await (await fetch(`${base}/api/v1/openapi.json`)).json()
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${account.idToken}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { message: string } }))
+
+    let idParams = 0
+    let bodies = 0
+    const failures: string[] = []
+    for (const [template, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const verb = method.toUpperCase()
+        const params = (operation.parameters ?? []).filter((p) => p.in === 'path')
+        const filled = (override: Record<string, string> = {}) =>
+          template.replace(/\{(\w+)\}/g, (_, name: string) =>
+            encodeURIComponent(override[name] ?? (name === 'platform' ? 'telegram' : randomUUID())),
+          )
+        const expect400 = async (what: string, path: string, body?: unknown, message?: string) => {
+          const answer = await call(verb, path, body)
+          if (answer.status !== 400 || (message && answer.body.message !== message)) {
+            failures.push(`${verb} ${template} ${what}: ${answer.status} ${answer.body.message}`)
+          }
+        }
+        for (const param of params) {
+          await expect400(
+            `{${param.name}} with NUL`,
+            filled({ [param.name]: 'a\u0000b' }),
+            undefined,
+            NUL_MESSAGE,
+          )
+          if (param.schema.pattern?.includes('[0-9a-f]{8}')) {
+            idParams++
+            await expect400(`{${param.name}} not a UUID`, filled({ [param.name]: 'not-a-uuid' }))
+          }
+        }
+        await expect400('a query value with NUL', `${filled()}?q=a%00b`, undefined, NUL_MESSAGE)
+        const schema = operation.requestBody?.content['application/json']?.schema
+        if (schema) {
+          bodies++
+          await expect400('a body with NUL in every text', filled(), withNul(schema, document), NUL_MESSAGE)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+    // The walk reached the routes that matter: organizations, agents and channels by id, and their bodies.
+    expect(idParams).toBeGreaterThanOrEqual(20)
+    expect(bodies).toBeGreaterThanOrEqual(10)
+  })
+})
+
+type Schema = {
+  type?: string | string[]
+  properties?: Record<string, Schema>
+  items?: Schema
+  anyOf?: Schema[]
+  oneOf?: Schema[]
+  $ref?: string
+  pattern?: string
+}
+type OpenApi = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string; schema: Schema }[]
+        requestBody?: { content: Record<string, { schema: Schema }> }
+      }
+    >
+  >
+}
+
+/** A value of the schema's shape in which every text holds a NUL character. */
+function withNul(schema: Schema, document: OpenApi, depth = 0): unknown {
+  if (depth > 6) return 'x\u0000y'
+  const variant = schema.anyOf?.[0] ?? schema.oneOf?.[0]
+  if (variant) return withNul(variant, document, depth + 1)
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type
+  if (type === 'object' || schema.properties) {
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? { text: {} }).map(([k, v]) => [k, withNul(v, document, depth + 1)]),
+    )
+  }
+  if (type === 'array') return [withNul(schema.items ?? {}, document, depth + 1)]
+  if (type === 'number' || type === 'integer') return 1
+  if (type === 'boolean') return true
+  return 'x\u0000y'
+}
+
+test('a cross-site form post is refused with 403 and changes nothing; the same post from our origin works', async ({
+  page,
+  baseURL,
+}) => {
+  const account = await createAccount('Cross Site')
+  await signIn(page, account.email)
+  await createInDialog(page, 'Home Org')
+  const form = { intent: 'create', name: 'Planted By Evil' }
+  const crossSite: Record<string, string>[] = [
+    { Origin: 'https://evil.example' },
+    { Origin: 'null' },
+    { 'Sec-Fetch-Site': 'cross-site' },
+    { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sub.evil.example' },
+  ]
+  for (const headers of crossSite) {
+    const response = await page.request.post('/organization', { form, headers, maxRedirects: 0 })
+    expect(response.status(), JSON.stringify(headers)).toBe(403)
+    expect(await response.text()).toBe('Cross-site requests are not allowed')
+  }
+  await page.goto('/organization')
+  await expect(page.getByText('Planted By Evil')).toHaveCount(0)
+
+  const same = await page.request.post('/organization', {
+    form: { ...form, name: 'Made Here', redirectTo: '/organization' },
+    headers: { Origin: new URL(baseURL ?? '').origin, 'Sec-Fetch-Site': 'same-origin' },
+  })
+  expect(same.status()).toBe(200)
+  await page.goto('/organization')
+  await expect(page.getByText('Made Here').first()).toBeVisible()
+})
+
+test('a redirect after sign-in never leaves the site, whatever redirectTo says', async ({ page }) => {
+  const account = await createAccount('Redirect')
+  await signIn(page, account.email, undefined, '/login?redirectTo=%2F%09%2Fevil.example')
+  await expect(page).toHaveURL('/')
+  await page.context().clearCookies()
+  await signIn(page, account.email, undefined, '/login?redirectTo=%2F.%2F%2Fevil.example%2Fx')
+  await expect(page).toHaveURL('/')
+})
+
+test('the product API answers NUL in a body with 400 and the field it was in', async ({ request }) => {
+  const user = await apiUser(request)
+  const org = await createOrg(user, 'Nul Org')
+  const renamed = await user.call('PATCH', `/organizations/${org.id}`, { body: { name: 'Acme\u0000' } })
+  expect(renamed.status).toBe(400)
+  expect(renamed.body.errors).toEqual({ name: [NUL_MESSAGE] })
+  const removed = await user.call('DELETE', `/organizations/${org.id}/channels/not-a-uuid/agent`)
+  expect(removed.status).toBe(400)
+  expect((await user.call('GET', `/organizations/${org.id}`)).body.data).toMatchObject({ name: 'Nul Org' })
+})

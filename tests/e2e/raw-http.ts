@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+/**
+ * HTTP/1.1 spoken by hand over one socket, for what a client library hides: a body sent in chunks at our pace,
+ * when the answer's head arrives, and whether the same socket then answers the next request.
+ */
+export type RawConnection = {
+  /** Sends a request's head; resolves when written. */
+  head(method: string, path: string, headers: Record<string, string>): Promise<void>
+  /** Writes bytes as they are (a chunk of a body, or a chunk already framed). */
+  write(bytes: Buffer | string): Promise<void>
+  /** The next response's status line and headers, once its head has arrived (its body is read and dropped). */
+  response(): Promise<{ status: number; headers: Record<string, string>; body: string }>
+  close(): void
+}
+
+export function connect(port: number): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1')
+    let buffered = Buffer.alloc(0)
+    let waiting: (() => void) | undefined
+    socket.on('data', (data) => {
+      buffered = Buffer.concat([buffered, data])
+      waiting?.()
+    })
+    socket.on('error', () => undefined)
+    socket.once('connect', () =>
+      resolve({
+        head: (method, target, headers) =>
+          write(
+            `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers)
+              .map(([k, v]) => `${k}: ${v}\r\n`)
+              .join('')}\r\n`,
+          ),
+        write,
+        response: () =>
+          new Promise((done, fail) => {
+            const check = () => {
+              const end = buffered.indexOf('\r\n\r\n')
+              if (end < 0) return
+              const [statusLine, ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n')
+              const headers = Object.fromEntries(
+                lines.map((l) => [
+                  l.slice(0, l.indexOf(':')).toLowerCase(),
+                  l.slice(l.indexOf(':') + 1).trim(),
+                ]),
+              )
+              const length = Number(headers['content-length'] ?? 0)
+              if (buffered.length < end + 4 + length) return
+              const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8')
+              buffered = buffered.subarray(end + 4 + length)
+              waiting = undefined
+              done({ status: Number(statusLine.split(' ')[1]), headers, body })
+            }
+            waiting = check
+            socket.once('close', () => fail(new Error('the connection closed before an answer')))
+            check()
+          }),
+        close: () => socket.destroy(),
+      }),
+    )
+    socket.once('error', reject)
+    const write = (bytes: Buffer | string) =>
+      new Promise<void>((done, fail) => socket.write(bytes, (error) => (error ? fail(error) : done())))
+  })
+}
+
+/** A chunk of a chunked body, framed. */
+export const chunk = (bytes: Buffer) =>
+  Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])
+
+/** The resident memory of a process, in bytes (Linux). */
+export function residentBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  if (!match) throw new Error(`no VmRSS for ${pid}`)
+  return Number(match[1]) * 1024
+}
+
+/**
+ * The production server entry (the built app, `node --import tsx server/index.ts`) in a process of its own, on
+ * the embedded default with its own data folder: its memory and its connections are this test's alone.
+ */
+export async function startOwnServer(port: number): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      EMBEDDED_DEFAULTS: 'true',
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-hardening-')),
+      LOG_LEVEL: 'warn',
+      FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) break
+    if (Date.now() > deadline) throw new Error('the server did not start in 120 s')
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
