@@ -33,9 +33,8 @@ export const META_WEBHOOK_MESSAGES = {
 // (`object`, `entry[]`) is read strictly and every event on its own: an event that is of a kind we do not handle,
 // or that lacks what we need, is skipped and counted, and never costs the rest of the batch (docs/decisions/028).
 
-type MetaSkipReason = WebhookSkipReason
 /** An event left out: its kind (`reaction`, `optin`, `status`...) and why; never its content. */
-export type MetaSkipped = ChannelKey & { kind: string; reason: MetaSkipReason }
+export type MetaSkipped = ChannelKey & { kind: string; reason: WebhookSkipReason }
 
 const idOf = z.looseObject({ id: z.string().min(1) })
 // Milliseconds as a number, or as a string on some reference pages (messaging_optins shows "TIMESTAMP").
@@ -179,7 +178,7 @@ function messengerKind(event: Record<string, unknown>): string {
 
 function messengerEvents(pageId: string, entryTime: number | undefined, raw: unknown, out: MetaEvents): void {
   const key = { platform: 'facebook', platformChannelId: pageId } as const
-  const skip = (kind: string, reason: MetaSkipReason) => void out.skipped.push({ ...key, kind, reason })
+  const skip = (kind: string, reason: WebhookSkipReason) => void out.skipped.push({ ...key, kind, reason })
   if (!isRecord(raw)) return skip('unknown', 'malformed')
   const kind = messengerKind(raw)
   // The page's own messages (echoes) are never answered, nor stored: we do not subscribe to them.
@@ -286,7 +285,7 @@ const isWhatsAppStatus = (status: string): status is (typeof WHATSAPP_STATUSES)[
   (WHATSAPP_STATUSES as readonly string[]).includes(status)
 
 function whatsappEvents(raw: unknown, out: MetaEvents): void {
-  const skip = (kind: string, reason: MetaSkipReason, platformChannelId = '') =>
+  const skip = (kind: string, reason: WebhookSkipReason, platformChannelId = '') =>
     void out.skipped.push({ platform: 'whatsapp', platformChannelId, kind, reason })
   const parsed = whatsappChange.safeParse(raw)
   if (!parsed.success) return skip('change', 'malformed')
@@ -463,7 +462,7 @@ export type MetaWebhookResult = {
   statuses: number
   /** Events of pages or numbers that are not connected here. */
   ignored: number
-  /** Events of a kind we do not handle, or without what we need (see MetaSkipReason). */
+  /** Events of a kind we do not handle, or without what we need (see WebhookSkipReason). */
   skipped: number
 }
 
