@@ -167,6 +167,54 @@ describe('POST /webhooks/telegram/:channelId', () => {
     expect(await stored(bot.channelId)).toEqual([])
   })
 
+  // Update kinds from the Bot API's Update object (core.telegram.org/bots/api#update) that we do not keep, and a
+  // message without what we need: 200 and nothing stored, never 400 (Telegram would resend them, holding back the
+  // updates after them). The text beside them is answered once.
+  it('acknowledges every update kind it does not keep, storing nothing, and answers the text after them', async () => {
+    const bot = await newChannel()
+    const chat = { id: 5150, type: 'private', first_name: 'Ann' }
+    const from = { id: 5150, is_bot: false, first_name: 'Ann' }
+    const message = { message_id: 70, date: Math.floor(Date.now() / 1000), chat, from, text: 'edited text' }
+    const others = [
+      { edited_message: { ...message, edit_date: message.date + 5 } },
+      {
+        channel_post: { ...message, chat: { id: -100123, type: 'channel', title: 'News' }, from: undefined },
+      },
+      { edited_channel_post: { ...message, chat: { id: -100123, type: 'channel', title: 'News' } } },
+      {
+        my_chat_member: {
+          chat,
+          from,
+          date: message.date,
+          old_chat_member: { user: { id: 1, is_bot: true, first_name: 'Bot' }, status: 'member' },
+          new_chat_member: { user: { id: 1, is_bot: true, first_name: 'Bot' }, status: 'kicked' },
+        },
+      },
+      {
+        message_reaction: {
+          chat,
+          message_id: 69,
+          user: from,
+          date: message.date,
+          old_reaction: [],
+          new_reaction: [{ type: 'emoji', emoji: '👍' }],
+        },
+      },
+      { callback_query: { id: '4382bfdwdsb323b2d9', from, chat_instance: '42', data: 'yes' } },
+      { message: { message_id: 71, date: message.date } }, // no chat: nothing to answer
+      { message: { ...message, message_id: 72, from: { id: 9, is_bot: true, first_name: 'Other bot' } } },
+    ]
+    const headers = { 'x-telegram-bot-api-secret-token': bot.secret }
+    for (const [i, update] of others.entries()) {
+      const response = await post(bot.channelId, JSON.stringify({ update_id: 9000 + i, ...update }), headers)
+      expect(response.status).toBe(200)
+    }
+    expect(await stored(bot.channelId)).toEqual([])
+    expect(await telegram.deliverUpdate(bot.token, textUpdate(5150, 'Still open?'))).toBe(200)
+    await waitForSettled(runtime.database.db, bot.channelId)
+    expect(telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: Still open?'])
+  })
+
   describe('refusals store and enqueue nothing', () => {
     const valid = () => JSON.stringify(textUpdate(777, 'should not be stored'))
 
@@ -200,7 +248,7 @@ describe('POST /webhooks/telegram/:channelId', () => {
     it.each([
       ['malformed JSON', '{"update_id": 1, "message": '],
       ['JSON that is not an update', JSON.stringify({ hello: 'world' })],
-      ['a message without a chat', JSON.stringify({ update_id: 1, message: { message_id: 1, date: 1 } })],
+      ['an update without its update_id', JSON.stringify({ message: textUpdate(1, 'x').message })],
     ])('400 for %s', async (_, body) => {
       const bot = await newChannel()
       const jobs = await jobCount()

@@ -53,6 +53,18 @@ function createMetrics() {
       labelNames: ['platform', 'result'] as const,
       registers,
     }),
+    webhookEventsSkipped: new Counter({
+      name: `${PREFIX}webhook_events_skipped_total`,
+      help: 'Events of acknowledged deliveries left out, by platform and reason: unsupported (a kind not handled), malformed (without what we need), unknown_channel.',
+      labelNames: ['platform', 'reason'] as const,
+      registers,
+    }),
+    webhookEventsIncomplete: new Counter({
+      name: `${PREFIX}webhook_events_incomplete_total`,
+      help: 'Events used without a field we would like (a message without its own timestamp), by platform and field.',
+      labelNames: ['platform', 'missing'] as const,
+      registers,
+    }),
     repliesSent: new Counter({
       name: `${PREFIX}replies_sent_total`,
       help: 'Answers accepted by the platform, by platform.',
@@ -167,6 +179,18 @@ export function webhookRejectReason(code: string, unauthorized: 'bad_secret' | '
 
 export function recordInboundMessage(platform: ReplyPlatform, stored: boolean): void {
   getMetrics().inboundMessages.inc({ platform, result: stored ? 'stored' : 'duplicate' })
+}
+
+/** Why an event of a signed, well-formed delivery was left out (the delivery itself is acknowledged). */
+export type WebhookSkipReason = 'unsupported' | 'malformed' | 'unknown_channel'
+
+export function recordSkippedEvent(platform: ReplyPlatform, reason: WebhookSkipReason): void {
+  getMetrics().webhookEventsSkipped.inc({ platform, reason })
+}
+
+/** An event used without a field we would like (`timestamp`: our receipt's time stands in). */
+export function recordIncompleteEvent(platform: ReplyPlatform, missing: 'timestamp'): void {
+  getMetrics().webhookEventsIncomplete.inc({ platform, missing })
 }
 
 /** A reply job's end: sent (with the time from our receipt of the message), failed, or left to a person. */

@@ -35,7 +35,7 @@ export type WebhookAnswer = { status: number; body: string }
 
 type ReceiverRuntime = Pick<
   Runtime,
-  'config' | 'database' | 'boss' | 'ingest' | 'replyQueue' | 'webhookChannels'
+  'config' | 'database' | 'boss' | 'ingest' | 'replyQueue' | 'webhookChannels' | 'logger'
 >
 
 function answer(platform: WebhookPlatform, outcome: WebhookOutcome, status: number, message?: string) {
@@ -56,7 +56,7 @@ export async function receiveTelegramCall(
   if (call.method !== 'POST') return answer('telegram', 'method_not_allowed', 405, 'Method not allowed')
   const tooLarge = () => answer('telegram', 'too_large', 413, 'Payload too large')
   if (Number(call.header('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
-  const { database, boss, ingest, replyQueue, webhookChannels } = runtime
+  const { database, boss, ingest, replyQueue, webhookChannels, logger } = runtime
   try {
     const channel = await authenticateTelegramWebhook(
       database.db,
@@ -72,7 +72,7 @@ export async function receiveTelegramCall(
     } catch {
       return answer('telegram', 'bad_body', 400, WEBHOOK_MESSAGES.badBody)
     }
-    await receiveTelegramUpdate({ db: database.db, boss, channel, body: update, ingest })
+    await receiveTelegramUpdate({ db: database.db, boss, channel, body: update, ingest, logger })
     // Above REPLY_QUEUE_HIGH_WATER the update is still stored and acknowledged: this only counts it.
     replyQueue.acknowledged('telegram')
     return answer('telegram', 'accepted', 200)
@@ -88,15 +88,16 @@ export async function receiveTelegramCall(
 
 /**
  * Meta's deliveries for every page and number of the app: the body (1 MB at most) read as bytes, its
- * X-Hub-Signature-256 checked against the app secret in constant time, then parsed, stored and enqueued (see
- * receiveMetaWebhook), then 200. Any refusal stores and enqueues nothing; a thrown error is a 5xx, after which
+ * X-Hub-Signature-256 checked against the app secret in constant time, then parsed, stored and enqueued event by
+ * event (see receiveMetaWebhook: an event we do not handle is skipped, not refused), then 200. Any refusal (a bad
+ * signature, malformed JSON, a body over 1 MB, no connected channel) stores and enqueues nothing; a thrown error is a 5xx, after which
  * Meta delivers again, which the unique keys make harmless.
  */
 export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCall): Promise<WebhookAnswer> {
   if (call.method !== 'POST') return answer('meta', 'method_not_allowed', 405, 'Method not allowed')
   const tooLarge = () => answer('meta', 'too_large', 413, 'Payload too large')
   if (Number(call.header('content-length') ?? 0) > WEBHOOK_MAX_BODY_BYTES) return tooLarge()
-  const { config, database, boss, ingest, replyQueue, webhookChannels } = runtime
+  const { config, database, boss, ingest, replyQueue, webhookChannels, logger } = runtime
   const body = await call.readBody(WEBHOOK_MAX_BODY_BYTES)
   if (!body.ok) return tooLarge()
   if (!verifyMetaSignature(body.bytes, call.header(META_SIGNATURE_HEADER), config.meta.appSecret)) {
@@ -110,7 +111,14 @@ export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCal
   }
   const platform = metaWebhookPlatform(payload)
   try {
-    await receiveMetaWebhook({ db: database.db, boss, body: payload, ingest, lookup: webhookChannels })
+    await receiveMetaWebhook({
+      db: database.db,
+      boss,
+      body: payload,
+      ingest,
+      lookup: webhookChannels,
+      logger,
+    })
     // Above REPLY_QUEUE_HIGH_WATER the delivery is still stored and acknowledged: this only counts it.
     replyQueue.acknowledged(platform)
     return answer(platform, 'accepted', 200)

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { signMetaPayload } from '../../app/integrations/meta/signature.server'
@@ -9,6 +10,10 @@ import { signMetaPayload } from '../../app/integrations/meta/signature.server'
  * API's register, WABA subscribed_apps (POST and DELETE), phone number and WABA reads and text sends. A token may come as
  * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
  * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
+ * /me/accounts pages as Graph does (`limit`, 25 by default and 100 at most; `after` cursors; `paging.next` until
+ * the last page). An `appsecret_proof` that is not the HMAC-SHA256 of the token keyed by the app secret is
+ * refused; with `requireAppSecretProof` on (the app's "Require App Secret" setting), so is a call with a user,
+ * page or business token that carries none (developers.facebook.com/docs/graph-api/securing-requests).
  */
 
 const pageSchema = z.object({
@@ -64,6 +69,8 @@ export type GraphOverride = z.infer<typeof overrideSchema>
 export type GraphFake = {
   /** Base URL without the version, as META_GRAPH_ROOT expects it. */
   graphRoot: string
+  /** The app's "Require App Secret" switch; may be flipped at any time. */
+  switches: { requireAppSecretProof: boolean }
   state: GraphFakeState
   calls: GraphCall[]
   messages: SentMessage[]
@@ -72,7 +79,13 @@ export type GraphFake = {
   enqueue(pathPattern: string | RegExp, override: GraphOverride): void
   close(): Promise<void>
 }
-export type GraphFakeOptions = { appId: string; appSecret: string; port?: number; seed?: GraphFakeSeed }
+export type GraphFakeOptions = {
+  appId: string
+  appSecret: string
+  port?: number
+  seed?: GraphFakeSeed
+  requireAppSecretProof?: boolean
+}
 
 type Answer = [status: number, body: unknown]
 const fail = (status: number, code: number, message: string, extra?: Record<string, unknown>): Answer => [
@@ -82,6 +95,19 @@ const fail = (status: number, code: number, message: string, extra?: Record<stri
 const INVALID_TOKEN = fail(400, 190, 'Invalid OAuth access token - Cannot parse access token')
 const FORBIDDEN = fail(403, 200, '(#200) Permissions error')
 const INVALID_PARAMETER = fail(400, 100, '(#100) Invalid parameter')
+// Graph's answers about appsecret_proof (a GraphMethodException, code 100).
+const proofError = (message: string): Answer => [
+  400,
+  { error: { message, type: 'GraphMethodException', code: 100, fbtrace_id: 'AFakeTraceId' } },
+]
+const PROOF_REQUIRED = proofError('API calls from the server require an appsecret_proof argument')
+const PROOF_INVALID = proofError('Invalid appsecret_proof provided in the API argument')
+const ACCOUNTS_LIMIT = { default: 25, max: 100 }
+const cursorOf = (index: number) => Buffer.from(`page:${index}`).toString('base64url')
+const indexOf = (cursor: string | undefined) => {
+  const match = /^page:(\d+)$/.exec(Buffer.from(cursor ?? '', 'base64url').toString('utf8'))
+  return match ? Number(match[1]) : 0
+}
 const SUCCESS: Answer = [200, { success: true }]
 // Graph allows any origin: the fake SDK's FB.api calls come from the app's page.
 const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' }
@@ -99,6 +125,8 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
   const calls: GraphCall[] = []
   const messages: SentMessage[] = []
   const overrides: Array<GraphOverride & { pattern: string | RegExp }> = []
+  const switches = { requireAppSecretProof: options.requireAppSecretProof ?? false }
+  let root = ''
   let counter = 0
 
   function seed(data: GraphFakeSeed) {
@@ -155,8 +183,27 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       return [200, { data: [...granted, ...declined] }]
     }
     if (endpoint === 'GET me/accounts' && me) {
-      const data = me.pages.map(({ accessToken, ...page }) => ({ ...page, access_token: accessToken }))
-      return [200, { data, paging: { cursors: { before: 'QVFIUk', after: 'QVFIUl' } } }]
+      const asked = Number(param('limit') ?? ACCOUNTS_LIMIT.default)
+      const limit = Math.min(
+        Number.isInteger(asked) && asked > 0 ? asked : ACCOUNTS_LIMIT.default,
+        ACCOUNTS_LIMIT.max,
+      )
+      const start = indexOf(param('after'))
+      const data = me.pages
+        .slice(start, start + limit)
+        .map(({ accessToken, ...page }) => ({ ...page, access_token: accessToken }))
+      const end = start + data.length
+      const paging: Record<string, unknown> = { cursors: { before: cursorOf(start), after: cursorOf(end) } }
+      if (end < me.pages.length) {
+        // Like Graph's: the whole request again with the next cursor, the token in the query.
+        const next = new URL(`${root}/v23.0/me/accounts`)
+        for (const [name, value] of Object.entries(call.query)) next.searchParams.set(name, value)
+        next.searchParams.set('limit', String(limit))
+        next.searchParams.set('access_token', token)
+        next.searchParams.set('after', cursorOf(end))
+        paging.next = next.href
+      }
+      return [200, { data, paging }]
     }
     const page = users.flatMap((u) => u.pages).find((p) => p.id === id)
     const [phone, waba] = [state.phoneNumbers[id], state.wabas[id]]
@@ -220,6 +267,17 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     return fail(400, 100, `Unsupported ${method} request on '${id}'`, { error_subcode: 33 })
   }
 
+  /** Graph's appsecret_proof rules: a proof must match; with the switch on, every non-app token needs one. */
+  function checkProof(token: string, proof: string | undefined): Answer | undefined {
+    if (proof === undefined) {
+      const appToken = token === `${options.appId}|${options.appSecret}`
+      return switches.requireAppSecretProof && !appToken ? PROOF_REQUIRED : undefined
+    }
+    const expected = createHmac('sha256', options.appSecret).update(token).digest('hex')
+    const [a, b] = [Buffer.from(proof), Buffer.from(expected)]
+    return a.length === b.length && timingSafeEqual(a, b) ? undefined : PROOF_INVALID
+  }
+
   function send(res: ServerResponse, [status, body]: Answer, headers: Record<string, string> = {}) {
     res.writeHead(status, { ...JSON_HEADERS, ...headers })
     res.end(JSON.stringify(body))
@@ -260,7 +318,8 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     }
     const param = (name: string) => call.query[name] ?? text(objectOf(body)[name])
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? param('access_token')
-    send(res, route(call, param, token))
+    const refused = token ? checkProof(token, param('appsecret_proof')) : undefined
+    send(res, refused ?? route(call, param, token))
   }
 
   const server = createServer((req, res) => {
@@ -271,9 +330,11 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('The fake is not listening on TCP')
+  root = `http://127.0.0.1:${address.port}`
 
   return {
-    graphRoot: `http://127.0.0.1:${address.port}`,
+    graphRoot: root,
+    switches,
     state,
     calls,
     messages,

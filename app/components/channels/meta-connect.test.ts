@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
-import { ConnectError } from './facebook-sdk'
 import { CHANNEL_UI_MESSAGES } from './messages'
-import { checkPermissions, choosePages, parseSignupMessage, signupOutcome } from './meta-connect'
+import { ConnectError, type FacebookSdk } from './facebook-sdk'
+import {
+  checkPermissions,
+  choosePages,
+  collectFacebookPages,
+  parseSignupMessage,
+  signupOutcome,
+} from './meta-connect'
 
 const TRUSTED = ['https://www.facebook.com', 'https://web.facebook.com']
 const granted = (names: readonly string[], status = 'granted') =>
@@ -119,5 +125,34 @@ describe('signupOutcome', () => {
       'WhatsApp signup failed: Boom',
     )
     expect(failureOf(() => signupOutcome(withCode('c'), null))).toBe('WhatsApp signup failed')
+  })
+})
+
+describe('collectFacebookPages', () => {
+  it('lists every page of a person with 250, following /me/accounts paging to its end', async () => {
+    const pages = Array.from({ length: 250 }, (_, i) => ({
+      id: String(i),
+      name: `P${i}`,
+      access_token: `t${i}`,
+    }))
+    const asked: Record<string, string>[] = []
+    const sdk: FacebookSdk = {
+      init: () => undefined,
+      logout: () => undefined,
+      getLoginStatus: () => undefined,
+      login: (callback) => callback({ status: 'connected', authResponse: { accessToken: 'user-token' } }),
+      api: (path, params, callback) => {
+        if (path === '/me/permissions') return callback({ data: granted(FACEBOOK_PERMISSIONS) })
+        asked.push(params)
+        const start = Number(params.after ?? 0)
+        const end = start + Number(params.limit)
+        const next = end < pages.length ? { next: `https://graph/next?after=${end}` } : {}
+        callback({ data: pages.slice(start, end), paging: { cursors: { after: String(end) }, ...next } })
+      },
+    }
+    const { pages: listed } = await collectFacebookPages(sdk, new Set(['7']))
+    expect(listed).toHaveLength(249)
+    expect(listed.at(-1)).toMatchObject({ id: '249', accessToken: 't249' })
+    expect(asked.map((p) => p.after)).toEqual([undefined, '100', '200'])
   })
 })

@@ -105,11 +105,37 @@ export async function collectFacebookPages(sdk: FacebookSdk, connectedPageIds: R
   const { accessToken } = await facebookLogin(sdk)
   const { valid, missing } = checkPermissions(await graphGet(sdk, '/me/permissions'))
   if (!valid) throw new ConnectError(CHANNEL_UI_MESSAGES.missingPermissions(missing))
-  const accounts = await graphGet(sdk, '/me/accounts', {
-    fields: 'id,name,category,tasks,access_token',
-    limit: '100',
-  })
-  return { userAccessToken: accessToken, pages: choosePages(accounts, connectedPageIds) }
+  return { userAccessToken: accessToken, pages: choosePages(await allAccounts(sdk), connectedPageIds) }
+}
+
+const pagingSchema = z.object({
+  paging: z
+    .object({ next: z.string().optional(), cursors: z.object({ after: z.string() }).optional() })
+    .optional(),
+})
+// A guard against a Graph that would hand out `next` forever: 100 requests of 100 pages each.
+const MAX_ACCOUNT_REQUESTS = 100
+
+/**
+ * Every page of /me/accounts: Graph's paging is followed (its `after` cursor) while it gives a `next` link. An
+ * answer that is not a page list is returned as it is, for choosePages to refuse.
+ */
+async function allAccounts(sdk: FacebookSdk): Promise<unknown> {
+  const data: unknown[] = []
+  let after: string | undefined
+  for (let request = 0; request < MAX_ACCOUNT_REQUESTS; request++) {
+    const params: Record<string, string> = { fields: 'id,name,category,tasks,access_token', limit: '100' }
+    if (after) params.after = after
+    const answer = await graphGet(sdk, '/me/accounts', params)
+    const pages = accountsSchema.safeParse(answer)
+    if (!pages.success) return answer
+    data.push(...pages.data.data)
+    const { paging } = pagingSchema.catch({}).parse(answer)
+    const next = paging?.next ? paging.cursors?.after : undefined
+    if (!next || next === after) break
+    after = next
+  }
+  return { data }
 }
 
 /** The connect-facebook action's form: Conform's names for the nested list. */

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net'
+import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
 import { PlatformError, withPlatformRetries } from '../platform-errors'
@@ -456,5 +457,118 @@ describe('the Graph fake, driven over HTTP as an e2e test in another process wou
     const calls: unknown = await (await control('calls')).json()
     expect(calls).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/1003/messages' })]))
     expect((await control('next', { status: 'not a number' })).status).toBe(400)
+  })
+})
+
+describe('/me/accounts paging (issue 14)', () => {
+  it('follows paging.next to the last page: 250 pages in three requests of 100', async () => {
+    const token = 'EAAuser-S3CRET-many'
+    const pages = Array.from({ length: 250 }, (_, i) => ({
+      id: String(10_000 + i),
+      name: `Branch ${i + 1}`,
+      accessToken: `EAApage-S3CRET-${10_000 + i}`,
+    }))
+    fake.seed({ users: { [token]: { id: '504', pages } } })
+    const before = fake.calls.length
+    const listed = await client().getPages(token)
+    expect(listed.map((p) => p.id)).toEqual(pages.map((p) => p.id))
+    expect(listed[249]).toMatchObject({ name: 'Branch 250', accessToken: 'EAApage-S3CRET-10249' })
+    const calls = callsFrom(before)
+    expect(calls.map((c) => [c.path, c.query.limit, c.query.fields])).toEqual(
+      Array(3).fill(['/me/accounts', '100', 'id,name,category,tasks,access_token']),
+    )
+    // Graph's `next` carries the token in its query; ours goes in the Authorization header only.
+    expect(calls.every((c) => c.query.access_token === undefined)).toBe(true)
+  })
+
+  it('does not follow a next link to another host', async () => {
+    const token = 'EAAuser-S3CRET-elsewhere'
+    fake.seed({
+      users: { [token]: { id: '505', pages: [{ id: '1', name: 'A', accessToken: 'EAApage-S3CRET-x' }] } },
+    })
+    fake.enqueue('/me/accounts', {
+      status: 200,
+      body: {
+        data: [{ id: '1', name: 'A', access_token: 'EAApage-S3CRET-x' }],
+        paging: { next: 'https://graph.example.net/v23.0/me/accounts?after=x' },
+      },
+    })
+    const before = fake.calls.length
+    expect((await client().getPages(token)).map((p) => p.id)).toEqual(['1'])
+    expect(callsFrom(before)).toHaveLength(1)
+  })
+})
+
+describe('appsecret_proof (issue 14)', () => {
+  let strict: GraphFake
+  beforeAll(async () => {
+    strict = await startGraphFake({
+      appId: APP_ID,
+      appSecret: APP_SECRET,
+      requireAppSecretProof: true,
+      seed: {
+        users: {
+          [USER_TOKEN]: {
+            id: '501',
+            permissions: [...FACEBOOK_PERMISSIONS],
+            pages: [{ id: '1001', name: 'Acme Store', accessToken: PAGE_TOKEN }],
+          },
+        },
+        businessTokens: [BUSINESS_TOKEN],
+        phoneNumbers: {
+          '2001': { verified_name: 'Acme', display_phone_number: '+1 555-010-0001', wabaId: '3001' },
+        },
+        wabas: { '3001': { name: 'Acme WABA' } },
+      },
+    })
+  })
+  afterAll(() => strict.close())
+  const strictClient = () =>
+    createGraphClient({ graphRoot: strict.graphRoot, version: 'v23.0', appId: APP_ID, appSecret: APP_SECRET })
+  const proof = (token: string) => createHmac('sha256', APP_SECRET).update(token).digest('hex')
+
+  it('carries the HMAC-SHA256 of the token on every call made with a user, page or business token', async () => {
+    const graph = strictClient()
+    const before = strict.calls.length
+    await graph.getPages(USER_TOKEN)
+    await graph.getGrantedPermissions(USER_TOKEN)
+    await graph.getPage(PAGE_TOKEN, '1001')
+    await graph.subscribePageToApp(PAGE_TOKEN, '1001')
+    await graph.sendMessengerTyping(PAGE_TOKEN, '1001', '42')
+    await graph.sendMessengerText(PAGE_TOKEN, '1001', { recipientId: '42', text: 'hi' })
+    await graph.unsubscribePageFromApp(PAGE_TOKEN, '1001')
+    await graph.getPhoneNumber(BUSINESS_TOKEN, '2001')
+    await graph.getWaba(BUSINESS_TOKEN, '3001')
+    await graph.subscribeAppToWaba(BUSINESS_TOKEN, '3001')
+    await graph.sendWhatsAppText(BUSINESS_TOKEN, '2001', { to: '15550001', text: 'hi' })
+    const calls = strict.calls.slice(before)
+    expect(calls).toHaveLength(11)
+    const tokens = [USER_TOKEN, USER_TOKEN, ...Array(5).fill(PAGE_TOKEN), ...Array(4).fill(BUSINESS_TOKEN)]
+    expect(calls.map((c) => c.query.appsecret_proof)).toEqual(tokens.map(proof))
+  })
+
+  it('sends none with the app token (debug_token), which holds the secret itself', async () => {
+    const before = strict.calls.length
+    expect((await strictClient().debugToken(PAGE_TOKEN)).isValid).toBe(true)
+    expect(strict.calls[before].query.appsecret_proof).toBeUndefined()
+  })
+
+  it('the fake refuses a call without the proof, or with a wrong one, as Graph does with the switch on', async () => {
+    const get = (query: string) =>
+      fetch(`${strict.graphRoot}/v23.0/me/accounts?${query}`, {
+        headers: { authorization: `Bearer ${USER_TOKEN}` },
+      })
+    const missing = await get('')
+    expect(missing.status).toBe(400)
+    expect(await missing.json()).toMatchObject({
+      error: { code: 100, message: expect.stringMatching(/appsecret_proof/) },
+    })
+    expect((await get(`appsecret_proof=${proof('another token')}`)).status).toBe(400)
+    expect((await get(`appsecret_proof=${proof(USER_TOKEN)}`)).status).toBe(200)
+    // A client without the proof fails, as it did before issue 14 against such an app.
+    const plain = await fetch(`${strict.graphRoot}/v23.0/1001?fields=id`, {
+      headers: { authorization: `Bearer ${PAGE_TOKEN}` },
+    })
+    expect(plain.status).toBe(400)
   })
 })

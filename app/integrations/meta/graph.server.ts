@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { z } from 'zod'
 import {
   PLATFORM_REQUEST_TIMEOUT_MS,
@@ -174,9 +175,14 @@ const wabaSchema = z.object({
 const whatsAppSendSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) })
 
 const WABA_FIELDS = 'id,name,currency,timezone_id,message_template_namespace'
-// /me/accounts pages at 25 by default; 100 per page and at most 10 pages is far beyond what a person administers.
+// /me/accounts pages at 25 by default; 100 a request keeps a person with many pages to a few requests. Its
+// `paging.next` is followed to the end; the cap only stops a Graph that would hand out `next` links forever.
 const PAGES_PER_REQUEST = '100'
-const MAX_PAGE_REQUESTS = 10
+const MAX_PAGE_REQUESTS = 1000
+
+// Tokens whose appsecret_proof was computed, kept so that a page's sends do not hash its token every time. The
+// cache is emptied when full: a proof is cheap to compute again.
+const PROOFS_CACHED = 1024
 
 type GraphRequest = {
   platform: Platform
@@ -187,6 +193,13 @@ type GraphRequest = {
   body?: unknown
   /** Sent as `Authorization: Bearer`, never in the URL. */
   token?: string
+  /**
+   * The app access token (`app_id|app_secret`, debug_token): no appsecret_proof. Meta asks for the proof to show
+   * that a user, page or business token is used by the app's server; the app token holds the secret itself.
+   */
+  appToken?: boolean
+  /** A `paging.next` link given by Graph, requested instead of `path` (same origin and version only). */
+  url?: URL
   /** Other values that must not appear in an error (codes, PINs, tokens passed as parameters). */
   secrets?: string[]
 }
@@ -235,6 +248,39 @@ export function createGraphClient(config: GraphConfig): GraphClient {
   const base = `${config.graphRoot.replace(/\/+$/, '')}/${config.version}`
   const timeoutMs = config.timeoutMs ?? PLATFORM_REQUEST_TIMEOUT_MS
   const appToken = `${config.appId}|${config.appSecret}`
+  const proofs = new Map<string, string>()
+
+  /**
+   * appsecret_proof: HMAC-SHA256 of the access token keyed by the app secret, in hex
+   * (developers.facebook.com/docs/graph-api/securing-requests). With "Require App Secret" switched on in the
+   * app's settings, Graph refuses every call with a user, page or business token that does not carry it.
+   */
+  function proofOf(token: string): string {
+    let proof = proofs.get(token)
+    if (proof === undefined) {
+      if (proofs.size >= PROOFS_CACHED) proofs.clear()
+      proof = createHmac('sha256', config.appSecret).update(token).digest('hex')
+      proofs.set(token, proof)
+    }
+    return proof
+  }
+
+  /** A `paging.next` link, if it points at this Graph root and version; never another host. */
+  function nextLink(link: string | undefined): URL | undefined {
+    if (!link) return undefined
+    let url: URL
+    try {
+      url = new URL(link)
+    } catch {
+      return undefined
+    }
+    const root = new URL(base)
+    if (url.origin !== root.origin || !url.pathname.startsWith(`${root.pathname}/`)) return undefined
+    // The token goes in the Authorization header, as on every call, and the proof is ours to add.
+    url.searchParams.delete('access_token')
+    url.searchParams.delete('appsecret_proof')
+    return url
+  }
 
   async function request<T>(schema: z.ZodType<T>, call: GraphRequest): Promise<T> {
     const { platform, method = 'GET' } = call
@@ -243,10 +289,11 @@ export function createGraphClient(config: GraphConfig): GraphClient {
     if (badId !== undefined) {
       throw new GraphApiError(platform, 'VALIDATION_ERROR', { message: 'Invalid Graph API object id' })
     }
-    const url = new URL(`${base}/${call.path.join('/')}`)
+    const url = call.url ? new URL(call.url) : new URL(`${base}/${call.path.join('/')}`)
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value)
     const headers: Record<string, string> = { accept: 'application/json' }
     if (call.token) headers.authorization = `Bearer ${call.token}`
+    if (call.token && !call.appToken) url.searchParams.set('appsecret_proof', proofOf(call.token))
     if (call.body !== undefined) headers['content-type'] = 'application/json'
 
     const timeout = AbortSignal.timeout(timeoutMs)
@@ -282,16 +329,15 @@ export function createGraphClient(config: GraphConfig): GraphClient {
 
   async function getPages(userToken: string): Promise<FacebookPage[]> {
     const pages: FacebookPage[] = []
-    let after: string | undefined
+    const seen = new Set<string>()
+    let next: URL | undefined
     for (let round = 0; round < MAX_PAGE_REQUESTS; round++) {
-      const query: Record<string, string> = {
-        fields: 'id,name,category,tasks,access_token',
-        limit: PAGES_PER_REQUEST,
-      }
-      if (after) query.after = after
+      const first = { fields: 'id,name,category,tasks,access_token', limit: PAGES_PER_REQUEST }
       const answer = await request(
         accountsSchema,
-        facebook({ path: ['me', 'accounts'], query, token: userToken }),
+        next
+          ? facebook({ path: ['me', 'accounts'], url: next, token: userToken })
+          : facebook({ path: ['me', 'accounts'], query: first, token: userToken }),
       )
       for (const page of answer.data) {
         pages.push({
@@ -302,8 +348,10 @@ export function createGraphClient(config: GraphConfig): GraphClient {
           accessToken: page.access_token,
         })
       }
-      after = answer.paging?.cursors?.after
-      if (!answer.paging?.next || !after) break
+      // Graph's own link to the next page (with its cursor and our fields and limit); none on the last page.
+      next = nextLink(answer.paging?.next)
+      if (!next || seen.has(next.href)) break
+      seen.add(next.href)
     }
     return pages
   }
@@ -314,6 +362,7 @@ export function createGraphClient(config: GraphConfig): GraphClient {
         path: ['debug_token'],
         query: { input_token: inputToken },
         token: appToken,
+        appToken: true,
         secrets: [inputToken],
       })
       const { data } = await request(debugTokenSchema, call).catch((error: unknown) => {

@@ -85,7 +85,7 @@ describe('Messenger', () => {
         { page: second, messaging: [messengerText(second, cat, 'Hi from Cat')] },
       ),
     )
-    expect(result).toEqual({ stored: 3, duplicates: 0, statuses: 0, ignored: 0 })
+    expect(result).toEqual({ stored: 3, duplicates: 0, statuses: 0, ignored: 0, skipped: 0 })
 
     await waitFor(
       async () => [ann, bob, cat].map((id) => sentTo(id).length),
@@ -350,12 +350,38 @@ describe('refusals', () => {
     ).toBe('NOT_FOUND')
   })
 
-  it('refuses malformed deliveries', async () => {
+  it('refuses a delivery that is not Meta’s envelope (no object, or no entry list)', async () => {
     expect(await refusal({ entry: [] })).toBe('VALIDATION_ERROR')
-    expect(await refusal({ object: 'page', entry: [{ messaging: 'nope' }] })).toBe('VALIDATION_ERROR')
-    expect(await refusal({ object: 'whatsapp_business_account', entry: [{ id: 1 }] })).toBe(
-      'VALIDATION_ERROR',
-    )
+    expect(await refusal({ object: 'page', entry: {} })).toBe('VALIDATION_ERROR')
+    expect(await refusal({ object: 'page' })).toBe('VALIDATION_ERROR')
+  })
+
+  it('skips malformed entries and events one by one, and stores the rest of the batch', async () => {
+    const page = await p.newMetaChannel('facebook', { agent: false })
+    const psid = person()
+    const noMid = { sender: { id: psid }, recipient: { id: page.platformChannelId }, message: { text: 'x' } }
+    const result = await receive({
+      object: 'page',
+      entry: [
+        { messaging: 'nope' },
+        { id: page.platformChannelId, messaging: ['nope', noMid, messengerText(page, psid, 'Still here')] },
+      ],
+    })
+    expect(result).toMatchObject({ stored: 1, skipped: 3 })
+    expect(await receive({ object: 'whatsapp_business_account', entry: [{ id: 1 }] })).toMatchObject({
+      stored: 0,
+      skipped: 1,
+    })
+  })
+
+  it('stores a message without its own timestamp at the entry’s time', async () => {
+    const page = await p.newMetaChannel('facebook', { agent: false })
+    const { timestamp: _, ...untimed } = messengerText(page, person(), 'When?')
+    const time = Date.parse('2024-05-01T10:00:00Z')
+    const body = { object: 'page', entry: [{ id: page.platformChannelId, time, messaging: [untimed] }] }
+    expect(await receive(body)).toMatchObject({ stored: 1 })
+    const [stored] = await messagesOf(p.db, page.channelId, 'inbound')
+    expect(stored.platformSentAt).toEqual(new Date(time))
   })
 
   it('accepts and ignores other products and entries of pages that are not connected', async () => {

@@ -3,7 +3,13 @@ import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { channels, conversations, messages, type Channel, type OutboundMessageStatus } from '~/db/schema'
 import { AppError } from '~/utils/errors'
-import { recordInboundMessage } from '~/utils/metrics.server'
+import type { Logger } from '~/utils/logger.server'
+import {
+  recordIncompleteEvent,
+  recordInboundMessage,
+  recordSkippedEvent,
+  type WebhookSkipReason,
+} from '~/utils/metrics.server'
 import type { Ingest } from './ingest-batch.server'
 import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
@@ -22,35 +28,69 @@ export const META_WEBHOOK_MESSAGES = {
   badVerifyToken: 'Verification failed',
 } as const
 
-// Messenger (https://developers.facebook.com/docs/messenger-platform/webhooks)
-const messengerEvent = z.looseObject({
-  sender: z.looseObject({ id: z.string() }),
-  recipient: z.looseObject({ id: z.string() }),
-  timestamp: z.number(),
-  message: z
-    .looseObject({
-      mid: z.string(),
-      text: z.string().optional(),
-      is_echo: z.boolean().optional(),
-      attachments: z.array(z.unknown()).optional(),
-    })
-    .optional(),
-  postback: z.looseObject({ mid: z.string().optional(), title: z.string().optional() }).optional(),
-  delivery: z.looseObject({ mids: z.array(z.string()).optional(), watermark: z.number() }).optional(),
-  read: z.looseObject({ watermark: z.number() }).optional(),
+// Meta's reference pages show fields that are not always there (a delivery receipt without `timestamp`, an opt-in
+// without `sender`, a message without `contacts`), and new event kinds appear without notice. So the envelope
+// (`object`, `entry[]`) is read strictly and every event on its own: an event that is of a kind we do not handle,
+// or that lacks what we need, is skipped and counted, and never costs the rest of the batch (docs/decisions/028).
+
+/** An event left out: its kind (`reaction`, `optin`, `status`...) and why; never its content. */
+export type MetaSkipped = ChannelKey & { kind: string; reason: WebhookSkipReason }
+
+const idOf = z.looseObject({ id: z.string().min(1) })
+// Milliseconds as a number, or as a string on some reference pages (messaging_optins shows "TIMESTAMP").
+const millis = z.union([z.number(), z.string()]).optional()
+
+// Messenger (https://developers.facebook.com/docs/messenger-platform/webhooks): the common fields are `sender`
+// and `recipient`; `timestamp` is missing from some events (message_deliveries).
+const messengerMessage = z.looseObject({
+  sender: idOf,
+  timestamp: millis,
+  message: z.looseObject({ mid: z.string().min(1), text: z.string().optional() }),
 })
+const messengerPostback = z.looseObject({
+  sender: idOf,
+  timestamp: millis,
+  postback: z.looseObject({ mid: z.string().optional(), title: z.string().optional() }),
+})
+const messengerDelivery = z.looseObject({
+  sender: idOf,
+  delivery: z.looseObject({ mids: z.array(z.string()).optional(), watermark: z.number().optional() }),
+})
+const messengerRead = z.looseObject({ sender: idOf, read: z.looseObject({ watermark: z.number() }) })
 const pageEntry = z.looseObject({
   id: z.string(),
   time: z.number().optional(),
-  messaging: z.array(messengerEvent).optional(),
+  messaging: z.array(z.unknown()).optional(),
+  // Events for another app of a handover (standby) and page feed changes: not ours to answer.
+  standby: z.array(z.unknown()).optional(),
+  changes: z.array(z.unknown()).optional(),
 })
+
+// Messenger's event kinds, by the key that carries each (webhook-events reference); the first four are handled.
+const MESSENGER_KINDS = [
+  'message',
+  'postback',
+  'delivery',
+  'read',
+  'reaction',
+  'referral',
+  'optin',
+  'account_linking',
+  'policy_enforcement',
+  'pass_thread_control',
+  'take_thread_control',
+  'request_thread_control',
+  'app_roles',
+  'game_play',
+  'response_feedback',
+] as const
 
 // WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components)
 const whatsappMessage = z.looseObject({
-  from: z.string(),
-  id: z.string(),
-  timestamp: z.string(),
-  type: z.string(),
+  from: z.string().min(1),
+  id: z.string().min(1),
+  timestamp: millis,
+  type: z.string().optional(),
   text: z.looseObject({ body: z.string() }).optional(),
   button: z.looseObject({ text: z.string() }).optional(),
   interactive: z
@@ -64,32 +104,24 @@ const whatsappMessage = z.looseObject({
   document: z.looseObject({ caption: z.string().optional() }).optional(),
 })
 const whatsappStatus = z.looseObject({
-  id: z.string(),
+  id: z.string().min(1),
   status: z.string(),
-  timestamp: z.string().optional(),
-  recipient_id: z.string().optional(),
-  errors: z
-    .array(
-      z.looseObject({
-        code: z.number().optional(),
-        title: z.string().optional(),
-        message: z.string().optional(),
-      }),
-    )
-    .optional(),
+  errors: z.array(z.looseObject({ title: z.string().optional(), message: z.string().optional() })).optional(),
 })
+const whatsappContacts = z.array(
+  z.looseObject({ wa_id: z.string(), profile: z.looseObject({ name: z.string() }).optional() }),
+)
 const whatsappChange = z.looseObject({
   field: z.string(),
   value: z.looseObject({
-    metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
-    contacts: z
-      .array(z.looseObject({ wa_id: z.string(), profile: z.looseObject({ name: z.string() }).optional() }))
-      .optional(),
-    messages: z.array(whatsappMessage).optional(),
-    statuses: z.array(whatsappStatus).optional(),
+    metadata: z.looseObject({ phone_number_id: z.string().min(1) }).optional(),
+    contacts: z.unknown().optional(),
+    messages: z.array(z.unknown()).optional(),
+    statuses: z.array(z.unknown()).optional(),
+    errors: z.array(z.unknown()).optional(),
   }),
 })
-const wabaEntry = z.looseObject({ id: z.string(), changes: z.array(whatsappChange).optional() })
+const wabaEntry = z.looseObject({ id: z.string(), changes: z.array(z.unknown()) })
 
 // Other products of the app (Instagram, permissions...) are accepted and ignored: their entries are not read.
 export const metaWebhookSchema = z.looseObject({ object: z.string(), entry: z.array(z.unknown()) })
@@ -109,7 +141,12 @@ type ChannelKey = { platform: MetaPlatform; platformChannelId: string }
 /** What a delivery says, channel by channel, before any channel is looked up. */
 export type MetaEvent = ChannelKey &
   (
-    | { kind: 'message'; message: Omit<NormalizedMessage, 'organizationId' | 'channelId'> }
+    | {
+        kind: 'message'
+        message: Omit<NormalizedMessage, 'organizationId' | 'channelId'>
+        /** The event had no time of its own: the entry's time (or our receipt's) stands in. */
+        untimed?: true
+      }
     /** Outbound messages by platform id reached this state (WhatsApp statuses, Messenger deliveries). */
     | {
         kind: 'status'
@@ -117,56 +154,118 @@ export type MetaEvent = ChannelKey &
         status: 'sent' | 'delivered' | 'read' | 'failed'
         reason?: string
       }
-    /** Messenger reads: every outbound message of the conversation up to the watermark was read. */
-    | { kind: 'read'; platformChatId: string; watermark: Date }
+    /** Messenger reads and deliveries by watermark: every answer of the conversation sent up to it. */
+    | { kind: 'watermark'; status: 'delivered' | 'read'; platformChatId: string; watermark: Date }
   )
 
-function messengerEvents(pageId: string, event: z.infer<typeof messengerEvent>): MetaEvent[] {
+/** Everything a delivery holds: the events to use, in Meta's order, and those left out. */
+export type MetaEvents = { events: MetaEvent[]; skipped: MetaSkipped[] }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** A time from Meta (milliseconds, or seconds with `seconds`), or undefined when there is none to read. */
+function timeOf(value: unknown, seconds = false): Date | undefined {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return undefined
+  return new Date(seconds ? number * 1000 : number)
+}
+
+function messengerKind(event: Record<string, unknown>): string {
+  const kind = MESSENGER_KINDS.find((key) => key in event) ?? 'unknown'
+  return kind === 'message' && isRecord(event.message) && event.message.is_echo === true ? 'echo' : kind
+}
+
+function messengerEvents(pageId: string, entryTime: number | undefined, raw: unknown, out: MetaEvents): void {
   const key = { platform: 'facebook', platformChannelId: pageId } as const
-  const customer = event.sender.id
+  const skip = (kind: string, reason: WebhookSkipReason) => void out.skipped.push({ ...key, kind, reason })
+  if (!isRecord(raw)) return skip('unknown', 'malformed')
+  const kind = messengerKind(raw)
   // The page's own messages (echoes) are never answered, nor stored: we do not subscribe to them.
-  if (event.message?.is_echo || customer === pageId) return []
-  const sentAt = new Date(event.timestamp)
-  if (event.message) {
-    const text = event.message.text?.trim() ? event.message.text : undefined
-    return [
-      {
-        ...key,
-        kind: 'message',
-        message: {
-          platformChatId: customer,
-          platformMessageId: event.message.mid,
-          senderId: customer,
-          senderName: null,
-          text: text ?? '',
-          answerable: text !== undefined,
-          platformSentAt: sentAt,
-        },
+  if (kind === 'echo') return skip(kind, 'unsupported')
+
+  /** A person's message or tapped button as our message; its own time, else the entry's, else ours. */
+  const fromPerson = (
+    sender: string,
+    timestamp: unknown,
+    content: { platformMessageId: string | undefined; text: string; answerable: boolean },
+  ) => {
+    const own = timeOf(timestamp)
+    const { platformMessageId, ...rest } = content
+    if (!platformMessageId) return skip(kind, 'malformed')
+    out.events.push({
+      ...key,
+      kind: 'message',
+      message: {
+        platformChatId: sender,
+        platformMessageId,
+        senderId: sender,
+        senderName: null,
+        ...rest,
+        platformSentAt: own ?? timeOf(entryTime) ?? new Date(),
       },
-    ]
+      untimed: own ? undefined : true,
+    })
   }
-  if (event.postback?.title?.trim()) {
-    // A tapped button: its title is what the person said. Postbacks carry a mid on current Graph versions.
-    const id = event.postback.mid ?? `postback:${customer}:${event.timestamp}`
-    const message = {
-      platformChatId: customer,
-      platformMessageId: id,
-      senderId: customer,
-      senderName: null,
-      text: event.postback.title,
-      answerable: true,
-      platformSentAt: sentAt,
+  if (kind === 'message') {
+    const parsed = messengerMessage.safeParse(raw)
+    if (!parsed.success) return skip(kind, 'malformed')
+    const { sender, timestamp, message } = parsed.data
+    if (sender.id === pageId) return skip('echo', 'unsupported')
+    const text = message.text?.trim() ? message.text : undefined
+    return fromPerson(sender.id, timestamp, {
+      platformMessageId: message.mid,
+      text: text ?? '',
+      answerable: !!text,
+    })
+  }
+  if (kind === 'postback') {
+    const parsed = messengerPostback.safeParse(raw)
+    if (!parsed.success) return skip(kind, 'malformed')
+    const { sender, timestamp, postback } = parsed.data
+    if (sender.id === pageId) return skip('echo', 'unsupported')
+    // A tapped button: its title is what the person said. Postbacks carry a mid on current Graph versions; an
+    // older one without is keyed by its time, and one with neither cannot be told from its redelivery.
+    const title = postback.title?.trim() ? postback.title : undefined
+    if (!title) return skip(kind, 'unsupported')
+    const own = timeOf(timestamp)
+    const id = postback.mid ?? (own ? `postback:${sender.id}:${own.getTime()}` : undefined)
+    return fromPerson(sender.id, timestamp, { platformMessageId: id, text: title, answerable: true })
+  }
+  if (kind === 'delivery') {
+    const parsed = messengerDelivery.safeParse(raw)
+    if (!parsed.success) return skip(kind, 'malformed')
+    const { sender, delivery } = parsed.data
+    const watermark = timeOf(delivery.watermark)
+    if (delivery.mids?.length) {
+      out.events.push({ ...key, kind: 'status', platformMessageIds: delivery.mids, status: 'delivered' })
+    } else if (watermark) {
+      out.events.push({
+        ...key,
+        kind: 'watermark',
+        status: 'delivered',
+        platformChatId: sender.id,
+        watermark,
+      })
+    } else {
+      skip(kind, 'malformed')
     }
-    return [{ ...key, kind: 'message', message }]
+    return
   }
-  const events: MetaEvent[] = []
-  if (event.delivery?.mids?.length) {
-    events.push({ ...key, kind: 'status', platformMessageIds: event.delivery.mids, status: 'delivered' })
+  if (kind === 'read') {
+    const parsed = messengerRead.safeParse(raw)
+    const watermark = parsed.success ? timeOf(parsed.data.read.watermark) : undefined
+    if (!parsed.success || !watermark) return skip(kind, 'malformed')
+    out.events.push({
+      ...key,
+      kind: 'watermark',
+      status: 'read',
+      platformChatId: parsed.data.sender.id,
+      watermark,
+    })
+    return
   }
-  if (event.read) {
-    events.push({ ...key, kind: 'read', platformChatId: customer, watermark: new Date(event.read.watermark) })
-  }
-  return events
+  skip(kind, 'unsupported')
 }
 
 /** The text a WhatsApp message carries, and whether it is something a person typed or chose. */
@@ -181,52 +280,97 @@ function whatsappText(message: z.infer<typeof whatsappMessage>): { text: string;
   return { text: caption ?? '', answerable: false }
 }
 
-const WHATSAPP_STATUSES = new Set(['sent', 'delivered', 'read', 'failed'])
+const WHATSAPP_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const
+const isWhatsAppStatus = (status: string): status is (typeof WHATSAPP_STATUSES)[number] =>
+  (WHATSAPP_STATUSES as readonly string[]).includes(status)
 
-function whatsappEvents(change: z.infer<typeof whatsappChange>): MetaEvent[] {
-  const phoneNumberId = change.value.metadata?.phone_number_id
-  if (change.field !== 'messages' || !phoneNumberId) return []
+function whatsappEvents(raw: unknown, out: MetaEvents): void {
+  const skip = (kind: string, reason: WebhookSkipReason, platformChannelId = '') =>
+    void out.skipped.push({ platform: 'whatsapp', platformChannelId, kind, reason })
+  const parsed = whatsappChange.safeParse(raw)
+  if (!parsed.success) return skip('change', 'malformed')
+  const { field, value } = parsed.data
+  // Other fields of the WABA (account_update, message_template_status_update, smb_message_echoes...).
+  if (field !== 'messages') return skip(field, 'unsupported')
+  const phoneNumberId = value.metadata?.phone_number_id
+  if (!phoneNumberId) return skip('messages', 'malformed')
   const key = { platform: 'whatsapp', platformChannelId: phoneNumberId } as const
-  const names = new Map((change.value.contacts ?? []).map((c) => [c.wa_id, c.profile?.name ?? null]))
-  const events: MetaEvent[] = (change.value.messages ?? []).map((message) => ({
-    ...key,
-    kind: 'message',
-    message: {
-      platformChatId: message.from,
-      platformMessageId: message.id,
-      senderId: message.from,
-      senderName: names.get(message.from) ?? null,
-      ...whatsappText(message),
-      platformSentAt: new Date(Number(message.timestamp) * 1000),
-    },
-  }))
-  for (const status of change.value.statuses ?? []) {
-    if (!WHATSAPP_STATUSES.has(status.status)) continue
-    const error = status.errors?.[0]
-    events.push({
+  // Names are a nicety: a message without `contacts`, or with contacts we cannot read, is kept without one.
+  const contacts = value.contacts === undefined ? undefined : whatsappContacts.safeParse(value.contacts).data
+  const names = new Map((contacts ?? []).map((c) => [c.wa_id, c.profile?.name ?? null]))
+  for (const item of value.messages ?? []) {
+    const message = whatsappMessage.safeParse(item)
+    if (!message.success) {
+      const type = isRecord(item) && typeof item.type === 'string' ? item.type : 'message'
+      skip(type, 'malformed', phoneNumberId)
+      continue
+    }
+    const { from, id, timestamp } = message.data
+    const own = timeOf(timestamp, true)
+    out.events.push({
+      ...key,
+      kind: 'message',
+      message: {
+        platformChatId: from,
+        platformMessageId: id,
+        senderId: from,
+        senderName: names.get(from) ?? null,
+        ...whatsappText(message.data),
+        platformSentAt: own ?? new Date(),
+      },
+      untimed: own ? undefined : true,
+    })
+  }
+  for (const item of value.statuses ?? []) {
+    const status = whatsappStatus.safeParse(item)
+    if (!status.success) {
+      skip('status', 'malformed', phoneNumberId)
+      continue
+    }
+    if (!isWhatsAppStatus(status.data.status)) {
+      skip('status', 'unsupported', phoneNumberId)
+      continue
+    }
+    const error = status.data.errors?.[0]
+    out.events.push({
       ...key,
       kind: 'status',
-      platformMessageIds: [status.id],
-      status: status.status as 'sent' | 'delivered' | 'read' | 'failed',
+      platformMessageIds: [status.data.id],
+      status: status.data.status,
       reason: error ? [error.title, error.message].filter(Boolean).join(': ') || undefined : undefined,
     })
   }
-  return events
+  // Errors about the number or the app, not about one message (rate limits, an unsupported action...).
+  value.errors?.forEach(() => skip('errors', 'unsupported', phoneNumberId))
 }
 
-/** Every event of a delivery, in the order Meta listed them. Throws a ZodError for a malformed entry. */
-export function metaEvents(body: MetaWebhookBody): MetaEvent[] {
+/** Every event of a delivery, in the order Meta listed them, and the events left out. */
+export function metaEvents(body: MetaWebhookBody): MetaEvents {
+  const out: MetaEvents = { events: [], skipped: [] }
   if (body.object === 'page') {
-    const entries = z.array(pageEntry).parse(body.entry)
-    return entries.flatMap((entry) =>
-      (entry.messaging ?? []).flatMap((event) => messengerEvents(entry.id, event)),
-    )
+    for (const raw of body.entry) {
+      const entry = pageEntry.safeParse(raw)
+      if (!entry.success) {
+        out.skipped.push({ platform: 'facebook', platformChannelId: '', kind: 'entry', reason: 'malformed' })
+        continue
+      }
+      const { id, time, messaging = [], standby = [], changes = [] } = entry.data
+      for (const event of messaging) messengerEvents(id, time, event, out)
+      const key = { platform: 'facebook', platformChannelId: id } as const
+      standby.forEach(() => out.skipped.push({ ...key, kind: 'standby', reason: 'unsupported' }))
+      changes.forEach(() => out.skipped.push({ ...key, kind: 'changes', reason: 'unsupported' }))
+    }
+  } else if (body.object === 'whatsapp_business_account') {
+    for (const raw of body.entry) {
+      const entry = wabaEntry.safeParse(raw)
+      if (!entry.success) {
+        out.skipped.push({ platform: 'whatsapp', platformChannelId: '', kind: 'entry', reason: 'malformed' })
+        continue
+      }
+      for (const change of entry.data.changes) whatsappEvents(change, out)
+    }
   }
-  if (body.object === 'whatsapp_business_account') {
-    const entries = z.array(wabaEntry).parse(body.entry)
-    return entries.flatMap((entry) => (entry.changes ?? []).flatMap(whatsappEvents))
-  }
-  return []
+  return out
 }
 
 /**
@@ -285,7 +429,12 @@ async function applyStatus(db: Database, channel: Channel, event: Extract<MetaEv
     )
 }
 
-async function applyRead(db: Database, channel: Channel, event: Extract<MetaEvent, { kind: 'read' }>) {
+/** Every answer of the conversation sent up to the watermark reached its state (Messenger reads, deliveries). */
+async function applyWatermark(
+  db: Database,
+  channel: Channel,
+  event: Extract<MetaEvent, { kind: 'watermark' }>,
+) {
   const [conversation] = await db
     .select({ id: conversations.id })
     .from(conversations)
@@ -296,24 +445,48 @@ async function applyRead(db: Database, channel: Channel, event: Extract<MetaEven
   if (!conversation) return
   await db
     .update(messages)
-    .set({ status: 'read' })
+    .set({ status: event.status })
     .where(
       and(
         eq(messages.conversationId, conversation.id),
         eq(messages.direction, 'outbound'),
-        inArray(messages.status, EARLIER.read),
+        inArray(messages.status, EARLIER[event.status]),
         lte(messages.platformSentAt, event.watermark),
       ),
     )
 }
 
-export type MetaWebhookResult = { stored: number; duplicates: number; statuses: number; ignored: number }
+export type MetaWebhookResult = {
+  stored: number
+  duplicates: number
+  statuses: number
+  /** Events of pages or numbers that are not connected here. */
+  ignored: number
+  /** Events of a kind we do not handle, or without what we need (see WebhookSkipReason). */
+  skipped: number
+}
+
+/** Skipped events are counted by reason and logged by kind, never with their content. */
+function reportSkipped(skipped: MetaSkipped[], logger: Logger | undefined): void {
+  if (skipped.length === 0) return
+  for (const event of skipped) recordSkippedEvent(event.platform, event.reason)
+  logger?.info('webhook events skipped', {
+    events: skipped.map(({ platform, platformChannelId, kind, reason }) => ({
+      platform,
+      channel: platformChannelId || undefined,
+      kind,
+      reason,
+    })),
+  })
+}
 
 /**
- * One signed delivery: every text message of a connected page or number is normalized, stored and enqueued
- * (each in its own transaction, see ingestInbound; a redelivered one is dropped by the unique key), and receipts
- * move our outbound messages forward. Events for a page or number that is not connected are skipped; a delivery
- * that names no connected channel at all is refused (NOT_FOUND) and nothing is stored.
+ * One signed delivery, event by event: every message of a connected page or number is normalized, stored and
+ * enqueued (together, through the batcher, see ingestInboundBatch; a redelivered one is dropped by the unique
+ * key), and receipts move our outbound messages forward. Events of a kind we do not handle, without what we need,
+ * or for a page or number that is not connected are skipped and counted; only a delivery that names no connected
+ * channel at all is refused (NOT_FOUND), storing nothing, and only an envelope that is not Meta's (no `object`, no
+ * `entry` list) is a VALIDATION_ERROR.
  */
 export async function receiveMetaWebhook({
   db,
@@ -321,6 +494,7 @@ export async function receiveMetaWebhook({
   body,
   ingest,
   lookup,
+  logger,
 }: {
   db: Database
   boss: ReplyQueue
@@ -332,32 +506,44 @@ export async function receiveMetaWebhook({
   ingest?: Ingest
   /** The process's coalescing lookup (the receivers); one query per delivery otherwise. */
   lookup?: WebhookChannels
+  /** Where skipped events are reported (their kind and reason). */
+  logger?: Logger
 }): Promise<MetaWebhookResult> {
   const parsed = metaWebhookSchema.safeParse(body)
   if (!parsed.success) throw new AppError('VALIDATION_ERROR', META_WEBHOOK_MESSAGES.badBody)
-  let events: MetaEvent[]
-  try {
-    events = metaEvents(parsed.data)
-  } catch {
-    throw new AppError('VALIDATION_ERROR', META_WEBHOOK_MESSAGES.badBody)
+  const { events, skipped } = metaEvents(parsed.data)
+  const result: MetaWebhookResult = {
+    stored: 0,
+    duplicates: 0,
+    statuses: 0,
+    ignored: 0,
+    skipped: skipped.length,
   }
-  const result: MetaWebhookResult = { stored: 0, duplicates: 0, statuses: 0, ignored: 0 }
-  if (events.length === 0) return result
+  if (events.length === 0) {
+    reportSkipped(skipped, logger)
+    return result
+  }
 
   const unique = new Map(events.map((e) => [`${e.platform}:${e.platformChannelId}`, e]))
   const known = lookup
     ? await channelsThrough(lookup, [...unique.values()])
     : await channelsFor(db, [...unique.values()])
-  if (known.size === 0) throw new AppError('NOT_FOUND', META_WEBHOOK_MESSAGES.unknownChannel)
+  if (known.size === 0) {
+    reportSkipped(skipped, logger)
+    throw new AppError('NOT_FOUND', META_WEBHOOK_MESSAGES.unknownChannel)
+  }
 
   const ingesting: Promise<void>[] = []
   for (const event of events) {
     const channel = known.get(`${event.platform}:${event.platformChannelId}`)
     if (!channel) {
       result.ignored += 1
+      const { platform, platformChannelId, kind } = event
+      skipped.push({ platform, platformChannelId, kind, reason: 'unknown_channel' })
       continue
     }
     if (event.kind === 'message') {
+      if (event.untimed) recordIncompleteEvent(event.platform, 'timestamp')
       const message = { ...event.message, organizationId: channel.organizationId, channelId: channel.id }
       const count = ({ stored }: IngestResult) => {
         recordInboundMessage(channel.platformName === 'facebook' ? 'facebook' : 'whatsapp', stored)
@@ -370,10 +556,11 @@ export async function receiveMetaWebhook({
       await applyStatus(db, channel, event)
       result.statuses += 1
     } else {
-      await applyRead(db, channel, event)
+      await applyWatermark(db, channel, event)
       result.statuses += 1
     }
   }
+  reportSkipped(skipped, logger)
   await Promise.all(ingesting)
   return result
 }

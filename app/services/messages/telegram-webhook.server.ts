@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm'
+import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { channels, type Channel } from '~/db/schema'
 import { matchesSecretHash } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
-import { recordInboundMessage } from '~/utils/metrics.server'
+import type { Logger } from '~/utils/logger.server'
+import { recordInboundMessage, recordSkippedEvent, type WebhookSkipReason } from '~/utils/metrics.server'
 import type { Ingest } from './ingest-batch.server'
 import { ingestInbound, normalizeTelegramUpdate, telegramUpdateSchema } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
@@ -50,9 +52,19 @@ export async function authenticateTelegramWebhook(
   return channel
 }
 
+// Only the envelope must be Telegram's (an object with its update_id): what it carries is read leniently.
+const updateEnvelope = z.looseObject({ update_id: z.number().int() })
+
+/** The update's kind: the field beside update_id that carries it (message, edited_message, my_chat_member...). */
+function updateKind(update: Record<string, unknown>): string {
+  return Object.keys(update).find((key) => key !== 'update_id') ?? 'unknown'
+}
+
 /**
- * One update of an authenticated channel: checked, normalized, stored and enqueued (see ingestInbound). An
- * update that carries no message to keep is accepted and dropped, so that Telegram does not send it again.
+ * One update of an authenticated channel: checked, normalized, stored and enqueued (see ingestInbound). Only a
+ * body that is not an update at all is refused; an update of a kind we do not keep (edits, channel posts, member
+ * changes, reactions...), a bot's message, or a message without what we need is acknowledged, stores nothing, and
+ * is counted and logged by its kind, so that Telegram does not send it again.
  */
 export async function receiveTelegramUpdate({
   db,
@@ -60,6 +72,7 @@ export async function receiveTelegramUpdate({
   channel,
   body,
   ingest = (message) => ingestInbound({ db, boss, message }),
+  logger,
 }: {
   db: Database
   boss: ReplyQueue
@@ -67,12 +80,25 @@ export async function receiveTelegramUpdate({
   body: unknown
   /** How the message is stored and enqueued: the process's batcher in the receivers, one transaction otherwise. */
   ingest?: Ingest
+  /** Where skipped updates are reported (their kind and reason, never their content). */
+  logger?: Logger
 }): Promise<{ stored: boolean }> {
   const parsed = telegramUpdateSchema.safeParse(body)
-  if (!parsed.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_MESSAGES.badBody)
+  if (!parsed.success) {
+    const envelope = updateEnvelope.safeParse(body)
+    if (!envelope.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_MESSAGES.badBody)
+    return skip(envelope.data, 'malformed', logger)
+  }
   const message = normalizeTelegramUpdate(channel, parsed.data)
-  if (!message) return { stored: false }
+  if (!message) return skip(parsed.data, 'unsupported', logger)
   const { stored } = await ingest(message)
   recordInboundMessage('telegram', stored)
   return { stored }
+}
+
+function skip(update: Record<string, unknown>, reason: WebhookSkipReason, logger: Logger | undefined) {
+  const kind = update.message ? 'message' : updateKind(update)
+  recordSkippedEvent('telegram', reason)
+  logger?.info('webhook events skipped', { events: [{ platform: 'telegram', kind, reason }] })
+  return { stored: false }
 }
