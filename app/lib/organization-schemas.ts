@@ -73,3 +73,12 @@ export const INVITATION_ALREADY_PENDING = 'An invitation to this person is alrea
 /** What an owner is told after inviting: a new invitation, or the one already waiting for an answer. */
 export const invitationMessage = (created: boolean) =>
   created ? INVITATION_SENT : INVITATION_ALREADY_PENDING
+
+/** Accept or Decline, from the organization switcher or the /organization page. */
+export const answerInvitationSchema = z.object({
+  intent: z.enum(['accept-invitation', 'decline-invitation']),
+  invitationId: z.uuid('Invalid invitation id'),
+})
+
+/** An invitation as a page shows it to its invitee (dates left out: JSON would make them strings). */
+export type InvitationToAnswer = Pick<ReceivedInvitation, 'id' | 'organizationName' | 'invitedBy'>
