@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -15,6 +16,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
+import { INVITATION_STATUSES } from '~/lib/organization-schemas'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -57,6 +59,44 @@ export const memberships = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.userId] }),
     index('memberships_user_id_idx').on(t.userId),
+  ],
+)
+
+/**
+ * An owner's offer of membership: nobody becomes a member without accepting one. It names the invitee by the
+ * email the owner typed (stored lowercase) or by the user an owner named by uid (then no email is stored, so
+ * none can be shown). At most one pending invitation per organization and invitee.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    invitedUserId: uuid('invited_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    role: text('role', { enum: MEMBERSHIP_ROLES }).notNull().default('member'),
+    status: text('status', { enum: INVITATION_STATUSES }).notNull().default('pending'),
+    createdAt: createdAt(),
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('invitations_invitee_check', sql`${t.email} is not null or ${t.invitedUserId} is not null`),
+    check('invitations_email_lowercase_check', sql`${t.email} = lower(${t.email})`),
+    uniqueIndex('invitations_pending_email_idx')
+      .on(t.organizationId, t.email)
+      .where(sql`${t.status} = 'pending'`),
+    uniqueIndex('invitations_pending_user_idx')
+      .on(t.organizationId, t.invitedUserId)
+      .where(sql`${t.status} = 'pending'`),
+    index('invitations_email_idx')
+      .on(t.email)
+      .where(sql`${t.status} = 'pending'`),
+    index('invitations_invited_user_idx')
+      .on(t.invitedUserId)
+      .where(sql`${t.status} = 'pending'`),
   ],
 )
 
@@ -200,6 +240,7 @@ export type Agent = typeof agents.$inferSelect
 export type AgentRun = typeof agentRuns.$inferSelect
 export type Organization = typeof organizations.$inferSelect
 export type Session = typeof sessions.$inferSelect
+export type Invitation = typeof invitations.$inferSelect
 
 /** One chat on a channel (a Telegram chat, later a Messenger or WhatsApp user), where its messages belong. */
 export const conversations = pgTable(

@@ -22,3 +22,65 @@ export type OrganizationSummary = {
   plan: (typeof ORGANIZATION_PLANS)[number]
   role: (typeof ORGANIZATION_ROLES)[number]
 }
+
+/** An email address is at most 254 characters (RFC 5321's path limit less its brackets). */
+export const INVITATION_EMAIL_MAX = 254
+/** Pending invitations an organization may have at once: enough for a team, too few to spam with. */
+export const MAX_PENDING_INVITATIONS = 50
+
+/** An invitee's email: trimmed and lowercased, so that one address is one invitee. */
+export const invitationEmailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Email is required')
+  .max(INVITATION_EMAIL_MAX, `Email must be at most ${INVITATION_EMAIL_MAX} characters`)
+  .pipe(z.email('Please enter a valid email address.'))
+
+/** The Settings page's invite form and the API's invitation body. */
+export const inviteMemberSchema = z.object({ email: invitationEmailSchema })
+
+/** How an invitation's invitee is shown when the owner named a user, not an address: never by their email. */
+export const INVITED_USER_LABEL = 'Invited user'
+
+export const INVITATION_STATUSES = ['pending', 'accepted', 'declined', 'revoked'] as const
+
+/** An invitation as the organization's owners see it. */
+export type OrganizationInvitation = {
+  id: string
+  organizationId: string
+  /** The address an owner typed; null for an invitation made by user id (its invitee's email stays private). */
+  email: string | null
+  /** What to call the invitee: the typed address, or "Invited user". */
+  invitee: string
+  role: (typeof ORGANIZATION_ROLES)[number]
+  status: (typeof INVITATION_STATUSES)[number]
+  invitedBy: string | null
+  createdAt: Date
+}
+
+/** An invitation as its invitee sees it: which organization, and who asked. */
+export type ReceivedInvitation = {
+  id: string
+  organizationId: string
+  organizationName: string
+  role: (typeof ORGANIZATION_ROLES)[number]
+  invitedBy: string | null
+  createdAt: Date
+}
+
+export const INVITATION_SENT = 'Invitation sent. They become a member when they accept it.'
+export const INVITATION_ALREADY_PENDING = 'An invitation to this person is already pending'
+
+/** What an owner is told after inviting: a new invitation, or the one already waiting for an answer. */
+export const invitationMessage = (created: boolean) =>
+  created ? INVITATION_SENT : INVITATION_ALREADY_PENDING
+
+/** Accept or Decline, from the organization switcher or the /organization page. */
+export const answerInvitationSchema = z.object({
+  intent: z.enum(['accept-invitation', 'decline-invitation']),
+  invitationId: z.uuid('Invalid invitation id'),
+})
+
+/** An invitation as a page shows it to its invitee (dates left out: JSON would make them strings). */
+export type InvitationToAnswer = Pick<ReceivedInvitation, 'id' | 'organizationName' | 'invitedBy'>

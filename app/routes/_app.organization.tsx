@@ -3,11 +3,14 @@ import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
+import { FormError } from '~/components/auth/form-error'
 import { CreateOrganizationForm } from '~/components/organizations/create-organization-form'
 import { PageHeader } from '~/components/layout/page-header'
 import { PRODUCT_NAME } from '~/lib/constants'
-import { createOrganizationSchema } from '~/lib/organization-schemas'
+import { InvitationAnswerForms } from '~/components/organizations/invitation-answer-forms'
+import { answerInvitationSchema, createOrganizationSchema } from '~/lib/organization-schemas'
 import { safeRedirectPath } from '~/lib/safe-redirect'
+import { acceptInvitation, declineInvitation } from '~/services/organizations/invitations.server'
 import { createOrganization, switchOrganization } from '~/services/organizations/organizations.server'
 import { requireSignedIn } from '~/utils/auth.server'
 import { isAppError } from '~/utils/errors'
@@ -21,8 +24,9 @@ export const CREATE_FAILED = 'Failed to create organization. Please try again.'
 const switchSchema = z.object({ intent: z.literal('switch'), organizationId: z.string().min(1) })
 
 /**
- * Creating and switching organizations. The switcher and the dialog post here with a fetcher; without
- * JavaScript the same forms post here as pages and are sent back where they came from (redirectTo).
+ * Creating and switching organizations, and answering invitations. The switcher and the dialog post here with a
+ * fetcher; without JavaScript the same forms post here as pages and are sent back where they came from
+ * (redirectTo).
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { user, session } = await requireSignedIn(request)
@@ -45,6 +49,36 @@ export async function action({ request }: ActionFunctionArgs) {
       throw error
     }
     return typeof redirectTo === 'string' ? redirect(safeRedirectPath(redirectTo)) : { switched: true }
+  }
+
+  const intent = formData.get('intent')
+  if (intent === 'accept-invitation' || intent === 'decline-invitation') {
+    const parsed = answerInvitationSchema.safeParse(Object.fromEntries(formData))
+    if (!parsed.success) throw data('Invalid request', 400)
+    const args = { db: database.db, userId: user.id, invitationId: parsed.data.invitationId }
+    try {
+      if (parsed.data.intent === 'decline-invitation') {
+        await declineInvitation(args)
+        if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
+        return { answered: 'declined' as const, joined: null, invitationError: null }
+      }
+      const joined = await acceptInvitation(args)
+      // The organization one just joined is the one to work in, as with one just created.
+      await switchOrganization({
+        db: database.db,
+        userId: user.id,
+        sessionId: session.id,
+        organizationId: joined.id,
+      })
+      if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
+      return { answered: 'accepted' as const, joined, invitationError: null }
+    } catch (error) {
+      if (isAppError(error, 'NOT_FOUND') || isAppError(error, 'CONFLICT')) {
+        const status = isAppError(error, 'NOT_FOUND') ? 404 : 409
+        return data({ answered: null, joined: null, invitationError: error.message }, status)
+      }
+      throw error
+    }
   }
 
   const submission = parseWithZod(formData, { schema: createOrganizationSchema })
@@ -74,10 +108,38 @@ export default function OrganizationPage() {
   const app = useRouteLoaderData<typeof appLoader>('routes/_app')
   const actionData = useActionData<typeof action>()
   const organizations = app?.organizations ?? []
+  const invitations = app?.invitations ?? []
+  const invitationError = actionData && 'invitationError' in actionData ? actionData.invitationError : null
+  const createResult = actionData && 'result' in actionData ? actionData.result : undefined
   return (
     <>
       <PageHeader title="Organizations" subtitle="Choose the organization you work in, or create a new one" />
       <Stack gap="lg" maw={560}>
+        <Paper withBorder p="lg" component="section" aria-labelledby="invitations-heading">
+          <Title order={2} size="h4" mb="md" id="invitations-heading">
+            Invitations
+          </Title>
+          <FormError message={invitationError ?? undefined} />
+          {invitations.length === 0 ? (
+            <Text c="gray.7">No pending invitations</Text>
+          ) : (
+            <Stack gap="sm">
+              {invitations.map((invitation) => (
+                <Group key={invitation.id} justify="space-between" wrap="nowrap">
+                  <div>
+                    <Text fw={500}>{invitation.organizationName}</Text>
+                    {invitation.invitedBy ? (
+                      <Text size="xs" c="gray.7">
+                        Invited by {invitation.invitedBy}
+                      </Text>
+                    ) : null}
+                  </div>
+                  <InvitationAnswerForms invitation={invitation} />
+                </Group>
+              ))}
+            </Stack>
+          )}
+        </Paper>
         <Paper withBorder p="lg">
           <Title order={2} size="h4" mb="md">
             Your organizations
@@ -115,7 +177,7 @@ export default function OrganizationPage() {
           <Title order={2} size="h4" mb="md">
             Create Organization
           </Title>
-          <CreateOrganizationForm lastResult={actionData?.result} redirectTo="/" />
+          <CreateOrganizationForm lastResult={createResult} redirectTo="/" />
         </Paper>
       </Stack>
     </>

@@ -1,12 +1,101 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import type { MetaFunction } from '@remix-run/node'
-import { Form, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { z } from 'zod'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
+import { OrganizationMembers } from '~/components/organizations/organization-members'
 import { PRODUCT_NAME } from '~/lib/constants'
+import { invitationMessage, inviteMemberSchema } from '~/lib/organization-schemas'
+import { inviteMember, listInvitations, revokeInvitation } from '~/services/organizations/invitations.server'
+import {
+  getOrganization,
+  leaveOrganization,
+  listMembers,
+  removeMember,
+} from '~/services/organizations/organizations.server'
+import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
 import type { loader as appLoader } from './_app'
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }]
+
+/** The current organization and, for its owners, its members and pending invitations. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  if (!scope) return { organization: null, members: null, invitations: null, canLeave: false }
+  const organization = await getOrganization(scope)
+  if (scope.role !== 'owner') {
+    return { organization, members: null, invitations: null, canLeave: true }
+  }
+  const [members, invitations] = await Promise.all([listMembers(scope), listInvitations(scope)])
+  return {
+    organization,
+    members,
+    invitations: invitations.map(({ id, invitee, invitedBy }) => ({ id, invitee, invitedBy })),
+    canLeave: members.filter((m) => m.role === 'owner').length > 1,
+  }
+}
+
+const memberActionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('revoke-invitation'), invitationId: z.uuid() }),
+  z.object({ intent: z.literal('remove-member'), uid: z.string().min(1).max(200) }),
+  z.object({ intent: z.literal('leave') }),
+])
+
+const FAILED = 'Something went wrong. Please try again.'
+
+export async function action({ request }: ActionFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  const formData = await request.formData()
+  const context = { route: 'settings', intent: formData.get('intent') }
+
+  if (formData.get('intent') === 'invite') {
+    const submission = parseWithZod(formData, { schema: inviteMemberSchema })
+    if (submission.status !== 'success') {
+      return data({ inviteResult: submission.reply(), notice: null, error: null }, 400)
+    }
+    const outcome = await attemptInScope(scope, (s) => inviteMember(s, submission.value), FAILED, context)
+    if (!outcome.ok) {
+      const inviteResult = submission.reply({ formErrors: [outcome.failure.reason] })
+      return data({ inviteResult, notice: null, error: null }, outcome.failure.status)
+    }
+    return {
+      inviteResult: submission.reply({ resetForm: true }),
+      notice: invitationMessage(outcome.value.created),
+      error: null,
+    }
+  }
+
+  const parsed = memberActionSchema.safeParse(Object.fromEntries(formData))
+  if (!parsed.success) throw data('Invalid request', 400)
+  const command = parsed.data
+  const outcome = await attemptInScope(
+    scope,
+    async (s) => {
+      if (command.intent === 'revoke-invitation') {
+        await revokeInvitation(s, command.invitationId)
+        return 'Invitation revoked'
+      }
+      if (command.intent === 'remove-member') {
+        await removeMember(s, command.uid)
+        return 'Member removed'
+      }
+      const organization = await getOrganization(s)
+      await leaveOrganization(s)
+      return `You left ${organization?.name ?? 'the organization'}`
+    },
+    FAILED,
+    context,
+  )
+  if (!outcome.ok) {
+    return data(
+      { inviteResult: undefined, notice: null, error: outcome.failure.reason },
+      outcome.failure.status,
+    )
+  }
+  return { inviteResult: undefined, notice: outcome.value, error: null }
+}
 
 function Field({ label, value }: { label: string; value: string | null }) {
   if (!value) return null
@@ -24,6 +113,8 @@ function Field({ label, value }: { label: string; value: string | null }) {
 
 export default function SettingsPage() {
   const data = useRouteLoaderData<typeof appLoader>('routes/_app')
+  const { organization, members, invitations, canLeave } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const signingOut = navigation.state !== 'idle' && navigation.formAction === '/logout'
   const user = data?.user
@@ -43,6 +134,26 @@ export default function SettingsPage() {
             </SimpleGrid>
           </Paper>
         ) : null}
+        {organization ? (
+          <OrganizationMembers
+            organization={organization}
+            myUid={user?.uid}
+            members={members}
+            invitations={invitations}
+            canLeave={canLeave}
+            inviteResult={actionData?.inviteResult}
+            notice={actionData?.notice ?? null}
+            error={actionData?.error ?? null}
+          />
+        ) : (
+          <Paper withBorder p="lg" component="section" aria-labelledby="organization-members-heading">
+            <Title order={2} size="h4" mb="md" id="organization-members-heading">
+              Organization members
+            </Title>
+            {actionData?.notice ? <Text mb="xs">{actionData.notice}</Text> : null}
+            <Text c="gray.7">No organization selected</Text>
+          </Paper>
+        )}
         <Paper withBorder p="lg">
           <Title order={2} size="h4" mb="md">
             Account Actions

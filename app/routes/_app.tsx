@@ -6,6 +6,7 @@ import { CreateOrganizationDialog } from '~/components/organizations/create-orga
 import { OrganizationSwitcher } from '~/components/organizations/organization-switcher'
 import { useCurrentOrganizationStorage } from '~/components/organizations/use-current-organization-storage'
 import { readSidebarOpen } from '~/lib/sidebar'
+import { listMyInvitations } from '~/services/organizations/invitations.server'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireSignedIn } from '~/utils/auth.server'
 import { getRuntime } from '~/utils/runtime.server'
@@ -13,17 +14,22 @@ import { getRuntime } from '~/utils/runtime.server'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, session } = await requireSignedIn(request)
   const { database } = await getRuntime()
-  const { organizations, current } = await resolveCurrentOrganization({
-    db: database.db,
-    userId: user.id,
-    sessionId: session.id,
-    storedId: session.currentOrganizationId,
-  })
+  const [{ organizations, current }, received] = await Promise.all([
+    resolveCurrentOrganization({
+      db: database.db,
+      userId: user.id,
+      sessionId: session.id,
+      storedId: session.currentOrganizationId,
+    }),
+    listMyInvitations({ db: database.db, userId: user.id }),
+  ])
   return {
     user: { uid: user.firebaseUid, displayName: user.displayName, email: user.email },
     sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
     organizations,
     currentOrganization: current,
+    /** Pending invitations to the signed-in user, answered in the switcher (or on /organization). */
+    invitations: received.map(({ id, organizationName, invitedBy }) => ({ id, organizationName, invitedBy })),
     /** The session had no choice yet (a new sign-in): the browser's stored choice may take over. */
     currentDefaulted: session.currentOrganizationId === null,
   }
@@ -33,7 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = () => true
 
 export default function AppLayout() {
-  const { sidebarOpen, organizations, currentOrganization, currentDefaulted } = useLoaderData<typeof loader>()
+  const { sidebarOpen, organizations, currentOrganization, currentDefaulted, invitations } =
+    useLoaderData<typeof loader>()
   // The create dialog opens by itself while the user has no organization (the spec's modal flag).
   const [createOpen, setCreateOpen] = useState(organizations.length === 0)
   const closeCreate = useCallback(() => setCreateOpen(false), [])
@@ -46,12 +53,13 @@ export default function AppLayout() {
         <OrganizationSwitcher
           organizations={organizations}
           current={currentOrganization}
+          invitations={invitations}
           onCreate={() => setCreateOpen(true)}
         />
       }
     >
       <Outlet />
-      <CreateOrganizationDialog opened={createOpen} onClose={closeCreate} />
+      <CreateOrganizationDialog opened={createOpen} onClose={closeCreate} invitations={invitations} />
     </AppShell>
   )
 }

@@ -1,11 +1,13 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { addMember } from '~/services/organizations/organizations.server'
 import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { invitationMessage } from '~/lib/organization-schemas'
 
+/** The spec's "add member" call: since membership needs consent, it invites the user, who then accepts. */
 const route = apiRoute(
   handle(endpoints.addMember, async ({ caller, params, body }) => {
-    const scope = await scopeOf(caller, params.orgId)
-    return { data: await addMember(scope, body.memberId), message: 'Member added' }
+    const { invitation, created } = await addMember(await scopeOf(caller, params.orgId), body.memberId)
+    return { data: invitation, message: invitationMessage(created) }
   }),
 )
 

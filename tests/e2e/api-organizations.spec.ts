@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { apiUser, createOrg } from './api-client'
@@ -111,7 +112,7 @@ test.describe('organizations', () => {
     expect((await owner.call('GET', `/organizations/${created.id}`)).status).toBe(404)
   })
 
-  test('members: an owner adds and removes; a member reads but cannot change; the last owner stays', async ({
+  test('members: POST .../members {memberId} invites; the user joins only by accepting; the last owner stays', async ({
     request,
   }) => {
     const owner = await apiUser(request, 'Owner')
@@ -124,18 +125,51 @@ test.describe('organizations', () => {
     })
     expect(unknown.status).toBe(404)
 
-    const added = await owner.call<{ uid: string; role: string }[]>(
-      'POST',
-      `/organizations/${org.id}/members`,
-      {
-        body: { memberId: member.uid },
+    // The spec's add-member call: an invitation, which does not show the person's email.
+    const invited = await owner.call<Invitation>('POST', `/organizations/${org.id}/members`, {
+      body: { memberId: member.uid },
+    })
+    expect(invited.status).toBe(201)
+    expect(invited.body).toMatchObject({
+      success: true,
+      message: 'Invitation sent. They become a member when they accept it.',
+      data: {
+        organizationId: org.id,
+        email: null,
+        invitee: 'Invited user',
+        role: 'member',
+        status: 'pending',
       },
+    })
+    expect(JSON.stringify(invited.body).toLowerCase()).not.toContain(member.email.toLowerCase())
+    const again = await owner.call<Invitation>('POST', `/organizations/${org.id}/members`, {
+      body: { memberId: member.uid },
+    })
+    expect(again.body).toMatchObject({
+      message: 'An invitation to this person is already pending',
+      data: { id: invited.body.data.id },
+    })
+
+    // Not a member before accepting.
+    expect((await member.call('GET', `/organizations/${org.id}`)).status).toBe(404)
+    const pendingList = await owner.call<Invitation[]>('GET', `/organizations/${org.id}/invitations`)
+    expect(pendingList.body.data.map((i) => i.invitee)).toEqual(['Invited user'])
+    expect(JSON.stringify(pendingList.body).toLowerCase()).not.toContain(member.email.toLowerCase())
+
+    const mine = await member.call<{ id: string; organizationName: string; invitedBy: string }[]>(
+      'GET',
+      '/invitations',
     )
-    expect(added.status).toBe(200)
-    expect(added.body.data.map((m) => [m.uid, m.role])).toEqual([
-      [owner.uid, 'owner'],
-      [member.uid, 'member'],
+    expect(mine.body.data).toMatchObject([
+      { id: invited.body.data.id, organizationName: 'Team', invitedBy: 'Owner' },
     ])
+    const accepted = await member.call('POST', `/invitations/${invited.body.data.id}/accept`)
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toMatchObject({
+      success: true,
+      data: { id: org.id, name: 'Team', plan: 'free', role: 'member' },
+      message: 'You joined Team',
+    })
 
     expect((await member.call('GET', `/organizations/${org.id}`)).body.data).toMatchObject({ role: 'member' })
     const rename = await member.call('PATCH', `/organizations/${org.id}`, { body: { name: 'Mine now' } })
@@ -145,13 +179,131 @@ test.describe('organizations', () => {
       (await member.call('POST', `/organizations/${org.id}/members`, { body: { memberId: member.uid } }))
         .status,
     ).toBe(403)
+    const alreadyMember = await owner.call('POST', `/organizations/${org.id}/members`, {
+      body: { memberId: member.uid },
+    })
+    expect(alreadyMember.status).toBe(409)
+    expect(alreadyMember.body.message).toBe('This person is already a member of the organization')
 
     const lastOwner = await owner.call('DELETE', `/organizations/${org.id}/members/${owner.uid}`)
     expect(lastOwner.status).toBe(409)
 
-    const removed = await owner.call<unknown[]>('DELETE', `/organizations/${org.id}/members/${member.uid}`)
-    expect(removed.body.data).toHaveLength(1)
+    const removed = await owner.call<{ uid: string; email: string }[]>(
+      'DELETE',
+      `/organizations/${org.id}/members/${member.uid}`,
+    )
+    expect(removed.body.data.map((m) => m.uid)).toEqual([owner.uid])
     expect((await member.call('GET', `/organizations/${org.id}`)).status).toBe(404)
+  })
+})
+
+type Invitation = {
+  id: string
+  organizationId: string
+  email: string | null
+  invitee: string
+  status: string
+}
+
+test.describe('invitations', () => {
+  test('an owner invites by email; the invitee accepts and becomes a member', async ({ request }) => {
+    const owner = await apiUser(request, 'Inviting Owner')
+    const invitee = await apiUser(request, 'Invitee')
+    const org = await createOrg(owner, 'Email Co')
+
+    const invalid = await owner.call('POST', `/organizations/${org.id}/invitations`, {
+      body: { email: 'not an email' },
+    })
+    expect(invalid.status).toBe(400)
+    expect(invalid.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: { email: ['Please enter a valid email address.'] },
+    })
+
+    const created = await owner.call<Invitation>('POST', `/organizations/${org.id}/invitations`, {
+      body: { email: `  ${invitee.email.toUpperCase()}  ` },
+    })
+    expect(created.status).toBe(201)
+    expect(created.body.data).toMatchObject({
+      email: invitee.email.toLowerCase(),
+      invitee: invitee.email.toLowerCase(),
+      status: 'pending',
+    })
+    const listed = await owner.call<Invitation[]>('GET', `/organizations/${org.id}/invitations`)
+    expect(listed.body.data.map((i) => i.id)).toEqual([created.body.data.id])
+
+    const mine = await invitee.call<{ id: string; organizationName: string }[]>('GET', '/invitations')
+    expect(mine.body.data).toMatchObject([{ id: created.body.data.id, organizationName: 'Email Co' }])
+    expect((await invitee.call('POST', `/invitations/${created.body.data.id}/accept`)).status).toBe(200)
+    const orgs = await invitee.call<{ id: string; role: string }[]>('GET', '/organizations')
+    expect(orgs.body.data).toEqual([{ id: org.id, name: 'Email Co', plan: 'free', role: 'member' }])
+    expect((await invitee.call<unknown[]>('GET', '/invitations')).body.data).toEqual([])
+    expect((await owner.call<unknown[]>('GET', `/organizations/${org.id}/invitations`)).body.data).toEqual([])
+
+    const twice = await invitee.call('POST', `/invitations/${created.body.data.id}/accept`)
+    expect(twice.status).toBe(409)
+    // A member cannot see the invitations.
+    expect((await invitee.call('GET', `/organizations/${org.id}/invitations`)).status).toBe(403)
+  })
+
+  test('the invitee declines; an owner revokes; ids are validated', async ({ request }) => {
+    const owner = await apiUser(request, 'Owner')
+    const decliner = await apiUser(request, 'Decliner')
+    const org = await createOrg(owner, 'Decline Co')
+
+    const invitation = await owner.call<Invitation>('POST', `/organizations/${org.id}/invitations`, {
+      body: { email: decliner.email },
+    })
+    const declined = await decliner.call('POST', `/invitations/${invitation.body.data.id}/decline`)
+    expect(declined.body).toMatchObject({ success: true, data: null, message: 'Invitation declined' })
+    expect((await decliner.call('GET', `/organizations/${org.id}`)).status).toBe(404)
+    expect((await decliner.call<unknown[]>('GET', '/organizations')).body.data).toEqual([])
+    expect((await owner.call<unknown[]>('GET', `/organizations/${org.id}/invitations`)).body.data).toEqual([])
+
+    const second = await owner.call<Invitation>('POST', `/organizations/${org.id}/invitations`, {
+      body: { email: decliner.email },
+    })
+    expect(second.status).toBe(201)
+    const revoked = await owner.call('DELETE', `/organizations/${org.id}/invitations/${second.body.data.id}`)
+    expect(revoked.body).toMatchObject({ success: true, data: null, message: 'Invitation revoked' })
+    expect((await decliner.call<unknown[]>('GET', '/invitations')).body.data).toEqual([])
+    const late = await decliner.call('POST', `/invitations/${second.body.data.id}/accept`)
+    expect(late.status).toBe(409)
+    expect(late.body.message).toBe('This invitation was withdrawn by the organization')
+
+    const malformed = await decliner.call('POST', '/invitations/not-a-uuid/accept')
+    expect(malformed.status).toBe(400)
+    expect(malformed.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: { 'params.invitationId': ['Invalid invitation id'] },
+    })
+    expect((await owner.call('DELETE', `/organizations/${org.id}/invitations/nope`)).status).toBe(400)
+    expect((await decliner.call('POST', `/invitations/${randomUUID()}/decline`)).status).toBe(404)
+  })
+
+  test('a member leaves; the last owner cannot', async ({ request }) => {
+    const owner = await apiUser(request, 'Owner')
+    const member = await apiUser(request, 'Leaver')
+    const org = await createOrg(owner, 'Leave Co')
+    const invitation = await owner.call<Invitation>('POST', `/organizations/${org.id}/invitations`, {
+      body: { email: member.email },
+    })
+    await member.call('POST', `/invitations/${invitation.body.data.id}/accept`)
+
+    const lastOwner = await owner.call('POST', `/organizations/${org.id}/leave`)
+    expect(lastOwner.status).toBe(409)
+    expect(lastOwner.body).toMatchObject({
+      success: false,
+      code: 'CONFLICT',
+      message: 'An organization needs at least one owner',
+    })
+
+    const left = await member.call('POST', `/organizations/${org.id}/leave`)
+    expect(left.body).toMatchObject({ success: true, data: null, message: 'You left the organization' })
+    expect((await member.call<unknown[]>('GET', '/organizations')).body.data).toEqual([])
+    expect((await member.call('GET', `/organizations/${org.id}`)).status).toBe(404)
+    expect((await member.call('POST', `/organizations/${org.id}/leave`)).status).toBe(404)
+    expect((await owner.call('GET', `/organizations/${org.id}`)).body.data).toMatchObject({ role: 'owner' })
   })
 })
 
@@ -160,8 +312,14 @@ test('cross-tenant: a user of A gets 404 or 403 on every endpoint of B, never da
 }) => {
   const alice = await apiUser(request, 'Alice')
   const bob = await apiUser(request, 'Bob')
+  const carol = await apiUser(request, 'Carol')
   await createOrg(alice, 'Alice Co')
   const bobOrg = await createOrg(bob, 'Bob Secret Co')
+  const bobInvitation = await bob.call<Invitation>('POST', `/organizations/${bobOrg.id}/invitations`, {
+    body: { email: carol.email },
+  })
+  expect(bobInvitation.status).toBe(201)
+  const invitationId = bobInvitation.body.data.id
 
   const attempts = [
     alice.call('GET', `/organizations/${bobOrg.id}`),
@@ -169,6 +327,12 @@ test('cross-tenant: a user of A gets 404 or 403 on every endpoint of B, never da
     alice.call('DELETE', `/organizations/${bobOrg.id}`),
     alice.call('POST', `/organizations/${bobOrg.id}/members`, { body: { memberId: alice.uid } }),
     alice.call('DELETE', `/organizations/${bobOrg.id}/members/${bob.uid}`),
+    alice.call('GET', `/organizations/${bobOrg.id}/invitations`),
+    alice.call('POST', `/organizations/${bobOrg.id}/invitations`, { body: { email: alice.email } }),
+    alice.call('DELETE', `/organizations/${bobOrg.id}/invitations/${invitationId}`),
+    alice.call('POST', `/invitations/${invitationId}/accept`),
+    alice.call('POST', `/invitations/${invitationId}/decline`),
+    alice.call('POST', `/organizations/${bobOrg.id}/leave`),
     alice.call('POST', `/users/${bob.uid}`),
     alice.call('GET', `/organizations/${bobOrg.id}`, { headers: { 'X-Organization-Id': bobOrg.id } }),
   ]
@@ -181,6 +345,9 @@ test('cross-tenant: a user of A gets 404 or 403 on every endpoint of B, never da
   expect(after.body.data).toMatchObject({ name: 'Bob Secret Co' })
   const members = await bob.call<unknown[]>('GET', '/organizations')
   expect(members.body.data).toHaveLength(1)
+  const stillPending = await bob.call<Invitation[]>('GET', `/organizations/${bobOrg.id}/invitations`)
+  expect(stillPending.body.data.map((i) => [i.id, i.status])).toEqual([[invitationId, 'pending']])
+  expect((await alice.call<unknown[]>('GET', '/invitations')).body.data).toEqual([])
   const aliceList = await alice.call<{ name: string }[]>('GET', '/organizations')
   expect(aliceList.body.data.map((o) => o.name)).toEqual(['Alice Co'])
 })

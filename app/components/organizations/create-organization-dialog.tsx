@@ -1,15 +1,23 @@
-import { Modal } from '@mantine/core'
+import { Alert, Modal } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useId, useState } from 'react'
-import type { OrganizationSummary } from '~/lib/organization-schemas'
+import type { InvitationToAnswer, OrganizationSummary } from '~/lib/organization-schemas'
 import type { SubmissionResult } from '@conform-to/react'
 import { CreateOrganizationForm } from './create-organization-form'
 
 type CreateResult = { result: SubmissionResult<string[]>; created: OrganizationSummary | null }
 
 /** The Create Organization dialog: cannot close while its request runs; closing clears the name and the error. */
-export function CreateOrganizationDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function CreateOrganizationDialog({
+  opened,
+  onClose,
+  invitations = [],
+}: {
+  opened: boolean
+  onClose: () => void
+  invitations?: InvitationToAnswer[]
+}) {
   const base = useId()
   // A fresh fetcher per opening, so that an old error does not come back when the dialog opens again.
   const [round, setRound] = useState(0)
@@ -40,6 +48,13 @@ export function CreateOrganizationDialog({ opened, onClose }: { opened: boolean;
       withCloseButton={!busy}
       centered
     >
+      {invitations.length > 0 ? (
+        // Someone invited this person: joining may be what they came for, so say where to answer.
+        <Alert variant="light" color="indigo" mb="md">
+          You have been invited to {invitations.map((i) => i.organizationName).join(', ')}. Cancel and open
+          the organization switcher to accept or decline.
+        </Alert>
+      ) : null}
       <CreateOrganizationForm
         key={round}
         lastResult={fetcher.data?.result}

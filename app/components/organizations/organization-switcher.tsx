@@ -1,22 +1,53 @@
-import { Box, Menu, Text, UnstyledButton } from '@mantine/core'
-import { IconCheck, IconPlus, IconSelector } from '@tabler/icons-react'
+import { Box, Group, Indicator, Menu, Text, UnstyledButton } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { IconCheck, IconPlus, IconSelector, IconX } from '@tabler/icons-react'
 import { useFetcher } from '@remix-run/react'
-import type { OrganizationSummary } from '~/lib/organization-schemas'
+import { useEffect } from 'react'
+import type { InvitationToAnswer, OrganizationSummary } from '~/lib/organization-schemas'
 import { OrgBadge } from './org-badge'
 import classes from './organization-switcher.module.css'
+
+type AnswerResult = {
+  answered: 'accepted' | 'declined' | null
+  joined: OrganizationSummary | null
+  invitationError: string | null
+}
+
+export const pendingInvitationsText = (count: number) =>
+  `${count} pending invitation${count === 1 ? '' : 's'}`
+
+/** Accept or Decline from the switcher; the answer is told in a toast, and the list reloads by itself. */
+function useInvitationAnswer() {
+  const fetcher = useFetcher<AnswerResult>()
+  const result = fetcher.state === 'idle' ? fetcher.data : undefined
+  useEffect(() => {
+    if (!result) return
+    if (result.invitationError) notifications.show({ color: 'red', message: result.invitationError })
+    else if (result.joined)
+      notifications.show({ color: 'green', message: `You joined ${result.joined.name}` })
+    else if (result.answered === 'declined') notifications.show({ message: 'Invitation declined' })
+  }, [result])
+  return (intent: 'accept-invitation' | 'decline-invitation', invitationId: string) =>
+    fetcher.submit({ intent, invitationId }, { method: 'post', action: '/organization' })
+}
 
 export function OrganizationSwitcher({
   organizations,
   current,
+  invitations,
   onCreate,
 }: {
   organizations: OrganizationSummary[]
   current: OrganizationSummary | undefined
+  invitations: InvitationToAnswer[]
   onCreate: () => void
 }) {
   const fetcher = useFetcher()
   const switchTo = (organizationId: string) =>
     fetcher.submit({ intent: 'switch', organizationId }, { method: 'post', action: '/organization' })
+  const answer = useInvitationAnswer()
+  const pending = invitations.length
+  const label = current ? `Organization: ${current.name}. Switch organization` : 'Organizations'
 
   return (
     <Menu position="bottom-start" width={264} shadow="md">
@@ -27,9 +58,11 @@ export function OrganizationSwitcher({
           href="/organization"
           onClick={(e) => e.preventDefault()}
           className={classes.target}
-          aria-label={current ? `Organization: ${current.name}. Switch organization` : 'Organizations'}
+          aria-label={pending ? `${label}. ${pendingInvitationsText(pending)}` : label}
         >
-          {current ? <OrgBadge name={current.name} /> : <OrgBadge name="+" />}
+          <Indicator label={pending} size={16} color="red" disabled={pending === 0} offset={2}>
+            {current ? <OrgBadge name={current.name} /> : <OrgBadge name="+" />}
+          </Indicator>
           <Box className={classes.text} data-sidebar-label>
             {current ? (
               <>
@@ -45,11 +78,62 @@ export function OrganizationSwitcher({
                 No organizations yet
               </Text>
             )}
+            {pending ? (
+              <Text size="xs" c="red.8" fw={500} truncate>
+                {pendingInvitationsText(pending)}
+              </Text>
+            ) : null}
           </Box>
           <IconSelector size={16} aria-hidden className={classes.chevron} data-sidebar-label />
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
+        {pending ? (
+          <>
+            <Menu.Label>Invitations</Menu.Label>
+            {invitations.map((invitation) => (
+              <Box
+                key={invitation.id}
+                px="sm"
+                pb="xs"
+                aria-label={`Invitation to ${invitation.organizationName}`}
+                role="group"
+              >
+                <Group gap="xs" wrap="nowrap" py={4}>
+                  <OrgBadge name={invitation.organizationName} size={24} />
+                  <Box miw={0}>
+                    <Text size="sm" fw={500} truncate>
+                      {invitation.organizationName}
+                    </Text>
+                    {invitation.invitedBy ? (
+                      <Text size="xs" c="gray.7" truncate>
+                        Invited by {invitation.invitedBy}
+                      </Text>
+                    ) : null}
+                  </Box>
+                </Group>
+                <Group gap={4} grow wrap="nowrap">
+                  <Menu.Item
+                    leftSection={<IconCheck size={14} aria-hidden />}
+                    color="indigo"
+                    onClick={() => answer('accept-invitation', invitation.id)}
+                    aria-label={`Accept the invitation to ${invitation.organizationName}`}
+                  >
+                    Accept
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconX size={14} aria-hidden />}
+                    onClick={() => answer('decline-invitation', invitation.id)}
+                    aria-label={`Decline the invitation to ${invitation.organizationName}`}
+                  >
+                    Decline
+                  </Menu.Item>
+                </Group>
+              </Box>
+            ))}
+            <Menu.Divider />
+          </>
+        ) : null}
         <Menu.Label>Organizations</Menu.Label>
         {organizations.length === 0 ? (
           <Menu.Item disabled>No organizations yet</Menu.Item>

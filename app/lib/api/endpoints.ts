@@ -7,7 +7,13 @@ import {
   runAgentSchema,
   updateAgentSchema,
 } from '~/lib/agent-schemas'
-import { organizationNameSchema, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import {
+  INVITATION_STATUSES,
+  inviteMemberSchema,
+  organizationNameSchema,
+  ORGANIZATION_PLANS,
+  ORGANIZATION_ROLES,
+} from '~/lib/organization-schemas'
 import {
   facebookPageSchema,
   facebookPagesSchema,
@@ -39,6 +45,30 @@ const memberSchema = z.object({
   displayName: z.string().nullable(),
   role: z.enum(ORGANIZATION_ROLES),
 })
+
+/** An invitation as the organization's owners see it: by uid, the invitee is "Invited user", never an email. */
+export const organizationInvitationSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  email: z.string().nullable(),
+  invitee: z.string(),
+  role: z.enum(ORGANIZATION_ROLES),
+  status: z.enum(INVITATION_STATUSES),
+  invitedBy: z.string().nullable(),
+  createdAt: z.string(),
+})
+
+/** An invitation as its invitee sees it. */
+export const receivedInvitationSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  role: z.enum(ORGANIZATION_ROLES),
+  invitedBy: z.string().nullable(),
+  createdAt: z.string(),
+})
+
+const invitationId = z.uuid('Invalid invitation id')
 
 export const profileSchema = z.object({
   uid: z.string(),
@@ -217,11 +247,13 @@ export const endpoints = {
     method: 'POST',
     path: '/organizations/{orgId}/members',
     operationId: 'addMember',
-    summary: 'Add a user (by uid) as a member (owners only)',
+    summary:
+      'Invite a user (by uid) to become a member (owners only): they join when they accept. Answers the invitation, never their email; an already pending one is answered again',
     tag: 'Organizations',
     params: orgParams,
     body: z.object({ memberId: id }),
-    response: z.array(memberSchema),
+    response: organizationInvitationSchema,
+    successStatus: 201,
   }),
   removeMember: defineEndpoint({
     method: 'DELETE',
@@ -231,6 +263,75 @@ export const endpoints = {
     tag: 'Organizations',
     params: orgParams.extend({ memberId: id }),
     response: z.array(memberSchema),
+  }),
+  leaveOrganization: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/leave',
+    operationId: 'leaveOrganization',
+    summary: 'Leave an organization (any member; not its last owner)',
+    tag: 'Organizations',
+    params: orgParams,
+    response: z.null(),
+  }),
+  listInvitations: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/invitations',
+    operationId: 'listInvitations',
+    summary: "The organization's pending invitations (owners only)",
+    tag: 'Invitations',
+    params: orgParams,
+    response: z.array(organizationInvitationSchema),
+  }),
+  createInvitation: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/invitations',
+    operationId: 'createInvitation',
+    summary:
+      'Invite a person by email (owners only; trimmed and lowercased). An already pending invitation is answered again; a member is a 409',
+    tag: 'Invitations',
+    params: orgParams,
+    body: inviteMemberSchema,
+    response: organizationInvitationSchema,
+    successStatus: 201,
+  }),
+  revokeInvitation: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/invitations/{invitationId}',
+    operationId: 'revokeInvitation',
+    summary: 'Withdraw a pending invitation (owners only)',
+    tag: 'Invitations',
+    params: orgParams.extend({ invitationId }),
+    response: z.null(),
+  }),
+  listMyInvitations: defineEndpoint({
+    method: 'GET',
+    path: '/invitations',
+    operationId: 'listMyInvitations',
+    summary:
+      "The caller's pending invitations: to their user id, or to the email of their sign-in account (one per organization)",
+    tag: 'Invitations',
+    response: z.array(receivedInvitationSchema),
+    public: true,
+  }),
+  acceptInvitation: defineEndpoint({
+    method: 'POST',
+    path: '/invitations/{invitationId}/accept',
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation (only its invitee): the caller becomes a member',
+    tag: 'Invitations',
+    params: z.object({ invitationId }),
+    response: organizationSchema,
+    public: true,
+  }),
+  declineInvitation: defineEndpoint({
+    method: 'POST',
+    path: '/invitations/{invitationId}/decline',
+    operationId: 'declineInvitation',
+    summary: 'Decline an invitation (only its invitee)',
+    tag: 'Invitations',
+    params: z.object({ invitationId }),
+    response: z.null(),
+    public: true,
   }),
   listAgents: defineEndpoint({
     method: 'GET',

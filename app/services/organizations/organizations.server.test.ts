@@ -15,6 +15,7 @@ import {
   resolveCurrentOrganization,
   switchOrganization,
 } from './organizations.server'
+import { acceptInvitation } from './invitations.server'
 import { requireOrganizationScope } from './scope.server'
 
 let handle: DatabaseHandle
@@ -60,7 +61,10 @@ describe('organizations', () => {
     const [owner, member] = await Promise.all([newUser('Owner'), newUser('Member')])
     const org = await createOrganization({ db: handle.db, userId: owner.id, name: 'Team' })
     const ownerScope = await scope(owner.id, org.id)
-    await addMember(ownerScope, member.firebaseUid)
+    // Adding by uid only invites: the person is no member until they accept.
+    const { invitation } = await addMember(ownerScope, member.firebaseUid)
+    await expect(scope(member.id, org.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await acceptInvitation({ db: handle.db, userId: member.id, invitationId: invitation.id })
     const memberScope = await scope(member.id, org.id)
     expect(memberScope.role).toBe('member')
     await expect(renameOrganization(memberScope, 'X')).rejects.toMatchObject({ code: 'FORBIDDEN' })

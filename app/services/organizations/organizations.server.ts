@@ -3,7 +3,15 @@ import type { Database } from '~/db/client.server'
 import { memberships, organizations, sessions, users, type User } from '~/db/schema'
 import type { OrganizationSummary } from '~/lib/organization-schemas'
 import { AppError } from '~/utils/errors'
-import { requireOrganizationScope, requireOwner, type OrganizationScope } from './scope.server'
+import { inviteMember } from './invitations.server'
+import {
+  ORGANIZATION_NOT_FOUND,
+  requireOrganizationScope,
+  requireOwner,
+  type OrganizationScope,
+} from './scope.server'
+
+export const LAST_OWNER = 'An organization needs at least one owner'
 
 const summaryColumns = {
   id: organizations.id,
@@ -91,38 +99,67 @@ async function findUserByUid(db: Database, uid: string): Promise<User> {
   return user
 }
 
-/** Adds a person who has signed in to ReplyPilot at least once, by their user id (uid), as a member. */
-export async function addMember(scope: OrganizationScope, memberUid: string) {
-  requireOwner(scope)
-  const user = await findUserByUid(scope.db, memberUid)
-  await scope.db
-    .insert(memberships)
-    .values({ organizationId: scope.organizationId, userId: user.id, role: 'member' })
-    .onConflictDoNothing()
-  return listMembers(scope)
+/**
+ * The spec's "add member" call, by the user id (uid) of a person who has signed in at least once: it invites
+ * them, since nobody joins an organization without accepting. The answer does not carry their email.
+ */
+export function addMember(scope: OrganizationScope, memberUid: string) {
+  return inviteMember(scope, { uid: memberUid })
+}
+
+/** Holds the organization's row until the transaction ends, so that two departures cannot both pass the owner check. */
+async function lockOrganization(tx: Database, organizationId: string) {
+  await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .for('update')
+}
+
+async function requireAnotherOwner(tx: Database, organizationId: string) {
+  const [{ owners }] = await tx
+    .select({ owners: count() })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'owner')))
+  if (owners <= 1) throw new AppError('CONFLICT', LAST_OWNER)
 }
 
 export async function removeMember(scope: OrganizationScope, memberUid: string) {
   requireOwner(scope)
   const user = await findUserByUid(scope.db, memberUid)
   await scope.db.transaction(async (tx) => {
+    await lockOrganization(tx, scope.organizationId)
     const [target] = await tx
       .select({ role: memberships.role })
       .from(memberships)
       .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.userId, user.id)))
     if (!target) throw new AppError('NOT_FOUND', 'Member not found')
-    if (target.role === 'owner') {
-      const [{ owners }] = await tx
-        .select({ owners: count() })
-        .from(memberships)
-        .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.role, 'owner')))
-      if (owners <= 1) throw new AppError('CONFLICT', 'An organization needs at least one owner')
-    }
+    if (target.role === 'owner') await requireAnotherOwner(tx, scope.organizationId)
     await tx
       .delete(memberships)
       .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.userId, user.id)))
   })
   return listMembers(scope)
+}
+
+/**
+ * The caller leaves the organization. Any member may; the last owner may not (the organization would have no
+ * one to manage it). A session that worked in it falls back to the user's first organization on its next
+ * request (resolveCurrentOrganization).
+ */
+export async function leaveOrganization(scope: OrganizationScope): Promise<void> {
+  await scope.db.transaction(async (tx) => {
+    await lockOrganization(tx, scope.organizationId)
+    const [membership] = await tx
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.userId, scope.userId)))
+    if (!membership) throw new AppError('NOT_FOUND', ORGANIZATION_NOT_FOUND)
+    if (membership.role === 'owner') await requireAnotherOwner(tx, scope.organizationId)
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.organizationId, scope.organizationId), eq(memberships.userId, scope.userId)))
+  })
 }
 
 /**
