@@ -31,7 +31,7 @@ export const META_WEBHOOK_MESSAGES = {
 // Meta's reference pages show fields that are not always there (a delivery receipt without `timestamp`, an opt-in
 // without `sender`, a message without `contacts`), and new event kinds appear without notice. So the envelope
 // (`object`, `entry[]`) is read strictly and every event on its own: an event that is of a kind we do not handle,
-// or that lacks what we need, is skipped and counted, and never costs the rest of the batch (docs/decisions/028).
+// or that lacks what we need, is skipped and counted, and never costs the rest of the batch (docs/decisions/029).
 
 /** An event left out: its kind (`reaction`, `optin`, `status`...) and why; never its content. */
 export type MetaSkipped = ChannelKey & { kind: string; reason: WebhookSkipReason }
