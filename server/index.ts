@@ -7,6 +7,7 @@ import { createRequestHandler } from '@remix-run/express'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
+import { defaultContentSecurityPolicy } from '../app/utils/content-security-policy.server'
 import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger } from '../app/utils/logger.server'
 
@@ -141,6 +142,7 @@ async function main() {
     prepareResponse(req, res)
     next()
   })
+  app.use(defaultContentSecurityPolicy)
   app.use(compression())
 
   if (vite) {
