@@ -45,6 +45,7 @@ describe('contentSecurityPolicy', () => {
     expect(policy['frame-ancestors']).toEqual(["'none'"])
     expect(policy['form-action']).toEqual(["'self'"])
     expect(policy['default-src']).toEqual(["'self'"])
+    expect(policy['img-src']).toEqual(["'self'", 'data:'])
   })
 
   it('allows inline <style> elements by the nonce only, and style attributes (Mantine sets them)', () => {

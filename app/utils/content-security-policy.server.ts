@@ -70,6 +70,7 @@ export function policyDirectives(config: PolicyConfig, { nonce, dev = false }: P
     // Mantine's <style> elements carry the nonce; its components set style attributes, which cannot.
     'style-src': dev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonceSource],
     'style-src-attr': ["'unsafe-inline'"],
+    // The favicons, and the logo, which Vite inlines as a data: URL; no remote images (avatars, previews) today.
     'img-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...origins.connect, ...(dev ? ['ws:', 'wss:'] : [])],
     'frame-src': origins.frames,
