@@ -4,6 +4,9 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { NonceProvider } from '~/lib/content-security-policy'
+import { contentSecurityPolicy, createNonce, CSP_HEADER } from '~/utils/content-security-policy.server'
+import { getConfig } from '~/utils/env.server'
 import { getLogger } from '~/utils/logger.server'
 import { closeRuntime, getRuntime } from '~/utils/runtime.server'
 
@@ -35,11 +38,18 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
+  // Only documents come here, so only they make a nonce: one per page, in the header and on every inline script
+  // and style (Remix's, React's streaming ones, Mantine's).
+  const nonce = createNonce()
+  responseHeaders.set(CSP_HEADER, contentSecurityPolicy(getConfig(), { nonce, dev: import.meta.env.DEV }))
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
       {
+        nonce,
         [waitForAll ? 'onAllReady' : 'onShellReady']() {
           shellRendered = true
           const body = new PassThrough()

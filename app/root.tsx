@@ -6,6 +6,7 @@ import type { LinksFunction, MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { ErrorFallback } from '~/components/error-fallback'
+import { useNonce, useStyleNonce } from '~/lib/content-security-policy'
 import { PRODUCT_NAME, TOAST_AUTO_CLOSE_MS, TOAST_LIMIT, TOAST_WIDTH_PX } from '~/lib/constants'
 import { theme } from '~/theme'
 
@@ -23,18 +24,20 @@ export const meta: MetaFunction = () => [
 ]
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce()
+  const styleNonce = useStyleNonce()
   return (
     <html lang="en" {...mantineHtmlProps}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#3b5bdb" />
-        <ColorSchemeScript defaultColorScheme="light" />
+        <ColorSchemeScript defaultColorScheme="light" nonce={nonce} />
         <Meta />
         <Links />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light">
+        <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={styleNonce}>
           <Notifications
             position="bottom-right"
             limit={TOAST_LIMIT}
@@ -43,8 +46,8 @@ export function Layout({ children }: { children: ReactNode }) {
           />
           {children}
         </MantineProvider>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

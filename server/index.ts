@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
+import { defaultContentSecurityPolicy } from '../app/utils/content-security-policy.server'
 import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger } from '../app/utils/logger.server'
 import { remixHandler } from './remix-handler'
@@ -153,6 +154,7 @@ async function main() {
     prepareResponse(req, res)
     next()
   })
+  app.use(defaultContentSecurityPolicy)
   app.use(compression())
 
   if (vite) {

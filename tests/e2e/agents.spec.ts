@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { createAccount, createInDialog, signIn } from './helpers'
+import type { Locator, Page } from '@playwright/test'
+import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 const FAKE_MODEL_URL = process.env.E2E_FAKE_MODEL_URL
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './helpers'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 
 type Agent = {

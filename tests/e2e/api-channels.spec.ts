@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './helpers'
 import { apiUser, createOrg } from './api-client'
 
 type Channel = {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './helpers'
 import { apiUser, createOrg } from './api-client'
 
 test.describe('product API conventions', () => {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './helpers'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 import { registerBot, telegramCalls } from './channel-helpers'
 import { facebookUser, graphMessages, whatsappNumber } from './meta-helpers'

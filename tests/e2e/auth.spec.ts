@@ -1,5 +1,13 @@
-import { expect, test } from '@playwright/test'
-import { createAccount, dismissCreateOrganization, PASSWORD, signIn, signUp, uniqueEmail } from './helpers'
+import {
+  createAccount,
+  dismissCreateOrganization,
+  expect,
+  PASSWORD,
+  signIn,
+  signUp,
+  test,
+  uniqueEmail,
+} from './helpers'
 
 test('sign up, sign out, and sign back in to the page that was asked for', async ({ page }) => {
   const email = uniqueEmail()

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { expect, test } from './helpers'
 import { channelCard, flip, signUpWithOrganization } from './channel-helpers'
 import { fakeSdkCalls, routeFakeFacebookSdk, setFakeFacebook } from './facebook-sdk-route'
 import { E2E_META_APP } from './meta-app'

@@ -1,4 +1,3 @@
-import { expect, test } from '@playwright/test'
 import {
   channelCard,
   connectBot,
@@ -12,7 +11,7 @@ import {
   signUpWithOrganization,
   telegramCalls,
 } from './channel-helpers'
-import { createAccount, signIn } from './helpers'
+import { createAccount, expect, signIn, test } from './helpers'
 
 test('connecting a Telegram bot: the token is checked, the card appears, the token never reaches the page', async ({
   page,

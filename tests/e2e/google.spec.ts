@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { routeFakeGapi } from './gapi-route'
-import { dismissCreateOrganization, uniqueEmail } from './helpers'
+import { dismissCreateOrganization, expect, test, uniqueEmail } from './helpers'
 
 test('Google sign-in through the Auth emulator popup', async ({ page, context }) => {
   await routeFakeGapi(context)

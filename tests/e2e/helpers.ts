@@ -1,5 +1,49 @@
 import { randomUUID } from 'node:crypto'
-import { expect, type Page } from '@playwright/test'
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
+
+export { expect }
+
+declare global {
+  interface Window {
+    __reportCspViolation?: (text: string) => Promise<void>
+  }
+}
+
+const cspViolationsByContext = new WeakMap<BrowserContext, string[]>()
+
+/**
+ * The `test` of every spec (docs/decisions/028): it fails when a page, frame or popup of the test reports a
+ * Content-Security-Policy violation, so that each spec shows the app working under its policy. The browser tells
+ * twice (a `securitypolicyviolation` event and a console message); either is enough.
+ */
+export const test = base.extend({
+  context: async ({ context }, provide) => {
+    const violations: string[] = []
+    cspViolationsByContext.set(context, violations)
+    context.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text())
+    })
+    await context.exposeBinding('__reportCspViolation', (_source, text: string) => {
+      violations.push(text)
+    })
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        void window.__reportCspViolation?.(
+          `securitypolicyviolation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.documentURI}`,
+        )
+      })
+    })
+    await provide(context)
+    expect(violations, 'Content-Security-Policy violations').toEqual([])
+  },
+})
+
+/** The violations the page's context has seen so far: a test that provokes some on purpose empties it. */
+export function cspViolations(page: Page): string[] {
+  const violations = cspViolationsByContext.get(page.context())
+  if (!violations) throw new Error('cspViolations needs the test from tests/e2e/helpers.ts')
+  return violations
+}
 
 const EMULATOR = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'
 export const PASSWORD = 'Secret123'

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { CURRENT_ORGANIZATION_STORAGE_KEY } from '../../app/lib/constants'
-import { createAccount, createInDialog, signIn } from './helpers'
+import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /Organization/ })
 

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test'
-import { createAccount, createInDialog, signIn } from './helpers'
+import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 test.beforeEach(async ({ page }) => {
   const account = await createAccount('Shell User')
