@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect } from 'react'
 import { config as zodConfig } from 'zod'
 
 /**
- * The browser's side of the Content-Security-Policy (docs/decisions/028; the header is built in
+ * The browser's side of the Content-Security-Policy (docs/decisions/031; the header is built in
  * utils/content-security-policy.server.ts).
  */
 

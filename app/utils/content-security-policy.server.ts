@@ -4,7 +4,7 @@ import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
 import type { Config } from './env.server'
 
 /**
- * The Content-Security-Policy of ReplyPilot's pages (docs/decisions/028). Scripts run only with the request's
+ * The Content-Security-Policy of ReplyPilot's pages (docs/decisions/031). Scripts run only with the request's
  * nonce, or when a script that had it inserts them ('strict-dynamic': the Remix chunks, the Firebase SDK's gapi
  * loader, the Facebook SDK island); third-party origins come from the validated configuration, never from a
  * second list elsewhere.

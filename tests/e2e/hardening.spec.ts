@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { expect, test } from '@playwright/test'
 import { NUL_MESSAGE } from '../../app/lib/input'
 import { apiUser, createOrg } from './api-client'
-import { createAccount, createInDialog, signIn } from './helpers'
+import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 import { chunk, connect, residentBytes, startOwnServer } from './raw-http'
 
 const MB = 1024 * 1024

@@ -12,7 +12,7 @@ declare global {
 const cspViolationsByContext = new WeakMap<BrowserContext, string[]>()
 
 /**
- * The `test` of every spec (docs/decisions/028): it fails when a page, frame or popup of the test reports a
+ * The `test` of every spec (docs/decisions/031): it fails when a page, frame or popup of the test reports a
  * Content-Security-Policy violation, so that each spec shows the app working under its policy. The browser tells
  * twice (a `securitypolicyviolation` event and a console message); either is enough.
  */

@@ -1,6 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { apiUser, createOrg, type ApiUser } from './api-client'
-import { dismissCreateOrganization, signIn } from './helpers'
+import { dismissCreateOrganization, expect, signIn, test } from './helpers'
 
 const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /Organization/ })
 const members = (page: Page) => page.getByRole('region', { name: 'Organization members' })
