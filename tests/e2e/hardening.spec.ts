@@ -31,29 +31,32 @@ test.describe('request bodies are capped before anything reads them', () => {
     test(`64 MB sent ${framing} → 413 within 100 ms, memory flat, the same socket answers at once`, async () => {
       test.setTimeout(60_000)
       const pid = server.child.pid ?? 0
+      // A warm server: the first request of a process pays for loading code, which is not what is measured here.
+      for (const [, path] of targets)
+        await fetch(`http://127.0.0.1:${OWN_PORT}${path}`, { method: 'POST', body: 'x=1' })
       const before = residentBytes(pid)
       for (const [, path, type] of targets) {
         const connection = await connect(OWN_PORT)
         const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' }
         if (framing === 'chunked') headers['Transfer-Encoding'] = 'chunked'
         else headers['Content-Length'] = String(BIG)
+        // The first 2 MB go out at once, past the 1 MB limit; the answer must come without the other 62 MB.
+        const opening = Buffer.alloc(2 * MB, 'a')
         const started = performance.now()
         await connection.head('POST', path, headers)
-        const answered = connection.response().then((r) => ({ ...r, ms: performance.now() - started }))
-        const piece = Buffer.alloc(64 * 1024, 'a')
-        let answer: Awaited<typeof answered> | undefined
-        void answered.then((a) => (answer = a))
-        // The whole body is sent, as a client that finishes its request does; the answer comes long before.
-        for (let sent = 0; sent < BIG; sent += piece.length) {
-          await connection.write(framing === 'chunked' ? chunk(piece) : piece)
-          // A write can complete without a turn of the event loop: let the answer be read as it arrives.
-          await new Promise((resolve) => setImmediate(resolve))
-        }
-        if (framing === 'chunked') await connection.write('0\r\n\r\n')
-        const { status, headers: got, ms } = answer ?? (await answered)
+        if (framing === 'chunked') await connection.write(chunk(opening))
+        const { status, headers: got } = await connection.response()
+        const ms = performance.now() - started
         expect(status, path).toBe(413)
         expect(got['content-type'], path).toContain(type)
         expect(ms, `${path} answered after ${ms.toFixed(0)} ms`).toBeLessThan(100)
+
+        // The rest is sent, as a client that finishes its request does; the server reads and drops it.
+        const piece = Buffer.alloc(MB, 'a')
+        for (let sent = framing === 'chunked' ? opening.length : 0; sent < BIG; sent += piece.length) {
+          await connection.write(framing === 'chunked' ? chunk(piece) : piece)
+        }
+        if (framing === 'chunked') await connection.write('0\r\n\r\n')
 
         const next = performance.now()
         await connection.head('GET', '/healthz', {})
