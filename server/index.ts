@@ -8,8 +8,8 @@ import compression from 'compression'
 import express from 'express'
 import { defaultContentSecurityPolicy } from '../app/utils/content-security-policy.server'
 import { ERROR_STATUS } from '../app/utils/errors'
-import { createLogger } from '../app/utils/logger.server'
-import { remixHandler } from './remix-handler'
+import { createLogger, isLogLevel } from '../app/utils/logger.server'
+import { errorHandler, remixHandler } from './remix-handler'
 import { bodyLimitFor, declaresTooLarge, drainUnread } from './request-guards'
 
 /**
@@ -20,7 +20,7 @@ import { bodyLimitFor, declaresTooLarge, drainUnread } from './request-guards'
 if (existsSync('.env')) process.loadEnvFile('.env')
 
 const logger = createLogger({
-  level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info',
+  level: isLogLevel(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info',
   base: { component: 'http' },
 })
 const dev = process.argv.includes('--dev')
@@ -174,6 +174,7 @@ async function main() {
       requestId: req.get('x-request-id'),
     })),
   )
+  app.use(errorHandler(logger))
 
   const receive = vite ? undefined : await webhookReceivers()
   const server = createServer((req, res) => {

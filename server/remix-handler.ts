@@ -6,6 +6,7 @@ import {
   type ServerBuild,
 } from '@remix-run/node'
 import type express from 'express'
+import type { Logger } from '../app/utils/logger.server'
 import {
   bodyLimitFor,
   declaresTooLarge,
@@ -14,6 +15,7 @@ import {
   readBody,
   refuse,
   REFUSALS,
+  SERVED_METHODS,
 } from './request-guards'
 
 /**
@@ -31,6 +33,10 @@ export function remixHandler(
   return async (req, res, next) => {
     try {
       const path = req.path
+      if (!SERVED_METHODS.has(req.method)) {
+        res.setHeader('Allow', [...SERVED_METHODS].join(', '))
+        return refuse(req, res, REFUSALS.method)
+      }
       if (isCrossSitePageRequest(req, path)) return refuse(req, res, REFUSALS.crossSite)
       let body: Uint8Array<ArrayBuffer> | undefined
       if (hasBody(req)) {
@@ -43,6 +49,19 @@ export function remixHandler(
     } catch (error) {
       next(error)
     }
+  }
+}
+
+/**
+ * What Express's own error handler would answer as an HTML page: a path Express cannot decode (`%zz`) is a 400,
+ * anything else a logged 500, both in the form the caller reads.
+ */
+export function errorHandler(logger: Logger): express.ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error)
+    if (error instanceof URIError) return refuse(req, res, REFUSALS.malformedUrl)
+    logger.error('request failed', { requestId: req.get('x-request-id'), path: req.path, error })
+    refuse(req, res, REFUSALS.failed)
   }
 }
 

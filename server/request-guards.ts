@@ -102,14 +102,26 @@ export function refuse(
         JSON.stringify({ success: false, data: null, message: refusal.message, code: refusal.code }),
       ]
     : ['text/plain; charset=utf-8', refusal.message]
-  res.writeHead(refusal.status, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(body)
+  res
+    .writeHead(refusal.status, {
+      'Content-Type': type,
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+    })
+    .end(body)
   drainUnread(req)
 }
 
 export const REFUSALS = {
   tooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
   crossSite: { status: 403, code: 'FORBIDDEN', message: 'Cross-site requests are not allowed' },
+  method: { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' },
+  malformedUrl: { status: 400, code: 'VALIDATION_ERROR', message: 'The address is not a valid URL' },
+  failed: { status: 500, code: 'SERVER_ERROR', message: 'Internal server error' },
 } as const
+
+/** The methods Remix serves (a Fetch Request cannot even be made for TRACE, TRACK or CONNECT). */
+export const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

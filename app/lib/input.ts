@@ -15,19 +15,28 @@ export const hasNoNul = (value: string) => !value.includes('\u0000')
 /** An id of one of our rows, as a path parameter or a field. */
 export const idSchema = z.string({ error: INVALID_ID_MESSAGE }).regex(UUID, INVALID_ID_MESSAGE)
 
-/** The path of the first string inside `value` (an object, array or string) that holds a NUL character. */
-export function findNul(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+/** How deep a request's JSON may nest: no form or body of ours goes past a few levels. */
+export const MAX_INPUT_DEPTH = 32
+export const TOO_DEEP_MESSAGE = 'The request is nested too deeply'
+
+/**
+ * The path of the first string inside `value` (an object, array or string) that holds a NUL character, or
+ * `'too-deep'` when it nests past MAX_INPUT_DEPTH (which would exhaust the stack of whatever reads it next).
+ */
+export function findNul(
+  value: unknown,
+  path: (string | number)[] = [],
+): (string | number)[] | 'too-deep' | undefined {
   if (typeof value === 'string') return hasNoNul(value) ? undefined : path
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findNul(item, [...path, index])
-      if (found) return found
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = findNul(key, [...path, key]) ?? findNul(item, [...path, key])
-      if (found) return found
-    }
+  if (!value || typeof value !== 'object') return undefined
+  if (path.length >= MAX_INPUT_DEPTH) return 'too-deep'
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? [...value.entries()]
+    : Object.entries(value)
+  for (const [key, item] of entries) {
+    if (typeof key === 'string' && !hasNoNul(key)) return [...path, key]
+    const found = findNul(item, [...path, key])
+    if (found) return found
   }
   return undefined
 }

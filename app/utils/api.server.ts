@@ -5,7 +5,7 @@ import type { User } from '~/db/schema'
 import { IdentityError } from '~/integrations/firebase/identity.server'
 import type { Endpoint, Infer } from '~/lib/api/contract'
 import { REQUEST_BODY_LIMITS } from '~/lib/constants'
-import { findNul, NUL_MESSAGE } from '~/lib/input'
+import { findNul, NUL_MESSAGE, TOO_DEEP_MESSAGE } from '~/lib/input'
 import { isInvalidInput } from '~/db/errors.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
@@ -197,6 +197,7 @@ export function apiRoute(...handlers: ApiHandler[]) {
 function refuseNul(raw: { params: unknown; query: unknown; body: unknown }) {
   const path = findNul(raw)
   if (!path) return
+  if (path === 'too-deep') throw new AppError('VALIDATION_ERROR', TOO_DEEP_MESSAGE)
   const field = (path[0] === 'body' ? path.slice(1) : path).join('.') || 'body'
   throw new AppError('VALIDATION_ERROR', NUL_MESSAGE, { [field]: [NUL_MESSAGE] })
 }

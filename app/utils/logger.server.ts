@@ -8,7 +8,7 @@ const SECRET_KEY =
 const REDACTED = '[redacted]'
 const MAX_DEPTH = 6
 
-function isLogLevel(value: string | undefined): value is LogLevel {
+export function isLogLevel(value: string | undefined): value is LogLevel {
   return value !== undefined && value in LEVEL_ORDER
 }
 

@@ -1,10 +1,13 @@
 import type { z } from 'zod'
 import { AppError, ERROR_STATUS } from './errors'
 
+/** At most this many issues are reported: a list of 100,000 bad items would otherwise answer with megabytes. */
+const MAX_REPORTED_ISSUES = 20
+
 /** zod issues → `{ field: [messages] }`, the shape forms use too; `prefix` names where the value came from. */
 export function fieldErrors(error: z.ZodError, prefix: string): Record<string, string[]> {
   const out: Record<string, string[]> = {}
-  for (const issue of error.issues) {
+  for (const issue of error.issues.slice(0, MAX_REPORTED_ISSUES)) {
     const key = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix
     ;(out[key] ??= []).push(issue.message)
   }

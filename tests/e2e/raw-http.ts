@@ -49,12 +49,12 @@ export function connect(port: number): Promise<RawConnection> {
                   l.slice(l.indexOf(':') + 1).trim(),
                 ]),
               )
-              const length = Number(headers['content-length'] ?? 0)
-              if (buffered.length < end + 4 + length) return
-              const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8')
-              buffered = buffered.subarray(end + 4 + length)
+              const rest = buffered.subarray(end + 4)
+              const body = headers['transfer-encoding'] === 'chunked' ? dechunk(rest) : fixed(rest, headers)
+              if (!body) return
+              buffered = rest.subarray(body.used)
               waiting = undefined
-              done({ status: Number(statusLine.split(' ')[1]), headers, body })
+              done({ status: Number(statusLine.split(' ')[1]), headers, body: body.text })
             }
             waiting = check
             socket.once('close', () => fail(new Error('the connection closed before an answer')))
@@ -67,6 +67,29 @@ export function connect(port: number): Promise<RawConnection> {
     const write = (bytes: Buffer | string) =>
       new Promise<void>((done, fail) => socket.write(bytes, (error) => (error ? fail(error) : done())))
   })
+}
+
+/** A body of Content-Length bytes, once all have arrived. */
+function fixed(bytes: Buffer, headers: Record<string, string>) {
+  const length = Number(headers['content-length'] ?? 0)
+  return bytes.length < length
+    ? undefined
+    : { text: bytes.subarray(0, length).toString('utf8'), used: length }
+}
+
+/** A chunked body, once its last chunk has arrived. */
+function dechunk(bytes: Buffer) {
+  const parts: Buffer[] = []
+  let at = 0
+  for (;;) {
+    const lineEnd = bytes.indexOf('\r\n', at)
+    if (lineEnd < 0) return undefined
+    const size = Number.parseInt(bytes.subarray(at, lineEnd).toString('latin1'), 16)
+    if (bytes.length < lineEnd + 2 + size + 2) return undefined
+    if (size === 0) return { text: Buffer.concat(parts).toString('utf8'), used: lineEnd + 4 }
+    parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size))
+    at = lineEnd + 2 + size + 2
+  }
 }
 
 /** A chunk of a chunked body, framed. */
