@@ -10,8 +10,7 @@ import type { Ingest } from './ingest-batch.server'
 import { ingestInbound, normalizeTelegramUpdate, telegramUpdateSchema } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
 import type { WebhookChannels } from './webhook-channels.server'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '~/lib/input'
 
 /**
  * The channel a webhook URL names, whatever its organization. Not scoped by a user on purpose: a platform calls
@@ -19,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * app's signature (Meta), checked by the caller right after. Never hand the result to a person.
  */
 export async function findChannelForWebhook(db: Database, channelId: string): Promise<Channel | undefined> {
-  if (!UUID.test(channelId)) return undefined
+  if (!isUuid(channelId)) return undefined
   const [channel] = await db.select().from(channels).where(eq(channels.id, channelId)).limit(1)
   return channel
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { channels, type Channel } from '~/db/schema'
+import { isUuid } from '~/lib/input'
 
 /**
  * The channels webhooks name, read fresh from the database for each delivery, but one query for all the
@@ -43,8 +44,6 @@ function coalesce<V>(
     })
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export function createWebhookChannels(db: Database): WebhookChannels {
   // Prepared once: building the select anew for every lookup was most of drizzle's share of the receivers' CPU.
   const selectByIds = db
@@ -73,7 +72,7 @@ export function createWebhookChannels(db: Database): WebhookChannels {
     return new Map(rows.map((row) => [`${row.platformName}\u0000${row.platformChannelId}`, row]))
   })
   return {
-    byId: async (id) => (UUID.test(id) ? byId(id.toLowerCase()) : undefined),
+    byId: async (id) => (isUuid(id) ? byId(id.toLowerCase()) : undefined),
     byPlatformId: (platform, platformChannelId) => byKey(`${platform}\u0000${platformChannelId}`),
   }
 }

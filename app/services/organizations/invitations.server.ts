@@ -10,11 +10,10 @@ import {
 } from '~/lib/organization-schemas'
 import { AppError } from '~/utils/errors'
 import { requireOwner, type OrganizationScope } from './scope.server'
+import { isUuid } from '~/lib/input'
 
 export const INVITATION_NOT_FOUND = 'Invitation not found'
 export const ALREADY_A_MEMBER = 'This person is already a member of the organization'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Whom an owner invites: the address they typed, or a user who has signed in at least once, by uid. */
 export type InviteTarget = { email: string } | { uid: string }
@@ -132,7 +131,7 @@ export async function listInvitations(scope: OrganizationScope): Promise<Organiz
 /** Withdraws a pending invitation (owners only); another organization's invitation is not found. */
 export async function revokeInvitation(scope: OrganizationScope, invitationId: string): Promise<void> {
   requireOwner(scope)
-  if (!UUID.test(invitationId)) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
+  if (!isUuid(invitationId)) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
   const [invitation] = await scope.db
     .select({ status: invitations.status })
     .from(invitations)
@@ -217,7 +216,7 @@ async function answerInvitation(
   { db, userId, invitationId }: { db: Database; userId: string; invitationId: string },
   answer: 'accepted' | 'declined',
 ) {
-  if (!UUID.test(invitationId)) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
+  if (!isUuid(invitationId)) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
   const mine = await addressedTo(db, userId)
   return db.transaction(async (tx) => {
     const [invitation] = await tx
