@@ -10,7 +10,7 @@ import { defaultContentSecurityPolicy } from '../app/utils/content-security-poli
 import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger, isLogLevel } from '../app/utils/logger.server'
 import { errorHandler, remixHandler } from './remix-handler'
-import { bodyLimitFor, declaresTooLarge, drainUnread } from './request-guards'
+import { drainUnread } from './request-guards'
 
 /**
  * The HTTP entry: one Express app around the Remix build. It owns what a route cannot: request ids and access
@@ -111,7 +111,6 @@ async function webhookReceivers() {
     const telegram = TELEGRAM_WEBHOOK.exec(path)
     if (!telegram && path !== '/webhooks/meta') return false
     prepareResponse(req, res)
-    if (declaresTooLarge(req, bodyLimitFor(path))) return refuseWebhook(req, res)
     const call = receivers.callFromNode(req)
     const answer = telegram
       ? receivers.receiveTelegramCall(runtime, telegram[1], call)
@@ -131,14 +130,6 @@ async function webhookReceivers() {
     )
     return true
   }
-}
-
-/** The receivers' own answer to a body declared too large, sent before any of it is read. */
-function refuseWebhook(req: IncomingMessage, res: ServerResponse) {
-  res.writeHead(413, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
-  res.end(JSON.stringify({ ok: false, message: 'Payload too large' }))
-  drainUnread(req)
-  return true
 }
 
 async function main() {
