@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /**
  * HTTP/1.1 spoken by hand over one socket, for what a client library hides: a body sent in chunks at our pace,
@@ -97,29 +98,38 @@ export const chunk = (bytes: Buffer) =>
   Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])
 
 /** The resident memory of a process, in bytes (Linux). */
-export function residentBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  if (!match) throw new Error(`no VmRSS for ${pid}`)
-  return Number(match[1]) * 1024
+export type OwnServer = {
+  child: ChildProcess
+  /** The server's memory right after a full garbage collection in it (see collect-on-signal.ts). */
+  memoryAfterCollection(): Promise<NodeJS.MemoryUsage>
+  stop(): Promise<void>
 }
 
 /**
  * The production server entry (the built app, `node --import tsx server/index.ts`) in a process of its own, on
  * the embedded default with its own data folder: its memory and its connections are this test's alone.
  */
-export async function startOwnServer(port: number): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      EMBEDDED_DEFAULTS: 'true',
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-hardening-')),
-      LOG_LEVEL: 'warn',
-      FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
+export async function startOwnServer(port: number): Promise<OwnServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-hardening-'))
+  const memoryReport = path.join(dataDir, 'memory.json')
+  const preload = fileURLToPath(new URL('./collect-on-signal.ts', import.meta.url))
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', '--import', preload, 'server/index.ts'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        EMBEDDED_DEFAULTS: 'true',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        MEMORY_REPORT: memoryReport,
+        LOG_LEVEL: 'warn',
+        FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  )
   const deadline = Date.now() + 120_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
@@ -133,6 +143,17 @@ export async function startOwnServer(port: number): Promise<{ child: ChildProces
   }
   return {
     child,
+    async memoryAfterCollection() {
+      const asked = Date.now()
+      child.kill('SIGUSR2')
+      for (let waited = 0; waited < 10_000; waited += 50) {
+        await new Promise((r) => setTimeout(r, 50))
+        const written = existsSync(memoryReport) ? readFileSync(memoryReport, 'utf8') : ''
+        const usage = written ? (JSON.parse(written) as NodeJS.MemoryUsage & { at: number }) : undefined
+        if (usage && usage.at >= asked) return usage
+      }
+      throw new Error('the server did not report its memory after a collection')
+    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve()
