@@ -30,6 +30,12 @@ export function isAppError(error: unknown, code?: AppErrorCode): error is AppErr
   return error instanceof AppError && (code === undefined || error.code === code)
 }
 
+/** For a `.catch`: a NOT_FOUND failure becomes null (nothing to show), any other is thrown on. */
+export function nullIfNotFound(error: unknown): null {
+  if (isAppError(error, 'NOT_FOUND')) return null
+  throw error
+}
+
 /** The one mapping from a failure code to an HTTP status and the spec's default message (section 8). */
 export const ERROR_STATUS: Record<AppErrorCode, { status: number; message: string }> = {
   VALIDATION_ERROR: { status: 400, message: 'Invalid request data' },

@@ -1,8 +1,10 @@
+import { data } from '@remix-run/node'
 import { z } from 'zod'
+import { firstMessage } from '~/lib/form-reply'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope, type OrganizationScope } from '~/services/organizations/scope.server'
 import { requireSignedIn } from './auth.server'
-import { ERROR_STATUS, isAppError } from './errors'
+import { ERROR_STATUS, isAppError, nullIfNotFound } from './errors'
 import { getRuntime } from './runtime.server'
 
 export const NO_ORGANIZATION_SELECTED = 'No organization selected'
@@ -22,6 +24,18 @@ export async function getCurrentScope(request: Request): Promise<OrganizationSco
   })
   if (!current) return undefined
   return requireOrganizationScope({ db: database.db, userId: user.id, organizationId: current.id })
+}
+
+/**
+ * What a dialog route's loader shows: `find` run in the session's current organization, or null when there is no
+ * organization or nothing was found (the dialog then says so).
+ */
+export async function findInCurrentScope<T>(
+  request: Request,
+  find: (scope: OrganizationScope) => Promise<T>,
+): Promise<T | null> {
+  const scope = await getCurrentScope(request)
+  return scope ? find(scope).catch(nullIfNotFound) : null
 }
 
 const fieldErrorsSchema = z.record(z.string(), z.array(z.string()))
@@ -58,4 +72,30 @@ export async function attemptInScope<T>(
     logger.error('page action failed', { error, ...context })
     return { ok: false, failure: { status: 500, reason: fallback } }
   }
+}
+
+/**
+ * A change made from a dialog that reports in one line, for the dialog's `section` that made it: `succeeded` (the
+ * spec's text, or null when it has none) when it went through, else why not (`failed` for an unexpected failure).
+ */
+export async function attemptChange<Section extends string>(
+  section: Section,
+  scope: OrganizationScope | undefined,
+  call: (scope: OrganizationScope) => Promise<unknown>,
+  { succeeded, failed }: { succeeded: string | null; failed: string },
+  context: Record<string, unknown>,
+) {
+  const outcome = await attemptInScope(scope, call, failed, context)
+  return outcome.ok
+    ? data({ section, message: succeeded, error: null })
+    : data({ section, message: null, error: outcome.failure.reason }, outcome.failure.status)
+}
+
+/** A change whose form did not pass its schema: its first message (or `failed`), as attemptChange reports. */
+export function refuseChange<Section extends string>(
+  section: Section,
+  errors: Record<string, string[] | null> | null | undefined,
+  failed: string,
+) {
+  return data({ section, message: null, error: firstMessage(errors) ?? failed }, 400)
 }

@@ -345,7 +345,7 @@ test.describe('without JavaScript', () => {
     await page.goto('/agents')
     await expect(page.getByText('No agents found')).toBeVisible()
     await page.getByRole('link', { name: 'Create Agent' }).first().click()
-    await expect(page).toHaveURL('/agents?dialog=create')
+    await expect(page).toHaveURL('/agents/new')
     const form = page.getByRole('form', { name: 'Create New Agent' })
     // Without tabs every section is on the page.
     for (const legend of ['Basic Info', 'Configuration', 'Advanced']) {

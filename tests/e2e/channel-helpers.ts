@@ -46,7 +46,7 @@ export async function signUpWithOrganization(page: Page, displayName = 'Channel 
 
 /** An agent made by posting the Agents page's own form with the browser's session. */
 export async function createAgent(page: Page, name: string, description: string) {
-  const response = await page.request.post('/agents', {
+  const response = await page.request.post('/agents/new', {
     form: {
       intent: 'create',
       name,

@@ -238,7 +238,11 @@ test('WhatsApp signup failures say why: cancelled, no code, no phone number, a r
 
 test('the connect actions refuse bad input with 400 and store nothing', async ({ page }) => {
   await signUpWithOrganization(page)
-  const post = (form: Record<string, string>) => page.request.post('/channels', { form, maxRedirects: 0 })
+  const post = (form: Record<string, string>) =>
+    page.request.post(`/channels/connect/${form.intent === 'connect-facebook' ? 'facebook' : 'whatsapp'}`, {
+      form,
+      maxRedirects: 0,
+    })
 
   expect((await post({ intent: 'connect-facebook' })).status()).toBe(400)
   const forged = await post({

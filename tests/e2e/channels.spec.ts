@@ -214,7 +214,7 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText('No channels connected yet')).toBeVisible()
     await page.getByText('Add Channel').click()
     await page.getByRole('link', { name: 'Telegram Bot' }).click()
-    await expect(page).toHaveURL('/channels?dialog=connect-telegram')
+    await expect(page).toHaveURL('/channels/connect/telegram')
     const form = page.getByRole('form', { name: 'Connect Telegram Bot' })
     const connect = form.getByRole('button', { name: 'Connect Bot' })
     await expect(connect).toBeEnabled()

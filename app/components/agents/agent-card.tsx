@@ -6,7 +6,7 @@ import { useHydrated } from '~/components/hooks/use-hydrated'
 import { creativityPercent } from '~/lib/agent-schemas'
 import { MODEL_SHORT_LABELS, StatusDot } from './agent-status'
 import classes from './agents.module.css'
-import { agentDialogHref } from './dialog-url'
+import { agentPath } from './paths'
 import type { AgentItem } from './types'
 
 function AgentActions({ agent }: { agent: AgentItem }) {
@@ -19,12 +19,12 @@ function AgentActions({ agent }: { agent: AgentItem }) {
         </summary>
         <ul className={classes.noScriptMenuList}>
           <li>
-            <Link to={agentDialogHref('edit', agent.id)} preventScrollReset>
+            <Link to={agentPath(agent.id, 'edit')} preventScrollReset>
               Edit
             </Link>
           </li>
           <li>
-            <Link to={agentDialogHref('delete', agent.id)} preventScrollReset>
+            <Link to={agentPath(agent.id, 'delete')} preventScrollReset>
               Delete
             </Link>
           </li>
@@ -42,7 +42,7 @@ function AgentActions({ agent }: { agent: AgentItem }) {
       <Menu.Dropdown>
         <Menu.Item
           component={Link}
-          to={agentDialogHref('edit', agent.id)}
+          to={agentPath(agent.id, 'edit')}
           preventScrollReset
           leftSection={<IconPencil size={14} aria-hidden />}
         >
@@ -50,7 +50,7 @@ function AgentActions({ agent }: { agent: AgentItem }) {
         </Menu.Item>
         <Menu.Item
           component={Link}
-          to={agentDialogHref('delete', agent.id)}
+          to={agentPath(agent.id, 'delete')}
           preventScrollReset
           color="red"
           leftSection={<IconTrash size={14} aria-hidden />}
@@ -105,7 +105,7 @@ export function AgentCard({ agent }: { agent: AgentItem }) {
       <Group gap="xs" grow>
         <Button
           component={Link}
-          to={agentDialogHref('view', agent.id)}
+          to={agentPath(agent.id)}
           preventScrollReset
           variant="default"
           size="xs"
@@ -116,7 +116,7 @@ export function AgentCard({ agent }: { agent: AgentItem }) {
         </Button>
         <Button
           component={Link}
-          to={agentDialogHref('test', agent.id)}
+          to={agentPath(agent.id, 'test')}
           preventScrollReset
           variant="light"
           size="xs"

@@ -4,26 +4,23 @@ import { Link, useNavigate } from '@remix-run/react'
 import { useEffect } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
-import { AGENTS_PATH } from './dialog-url'
+import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { AGENT_MESSAGES } from './messages'
-import type { AgentActionResponse, AgentItem } from './types'
-import { useAgentFetcher } from './use-agent-fetcher'
+import { AGENTS_PATH } from './paths'
+import type { AgentItem } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
-
-const isDelete = (response: AgentActionResponse | undefined) =>
-  response?.intent === 'delete' ? response : undefined
 
 /** The content of the Delete Agent dialog: deleting archives the agent. */
 export function AgentDeletePanel({
   agent,
-  noScriptData,
+  submission,
 }: {
-  agent: AgentItem
-  noScriptData: AgentActionResponse | undefined
+  agent: Pick<AgentItem, 'name'>
+  /** The archived agent, or why it was not. */
+  submission: DialogSubmission<{ deleted: { id: string } | null; error: string | null }>
 }) {
   const navigate = useNavigate()
-  const { hydrated, FormComponent, response, settled, pending } = useAgentFetcher(noScriptData)
-  const done = isDelete(settled)
+  const { hydrated, FormComponent, response, settled: done, pending } = submission
 
   useEffect(() => {
     if (!done) return
@@ -35,7 +32,7 @@ export function AgentDeletePanel({
     }
   }, [done, navigate])
 
-  const failed = isDelete(response)?.error
+  const failed = response?.error
   return (
     <FormComponent method="post" aria-label="Delete Agent">
       <Stack gap="md">
@@ -47,8 +44,6 @@ export function AgentDeletePanel({
           </Text>
           ? This action cannot be undone. The agent will be archived and will no longer be available.
         </Text>
-        <input type="hidden" name="intent" value="delete" />
-        <input type="hidden" name="agentId" value={agent.id} />
         {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
         <Group justify="flex-end">
           {pending ? (

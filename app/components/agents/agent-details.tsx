@@ -5,7 +5,7 @@ import { MODEL_TYPE_LABELS, creativityLabel, creativityPercent } from '~/lib/age
 import { StatusBadge } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from './date-time'
-import { agentDialogHref } from './dialog-url'
+import { agentPath } from './paths'
 import type { AgentItem } from './types'
 
 const orDefault = (value: number | null) => (value === null ? 'Provider default' : String(value))
@@ -63,7 +63,7 @@ export function AgentDetails({ agent }: { agent: AgentItem }) {
       <Group justify="flex-end">
         <Button
           component={Link}
-          to={agentDialogHref('test', agent.id)}
+          to={agentPath(agent.id, 'test')}
           preventScrollReset
           variant="default"
           leftSection={<IconFlask size={16} aria-hidden />}
@@ -72,7 +72,7 @@ export function AgentDetails({ agent }: { agent: AgentItem }) {
         </Button>
         <Button
           component={Link}
-          to={agentDialogHref('edit', agent.id)}
+          to={agentPath(agent.id, 'edit')}
           preventScrollReset
           leftSection={<IconPencil size={16} aria-hidden />}
         >

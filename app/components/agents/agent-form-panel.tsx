@@ -1,31 +1,31 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { notifications } from '@mantine/notifications'
 import { useNavigate } from '@remix-run/react'
 import { useEffect } from 'react'
+import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { AgentForm } from './agent-form'
-import { AGENTS_PATH } from './dialog-url'
 import { AGENT_MESSAGES } from './messages'
-import type { AgentActionResponse, AgentItem } from './types'
-import { useAgentFetcher } from './use-agent-fetcher'
+import { AGENTS_PATH } from './paths'
+import type { AgentItem } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
 
-const isSave = (response: AgentActionResponse | undefined) =>
-  response?.intent === 'create' || response?.intent === 'update' ? response : undefined
+/** What the create and update actions answer: the form's result, the saved agent, or why it was not saved. */
+type SaveAnswer = { result: SubmissionResult<string[]>; saved: { id: string } | null; error: string | null }
 
 /** The content of the Create New Agent / Edit Agent dialog: the form, its request, its toasts. */
 export function AgentFormPanel({
   agent,
-  noScriptData,
+  submission,
 }: {
   agent?: AgentItem
-  noScriptData: AgentActionResponse | undefined
+  submission: DialogSubmission<SaveAnswer>
 }) {
   const navigate = useNavigate()
-  const { hydrated, FormComponent, response, settled, pending } = useAgentFetcher(noScriptData)
-  const done = isSave(settled)
+  const { hydrated, FormComponent, response, settled: done, pending } = submission
+  const creating = agent === undefined
 
   useEffect(() => {
     if (!done) return
-    const creating = done.intent === 'create'
     if (done.saved) {
       notifications.show({
         color: 'green',
@@ -38,12 +38,12 @@ export function AgentFormPanel({
         message: creating ? AGENT_MESSAGES.createFailed(done.error) : AGENT_MESSAGES.updateFailed(done.error),
       })
     }
-  }, [done, navigate])
+  }, [done, creating, navigate])
 
   return (
     <AgentForm
       agent={agent}
-      lastResult={isSave(response)?.result}
+      lastResult={response?.result}
       pending={pending}
       hydrated={hydrated}
       FormComponent={FormComponent}

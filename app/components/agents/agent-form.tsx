@@ -43,7 +43,7 @@ import {
 } from '~/lib/agent-schemas'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
-import { AGENTS_PATH } from './dialog-url'
+import { AGENTS_PATH } from './paths'
 import type { AgentItem } from './types'
 
 /** The form's fields by name (what Conform needs to name and look up fields; values are checked by the schemas). */
@@ -491,8 +491,6 @@ export function AgentForm({
     >
       <Stack gap="md">
         <FormError message={form.errors?.[0]} />
-        <input type="hidden" name="intent" value={editing ? 'update' : 'create'} />
-        {editing ? <input type="hidden" name="agentId" value={agent.id} /> : null}
         {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
         <Sections
           hydrated={hydrated}

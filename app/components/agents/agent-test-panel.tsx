@@ -1,10 +1,11 @@
-import { useForm } from '@conform-to/react'
+import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useEffect, type FormEvent } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
+import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import {
   MODEL_TYPE_LABELS,
   TEST_MESSAGE_REQUIRED,
@@ -15,11 +16,16 @@ import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from './date-time'
 import { AGENT_MESSAGES } from './messages'
-import type { AgentActionResponse, AgentItem, AgentRunView } from './types'
-import { useAgentFetcher } from './use-agent-fetcher'
+import type { AgentItem } from './types'
 
-const isTest = (response: AgentActionResponse | undefined) =>
-  response?.intent === 'test' ? response : undefined
+/** The Agent run result of the spec (section 3), as the Test Agent dialog shows it. */
+type AgentRunView = {
+  output: string
+  executionId: string
+  modelUsed: string
+  tokensUsed: { prompt: number; completion: number; total: number }
+  timestamp: string
+}
 
 function RunResult({ run }: { run: AgentRunView }) {
   return (
@@ -64,14 +70,17 @@ function RunResult({ run }: { run: AgentRunView }) {
 /** The content of the Test Agent dialog: one message to the agent's model, its answer and the run's details. */
 export function AgentTestPanel({
   agent,
-  noScriptData,
+  submission,
 }: {
   agent: AgentItem
-  noScriptData: AgentActionResponse | undefined
+  /** The form's result and the run, or why there is none. */
+  submission: DialogSubmission<{
+    result: SubmissionResult<string[]>
+    run: AgentRunView | null
+    error: string | null
+  }>
 }) {
-  const { hydrated, FormComponent, response, settled, pending } = useAgentFetcher(noScriptData)
-  const answer = isTest(response)
-  const done = isTest(settled)
+  const { hydrated, FormComponent, response: answer, settled: done, pending } = submission
 
   const [form, fields] = useForm({
     id: `test-agent-${agent.id}`,
@@ -127,8 +136,6 @@ export function AgentTestPanel({
       >
         <Stack gap="sm">
           <FormError message={answer?.error ? AGENT_MESSAGES.testFailed(answer.error) : undefined} />
-          <input type="hidden" name="intent" value="test" />
-          <input type="hidden" name="agentId" value={agent.id} />
           <Textarea
             key={fields.input.key}
             id={fields.input.id}

@@ -14,16 +14,16 @@ import {
 import { IconAlertCircle, IconBuilding, IconPlus, IconRobot } from '@tabler/icons-react'
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
 import { useState } from 'react'
+import { RouteDialog } from '~/components/dialogs/route-dialog'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import { PageHeader } from '~/components/layout/page-header'
 import { AGENT_STATUS_VALUES, type AgentStatus } from '~/lib/agent-schemas'
 import { AgentCard } from './agent-card'
-import { AgentDialogs } from './agent-dialogs'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
-import { AGENTS_PATH, agentDialogHref, isDialogChange } from './dialog-url'
 import { AGENT_MESSAGES } from './messages'
-import type { AgentActionResponse, AgentItem } from './types'
+import { AGENTS_PATH, NEW_AGENT_PATH } from './paths'
+import type { AgentItem } from './types'
 
 type StatusFilter = 'all' | AgentStatus
 
@@ -88,7 +88,7 @@ function EmptyState({ filter }: { filter: StatusFilter }) {
         <Text c="gray.7">Create your first agent to get started</Text>
         <Button
           component={Link}
-          to={agentDialogHref('create')}
+          to={NEW_AGENT_PATH}
           preventScrollReset
           mt="sm"
           leftSection={<IconPlus size={16} aria-hidden />}
@@ -100,27 +100,28 @@ function EmptyState({ filter }: { filter: StatusFilter }) {
   )
 }
 
-/** The Agents page (/agents): list, filter and the dialogs that create, show, test, edit and delete agents. */
+/**
+ * The Agents page (/agents): list and filter; the dialogs that create, show, test, edit and delete agents are the
+ * child routes (_app.agents.new, _app.agents.$agentId...), in a RouteDialog.
+ */
 export function AgentsScreen({
   agents,
   hasOrganization,
   loadError,
-  noScriptData,
 }: {
   agents: AgentItem[]
   hasOrganization: boolean
   loadError: string | null
-  noScriptData: AgentActionResponse | undefined
 }) {
   const [searchParams] = useSearchParams()
   const [filter, setFilter] = useState(() => parseFilter(searchParams.get('status')))
   const location = useLocation()
   const navigation = useNavigation()
-  // A reload of the list (not a dialog opening or closing, which only changes the URL's dialog part).
+  // A reload of the list from the list (a dialog opening or closing leaves the list's data as it is).
   const loading =
     navigation.state === 'loading' &&
     navigation.location.pathname === AGENTS_PATH &&
-    !isDialogChange(location, navigation.location)
+    location.pathname === AGENTS_PATH
 
   const visible = filter === 'all' ? agents : agents.filter((agent) => agent.status === filter)
 
@@ -182,7 +183,7 @@ export function AgentsScreen({
               <StatusFilterField value={filter} onChange={setFilter} />
               <Button
                 component={Link}
-                to={agentDialogHref('create')}
+                to={NEW_AGENT_PATH}
                 preventScrollReset
                 leftSection={<IconPlus size={16} aria-hidden />}
               >
@@ -192,7 +193,7 @@ export function AgentsScreen({
           ) : null
         }
       />
-      {hasOrganization ? <AgentDialogs agents={agents} noScriptData={noScriptData} /> : null}
+      {hasOrganization ? <RouteDialog listPath={AGENTS_PATH} /> : null}
       {content}
     </>
   )

@@ -9,7 +9,7 @@ import {
 import { Link } from '@remix-run/react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import classes from './channels.module.css'
-import { channelDialogHref } from './dialog-url'
+import { CONNECT_PATHS } from './paths'
 import { CHANNEL_UI_MESSAGES } from './messages'
 import type { MetaConnect, MetaPlatform } from './use-meta-connect'
 
@@ -57,7 +57,7 @@ export function AddChannelMenu({ centered = false, meta }: { centered?: boolean;
             <NoScriptEntry entry={facebook} />
           </li>
           <li>
-            <Link to={channelDialogHref('connect-telegram')} preventScrollReset>
+            <Link to={CONNECT_PATHS.telegram} preventScrollReset>
               <IconBrandTelegram size={16} aria-hidden />
               Telegram Bot
             </Link>
@@ -114,7 +114,7 @@ export function AddChannelMenu({ centered = false, meta }: { centered?: boolean;
         {metaItem(facebook)}
         <Menu.Item
           component={Link}
-          to={channelDialogHref('connect-telegram')}
+          to={CONNECT_PATHS.telegram}
           preventScrollReset
           leftSection={<IconBrandTelegram size={16} aria-hidden />}
         >

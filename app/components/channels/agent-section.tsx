@@ -16,12 +16,9 @@ import { useNavigation } from '@remix-run/react'
 import { useState, type FormEvent } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import type { ChannelDetailsContext } from './channel-details-panel'
-import { CHANNELS_PATH } from './dialog-url'
 import { CHANNEL_UI_MESSAGES } from './messages'
-import type { AgentOption, ChannelActionResponse, ChannelUpdateResponse } from './types'
-
-const isAgentAnswer = (response: ChannelActionResponse | undefined): response is ChannelUpdateResponse =>
-  response?.intent === 'assign' || response?.intent === 'remove-agent' || response?.intent === 'toggle-agent'
+import { channelPath } from './paths'
+import type { AgentOption } from './types'
 
 const STATUS_SUFFIX: Record<AgentOption['status'], string> = {
   active: '',
@@ -63,11 +60,13 @@ export function AgentSection({
   /** The active agents, the dropdown's choices. */
   agents: AgentOption[]
   /** The channel's agent, which may no longer be active. */
-  assignedAgent: AgentOption | undefined
+  assignedAgent: AgentOption | null
 }) {
-  const { channel, hydrated, fetcher, FormComponent, response, pending, submitting } = context
+  const { channel, hydrated, fetcher, FormComponent, response, pending, submitting, submittingTo } = context
   const navigation = useNavigation()
-  const loadingAgents = navigation.state === 'loading' && navigation.location.pathname === CHANNELS_PATH
+  // The dialog's agents are being loaded again (coming back to the details from the delete confirmation).
+  const loadingAgents =
+    navigation.state === 'loading' && navigation.location.pathname === channelPath(channel.id)
   const assigned = channel.agentId
 
   // Preselects the assigned agent on open, and follows the assignment when it changes.
@@ -79,10 +78,14 @@ export function AgentSection({
   }
   const [localError, setLocalError] = useState<string | null>(null)
 
-  const sendingIntent = String(submitting?.get('intent') ?? '')
+  const paths = {
+    assign: channelPath(channel.id, 'assign'),
+    unassign: channelPath(channel.id, 'unassign'),
+    toggle: channelPath(channel.id, 'agent-enabled'),
+  }
   const enabled =
-    sendingIntent === 'toggle-agent' ? submitting?.get('agentEnabled') === 'true' : channel.agentEnabled
-  const answer = isAgentAnswer(response) && !pending ? response : undefined
+    submittingTo === paths.toggle ? submitting?.get('agentEnabled') === 'true' : channel.agentEnabled
+  const answer = response?.section === 'agent' && !pending ? response : undefined
   const error = localError ?? answer?.error ?? null
   const success = localError ? null : (answer?.message ?? null)
 
@@ -121,13 +124,8 @@ export function AgentSection({
             onChange={(event) => {
               setLocalError(null)
               fetcher.submit(
-                {
-                  intent: 'toggle-agent',
-                  channelId: channel.id,
-                  agentId: assigned,
-                  agentEnabled: String(event.currentTarget.checked),
-                },
-                { method: 'post' },
+                { agentId: assigned, agentEnabled: String(event.currentTarget.checked) },
+                { method: 'post', action: paths.toggle },
               )
             }}
             disabled={pending}
@@ -136,9 +134,7 @@ export function AgentSection({
             size="md"
           />
         ) : (
-          <FormComponent method="post" aria-label="Agent Enabled">
-            <input type="hidden" name="intent" value="toggle-agent" />
-            <input type="hidden" name="channelId" value={channel.id} />
+          <FormComponent method="post" action={paths.toggle} aria-label="Agent Enabled">
             <input type="hidden" name="agentId" value={assigned} />
             <input type="hidden" name="agentEnabled" value={String(!enabled)} />
             <Group justify="space-between" wrap="nowrap">
@@ -153,8 +149,7 @@ export function AgentSection({
         )
       ) : null}
 
-      <FormComponent method="post" aria-label="Assign Agent" onSubmit={checkChoice}>
-        <input type="hidden" name="channelId" value={channel.id} />
+      <FormComponent method="post" action={paths.assign} aria-label="Assign Agent" onSubmit={checkChoice}>
         <input type="hidden" name="agentEnabled" value={String(channel.agentEnabled)} />
         <Stack gap="sm">
           {hydrated ? (
@@ -209,9 +204,7 @@ export function AgentSection({
           <Group justify="flex-end" gap="sm">
             {showAssign || !hydrated ? (
               <PendingButton
-                name="intent"
-                value="assign"
-                pending={pending && sendingIntent === 'assign'}
+                pending={pending && submittingTo === paths.assign}
                 pendingLabel="Assigning..."
                 disabled={pending}
               >
@@ -220,9 +213,8 @@ export function AgentSection({
             ) : null}
             {assigned !== null && (showRemove || !hydrated) ? (
               <PendingButton
-                name="intent"
-                value="remove-agent"
-                pending={pending && sendingIntent === 'remove-agent'}
+                formAction={paths.unassign}
+                pending={pending && submittingTo === paths.unassign}
                 pendingLabel="Removing..."
                 disabled={pending}
                 variant="light"

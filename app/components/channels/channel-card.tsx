@@ -3,7 +3,7 @@ import { Link } from '@remix-run/react'
 import { useId } from 'react'
 import { channelDisplayName } from '~/lib/channels'
 import classes from './channels.module.css'
-import { channelDialogHref } from './dialog-url'
+import { channelPath } from './paths'
 import { CHANNEL_TYPE_LABELS, ChannelStatusDot, PlatformIcon } from './platform'
 import type { ChannelItem } from './types'
 
@@ -16,7 +16,7 @@ export function ChannelCard({ channel }: { channel: ChannelItem }) {
   return (
     <Card
       component={Link}
-      to={channelDialogHref('details', channel.id)}
+      to={channelPath(channel.id)}
       preventScrollReset
       withBorder
       padding="md"

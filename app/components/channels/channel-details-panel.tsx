@@ -1,14 +1,15 @@
-import { Button, Divider, Group, Stack } from '@mantine/core'
+import { Alert, Button, Divider, Group, Stack } from '@mantine/core'
 import { IconTrash } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
 import { Fragment } from 'react'
 import { channelDisplayName } from '~/lib/channels'
 import { AgentSection } from './agent-section'
 import classes from './channels.module.css'
-import { CHANNELS_PATH, channelDialogHref } from './dialog-url'
+import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
+import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNELS_PATH, channelPath } from './paths'
 import { CHANNEL_TYPE_LABELS, ChannelStatusBadge, PLATFORM_LABELS } from './platform'
-import type { AgentOption, ChannelActionResponse, ChannelItem } from './types'
-import { useChannelFetcher } from './use-channel-fetcher'
+import type { AgentOption, ChannelItem } from './types'
 import { WebhookSection } from './webhook-section'
 
 /** What identifies the account at its platform, beyond the name: a page's category, a number and its WABA. */
@@ -25,8 +26,16 @@ function platformFacts({ channelType, metadata }: ChannelItem): Array<[string, s
   return facts.flatMap(([label, value]) => (value ? [[label, value]] : []))
 }
 
+/**
+ * What each of the dialog's changes answers (the routes under the dialog's URL): which section reports it, the
+ * green alert's text when the spec has one, or the red alert's.
+ */
+type ChangeAnswer = { section: 'webhook' | 'agent'; message: string | null; error: string | null }
+
 /** What the dialog's sections share: the channel and the one fetcher all their changes go through. */
-export type ChannelDetailsContext = ReturnType<typeof useChannelFetcher> & { channel: ChannelItem }
+export type ChannelDetailsContext = ReturnType<typeof useDialogFetcher<ChangeAnswer>> & {
+  channel: ChannelItem
+}
 
 /**
  * The content of the Channel Details dialog. Every change (webhook, assignment, the agent switch) goes through one
@@ -35,16 +44,36 @@ export type ChannelDetailsContext = ReturnType<typeof useChannelFetcher> & { cha
  */
 export function ChannelDetailsPanel({
   channel,
+  ...props
+}: {
+  channel: ChannelItem | null
+  agents: AgentOption[]
+  assignedAgent: AgentOption | null
+  /** Without JavaScript, the answer of the change that rendered this page. */
+  noScriptData?: ChangeAnswer
+}) {
+  if (!channel) {
+    return (
+      <Alert color="red" variant="light" role="alert">
+        {CHANNEL_UI_MESSAGES.notFound}
+      </Alert>
+    )
+  }
+  return <ChannelDetails channel={channel} {...props} />
+}
+
+function ChannelDetails({
+  channel,
   agents,
   assignedAgent,
   noScriptData,
 }: {
   channel: ChannelItem
   agents: AgentOption[]
-  assignedAgent: AgentOption | undefined
-  noScriptData: ChannelActionResponse | undefined
+  assignedAgent: AgentOption | null
+  noScriptData?: ChangeAnswer
 }) {
-  const context = { ...useChannelFetcher(noScriptData), channel }
+  const context = { ...useDialogFetcher<ChangeAnswer>(noScriptData), channel }
   return (
     <Stack gap="md">
       <dl className={classes.facts}>
@@ -75,7 +104,7 @@ export function ChannelDetailsPanel({
       <Group justify="space-between">
         <Button
           component={Link}
-          to={channelDialogHref('delete', channel.id)}
+          to={channelPath(channel.id, 'delete')}
           preventScrollReset
           variant="light"
           color="red.7"

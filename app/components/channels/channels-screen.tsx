@@ -1,58 +1,18 @@
-import {
-  Alert,
-  Center,
-  CloseButton,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-  VisuallyHidden,
-} from '@mantine/core'
-import { IconAlertCircle, IconBuilding, IconPlugConnected } from '@tabler/icons-react'
-import { Link, useLocation, useNavigation } from '@remix-run/react'
+import { Center, Group, Loader, Paper, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core'
+import { IconBuilding, IconPlugConnected } from '@tabler/icons-react'
+import { useLocation, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
-import { useHydrated } from '~/components/hooks/use-hydrated'
+import { RouteDialog } from '~/components/dialogs/route-dialog'
 import { PageHeader } from '~/components/layout/page-header'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { AddChannelMenu } from './add-channel-menu'
 import { ChannelCard } from './channel-card'
-import { ChannelDialogs } from './channel-dialogs'
 import classes from './channels.module.css'
-import { CHANNELS_PATH, isDialogChange } from './dialog-url'
+import { ConnectionErrorBanner } from './connection-error-banner'
 import { CHANNEL_UI_MESSAGES } from './messages'
-import type { AgentOption, ChannelActionResponse, ChannelItem } from './types'
+import { CHANNELS_PATH } from './paths'
+import type { ChannelItem } from './types'
 import { useMetaConnect, type MetaConnect } from './use-meta-connect'
-
-/** The dismissible "Connection Error" banner; without JavaScript, dismissing reloads the page without it. */
-function ConnectionErrorBanner({ message, onDismiss }: { message: string; onDismiss: () => void }) {
-  const hydrated = useHydrated()
-  const location = useLocation()
-  return (
-    <Alert
-      color="red"
-      variant="light"
-      role="alert"
-      mb="lg"
-      title={CHANNEL_UI_MESSAGES.connectionErrorTitle}
-      icon={<IconAlertCircle aria-hidden />}
-    >
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Text size="sm">{message}</Text>
-        {hydrated ? (
-          <CloseButton onClick={onDismiss} aria-label="Dismiss connection error" />
-        ) : (
-          <CloseButton
-            component={Link}
-            to={`${location.pathname}${location.search}`}
-            aria-label="Dismiss connection error"
-          />
-        )}
-      </Group>
-    </Alert>
-  )
-}
 
 function EmptyState({ meta }: { meta: MetaConnect }) {
   return (
@@ -78,36 +38,32 @@ const CONNECTING_ANNOUNCEMENTS = {
   whatsapp: `WhatsApp Business Account: ${CHANNEL_UI_MESSAGES.connecting}`,
 }
 
-/** A connect that failed for a reason other than the token's value (that one is shown on the field). */
-function connectError(response: ChannelActionResponse | undefined) {
-  return response?.intent === 'connect-telegram' ? response.error : null
-}
+/** What the Channels screen hands to its dialog routes (`useOutletContext`). */
+export type ChannelsDialogContext = { onConnectError: (message: string | null) => void }
 
-/** The Channels page (/channels): the grid of connected channels, the Add Channel menu and the dialogs. */
+/**
+ * The Channels page (/channels): the grid of connected channels, the Add Channel menu, and the dialog routes
+ * (_app.channels.connect.telegram, _app.channels.$channelId...) in a RouteDialog.
+ */
 export function ChannelsScreen({
   channels,
-  agents,
-  otherAgents,
   hasOrganization,
   meta,
-  noScriptData,
 }: {
   channels: ChannelItem[]
-  agents: AgentOption[]
-  otherAgents: AgentOption[]
   hasOrganization: boolean
   meta: MetaClientConfig
-  noScriptData: ChannelActionResponse | undefined
 }) {
   const location = useLocation()
   const navigation = useNavigation()
-  const [banner, setBanner] = useState(() => connectError(noScriptData))
+  const [banner, setBanner] = useState<string | null>(null)
   const metaConnect = useMetaConnect({ meta, channels, onConnectError: setBanner })
-  // A reload of the list (not a dialog opening or closing, which only changes the URL's dialog part).
+  const dialogContext: ChannelsDialogContext = { onConnectError: setBanner }
+  // A reload of the list from the list (a dialog opening or closing leaves the list's data as it is).
   const loading =
     navigation.state === 'loading' &&
     navigation.location.pathname === CHANNELS_PATH &&
-    !isDialogChange(location, navigation.location)
+    location.pathname === CHANNELS_PATH
 
   let content
   if (loading) {
@@ -156,15 +112,7 @@ export function ChannelsScreen({
         {metaConnect.busy ? CONNECTING_ANNOUNCEMENTS[metaConnect.busy] : ''}
       </VisuallyHidden>
       {banner ? <ConnectionErrorBanner message={banner} onDismiss={() => setBanner(null)} /> : null}
-      {hasOrganization ? (
-        <ChannelDialogs
-          channels={channels}
-          agents={agents}
-          otherAgents={otherAgents}
-          noScriptData={noScriptData}
-          onConnectError={setBanner}
-        />
-      ) : null}
+      {hasOrganization ? <RouteDialog listPath={CHANNELS_PATH} context={dialogContext} /> : null}
       {content}
     </>
   )

@@ -1,4 +1,4 @@
-import { useForm } from '@conform-to/react'
+import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
@@ -6,16 +6,13 @@ import { Link, useNavigate } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
+import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
+import { ConnectionErrorBanner } from './connection-error-banner'
 import classes from './channels.module.css'
-import { CHANNELS_PATH } from './dialog-url'
 import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNELS_PATH } from './paths'
 import { connectTelegramSchema } from './schemas'
-import type { ChannelActionResponse } from './types'
-import { useChannelFetcher } from './use-channel-fetcher'
 import { ignoreInterruption } from '~/lib/navigation'
-
-const isConnect = (response: ChannelActionResponse | undefined) =>
-  response?.intent === 'connect-telegram' ? response : undefined
 
 const TOKEN_PLACEHOLDER = '123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ1234567890'
 
@@ -48,16 +45,19 @@ function HelpSteps() {
  * to the page's Connection Error banner (`onConnectError`).
  */
 export function ConnectTelegramPanel({
-  noScriptData,
+  submission,
   onConnectError,
 }: {
-  noScriptData: ChannelActionResponse | undefined
+  /** The form's result and the connected channel, or the reason it was not, when not the token's value. */
+  submission: DialogSubmission<{
+    result: SubmissionResult<string[]>
+    connected: { name: string } | null
+    error: string | null
+  }>
   onConnectError: (message: string | null) => void
 }) {
   const navigate = useNavigate()
-  const { hydrated, FormComponent, response, settled, pending } = useChannelFetcher(noScriptData)
-  const answer = isConnect(response)
-  const done = isConnect(settled)
+  const { hydrated, FormComponent, response: answer, settled: done, pending } = submission
   const [token, setToken] = useState('')
   const [visible, setVisible] = useState(false)
 
@@ -102,8 +102,9 @@ export function ConnectTelegramPanel({
       aria-label="Connect Telegram Bot"
     >
       <Stack gap="md">
+        {/* Once hydrated the page's banner says it (onConnectError); without JavaScript, the dialog's section. */}
+        {!hydrated && answer?.error ? <ConnectionErrorBanner message={answer.error} /> : null}
         <FormError message={form.errors?.[0]} />
-        <input type="hidden" name="intent" value="connect-telegram" />
         {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
         <HelpSteps />
         {hydrated ? (

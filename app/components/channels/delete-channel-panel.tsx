@@ -4,29 +4,27 @@ import { useEffect, useRef } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
 import { channelDisplayName } from '~/lib/channels'
-import { CHANNELS_PATH, channelDialogHref } from './dialog-url'
+import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { loadedFacebookSdk } from './facebook-sdk'
 import { logOutOfFacebook } from './meta-connect'
 import { CHANNEL_UI_MESSAGES, DELETE_CLOSE_DELAY_MS } from './messages'
-import type { ChannelActionResponse, ChannelItem } from './types'
-import { useChannelFetcher } from './use-channel-fetcher'
+import { CHANNELS_PATH, channelPath } from './paths'
+import type { ChannelItem } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
-
-const isDelete = (response: ChannelActionResponse | undefined) =>
-  response?.intent === 'delete' ? response : undefined
 
 /** The delete confirmation. After a success it says so, then closes after a second (spec section 9). */
 export function DeleteChannelPanel({
   channel,
-  noScriptData,
+  submission,
 }: {
   channel: ChannelItem
-  noScriptData: ChannelActionResponse | undefined
+  /**
+   * Whether the channel is gone; `warning` when its platform could not be told (its webhook may linger there).
+   */
+  submission: DialogSubmission<{ deleted: boolean; warning: string | null; error: string | null }>
 }) {
   const navigate = useNavigate()
-  const { hydrated, FormComponent, response, settled, pending } = useChannelFetcher(noScriptData)
-  const answer = isDelete(response)
-  const done = isDelete(settled)
+  const { hydrated, FormComponent, response: answer, settled: done, pending } = submission
   const deleted = answer?.deleted === true
   const loggedOut = useRef(false)
   const isFacebook = channel.platformName === 'facebook'
@@ -68,8 +66,6 @@ export function DeleteChannelPanel({
           </Text>
           {after}
         </Text>
-        <input type="hidden" name="intent" value="delete" />
-        <input type="hidden" name="channelId" value={channel.id} />
         {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
         <Group justify="flex-end">
           {pending || deleted ? (
@@ -77,12 +73,7 @@ export function DeleteChannelPanel({
               Cancel
             </Button>
           ) : (
-            <Button
-              variant="default"
-              component={Link}
-              to={channelDialogHref('details', channel.id)}
-              preventScrollReset
-            >
+            <Button variant="default" component={Link} to={channelPath(channel.id)} preventScrollReset>
               Cancel
             </Button>
           )}

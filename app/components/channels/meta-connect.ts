@@ -138,13 +138,12 @@ async function allAccounts(sdk: FacebookSdk): Promise<unknown> {
   return { data }
 }
 
-/** The connect-facebook action's form: Conform's names for the nested list. */
+/** The Facebook connect action's form: Conform's names for the nested list. */
 export function facebookPagesFormData({
   userAccessToken,
   pages,
 }: Awaited<ReturnType<typeof collectFacebookPages>>) {
   const form = new FormData()
-  form.set('intent', 'connect-facebook')
   form.set('userAccessToken', userAccessToken)
   pages.forEach((page, index) => {
     const at = `pages[${index}]`

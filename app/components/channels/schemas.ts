@@ -3,25 +3,18 @@ import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { telegramTokenSchema } from '~/lib/telegram'
 
 /**
- * The Channels screen's forms, one schema each, shared by the forms in the browser and the route's action. The
- * messages are the spec's (sections 5 and 8).
+ * The Channels screen's forms, one schema each, shared by the forms in the browser and the routes' actions (the
+ * channel is the URL's). The messages are the spec's (sections 5 and 8).
  */
 export const connectTelegramSchema = z.object({ botToken: telegramTokenSchema })
-
-const channelId = z
-  .string({ error: CHANNEL_MESSAGES.noChannelSelected })
-  .min(1, { error: CHANNEL_MESSAGES.noChannelSelected })
 
 /** A switch's new position, posted as "true" or "false". */
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true')
 
-export const channelRefSchema = z.object({ channelId })
-
-export const webhookSchema = z.object({ channelId, subscribed: flag })
+export const webhookSchema = z.object({ subscribed: flag })
 
 /** Assigning, and re-sending an assignment with the agent switched on or off (spec section 4). */
 export const assignAgentSchema = z.object({
-  channelId,
   agentId: z.string({ error: CHANNEL_MESSAGES.selectAgent }).min(1, { error: CHANNEL_MESSAGES.selectAgent }),
   agentEnabled: flag.default(true),
 })

@@ -1,11 +1,12 @@
 import { notifications } from '@mantine/notifications'
 import { useFetcher } from '@remix-run/react'
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { ConnectError, loadFacebookSdk } from './facebook-sdk'
 import { CHANNEL_UI_MESSAGES } from './messages'
 import { collectFacebookPages, facebookPagesFormData, runEmbeddedSignup } from './meta-connect'
-import type { ChannelActionResponse, ChannelItem } from './types'
+import { CONNECT_PATHS } from './paths'
+import type { ChannelItem } from './types'
 
 export type MetaPlatform = 'facebook' | 'whatsapp'
 
@@ -23,14 +24,28 @@ const FALLBACKS: Record<MetaPlatform, string> = {
   whatsapp: CHANNEL_UI_MESSAGES.whatsappSignupFailed,
 }
 
-const INTENTS: Record<string, MetaPlatform> = {
-  'connect-facebook': 'facebook',
-  'connect-whatsapp': 'whatsapp',
+/** What the connect routes answer: the channels connected (one per Facebook page, or the number), or why not. */
+type ConnectAnswer<Connected> = { connected: Connected | null; error: string | null }
+
+/** A connect route's fetcher: its answer, once, when the request and the reload after it are over. */
+function useConnectFetcher<Connected>(
+  platform: MetaPlatform,
+  onAnswer: (answer: ConnectAnswer<Connected>) => void,
+) {
+  const fetcher = useFetcher<ConnectAnswer<Connected>>({ key: `connect-${platform}` })
+  const handled = useRef<unknown>(undefined)
+  const answer = fetcher.state === 'idle' ? fetcher.data : undefined
+  useEffect(() => {
+    if (!answer || handled.current === answer) return
+    handled.current = answer
+    onAnswer(answer)
+  }, [answer, onAnswer])
+  return fetcher
 }
 
 /**
  * The Facebook Page and WhatsApp connects of the Add Channel menu: the SDK's part in the browser, then one post to
- * the page's action (intent connect-facebook or connect-whatsapp). Failures go to the Connection Error banner,
+ * its connect route (CONNECT_PATHS). Failures go to the Connection Error banner,
  * successes to a toast; the grid reloads by itself after the action.
  */
 export function useMetaConnect({
@@ -42,31 +57,35 @@ export function useMetaConnect({
   channels: ChannelItem[]
   onConnectError: (message: string | null) => void
 }): MetaConnect {
-  const fetcher = useFetcher<ChannelActionResponse>({ key: 'connect-meta' })
+  const facebook = useConnectFetcher<Array<{ name: string }>>(
+    'facebook',
+    useCallback(
+      ({ connected, error }) => {
+        if (connected) {
+          const names = connected.map(({ name }) => name)
+          notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.facebookConnected(names) })
+        } else if (error) onConnectError(error)
+      },
+      [onConnectError],
+    ),
+  )
+  const whatsapp = useConnectFetcher<{ name: string }>(
+    'whatsapp',
+    useCallback(
+      ({ connected, error }) => {
+        if (connected) {
+          notifications.show({
+            color: 'green',
+            message: CHANNEL_UI_MESSAGES.whatsappConnected(connected.name),
+          })
+        } else if (error) onConnectError(error)
+      },
+      [onConnectError],
+    ),
+  )
   const [running, setRunning] = useState<MetaPlatform | null>(null)
-  const sending = INTENTS[String(fetcher.formData?.get('intent'))] ?? null
-  const handled = useRef<ChannelActionResponse | undefined>(undefined)
+  const sending = facebook.formData ? 'facebook' : whatsapp.formData ? 'whatsapp' : null
   const settings = { appId: meta.appId, sdkUrl: meta.sdkUrl }
-
-  useEffect(() => {
-    const answer = fetcher.state === 'idle' ? fetcher.data : undefined
-    if (!answer || handled.current === answer) return
-    handled.current = answer
-    if (answer.intent === 'connect-facebook' && answer.connected) {
-      const names = answer.connected.map(({ name }) => name)
-      notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.facebookConnected(names) })
-    } else if (answer.intent === 'connect-whatsapp' && answer.connected) {
-      notifications.show({
-        color: 'green',
-        message: CHANNEL_UI_MESSAGES.whatsappConnected(answer.connected.name),
-      })
-    } else if (
-      (answer.intent === 'connect-facebook' || answer.intent === 'connect-whatsapp') &&
-      answer.error
-    ) {
-      onConnectError(answer.error)
-    }
-  }, [fetcher.state, fetcher.data, onConnectError])
 
   const prepare = () => {
     if (meta.configured) loadFacebookSdk(settings).catch(() => undefined) // the click says why, if it fails
@@ -89,12 +108,14 @@ export function useMetaConnect({
         trustedOrigins: meta.messageOrigins,
       })
       const form = new FormData()
-      form.set('intent', 'connect-whatsapp')
       for (const [name, value] of Object.entries(signup)) form.set(name, value)
       return form
     }
     work()
-      .then((form) => fetcher.submit(form, { method: 'post' }))
+      .then((form) => {
+        const fetcher = platform === 'facebook' ? facebook : whatsapp
+        return fetcher.submit(form, { method: 'post', action: CONNECT_PATHS[platform] })
+      })
       .catch((error: unknown) => {
         if (!(error instanceof ConnectError)) console.warn(`${platform} connect failed`, error)
         onConnectError(error instanceof ConnectError ? error.message : FALLBACKS[platform])

@@ -11,8 +11,9 @@ import {
   Tooltip,
 } from '@mantine/core'
 import { IconCheck, IconCopy } from '@tabler/icons-react'
-import { CHANNEL_UI_MESSAGES } from './messages'
 import type { ChannelDetailsContext } from './channel-details-panel'
+import { CHANNEL_UI_MESSAGES } from './messages'
+import { channelPath } from './paths'
 
 const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>([
   'telegram',
@@ -22,12 +23,13 @@ const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>([
 
 /** The "Webhook Subscription" switch; without JavaScript, a button that posts the other position. */
 export function WebhookSection({ context }: { context: ChannelDetailsContext }) {
-  const { channel, hydrated, fetcher, FormComponent, response, pending, submitting } = context
-  const sending = submitting?.get('intent') === 'webhook'
+  const { channel, hydrated, fetcher, FormComponent, response, pending, submitting, submittingTo } = context
+  const action = channelPath(channel.id, 'webhook')
+  const sending = submittingTo === action
   const subscribed = sending ? submitting?.get('subscribed') === 'true' : channel.webhookSubscribed
   // Telegram bots, Facebook pages and WhatsApp numbers subscribe from here; Instagram and TikTok are not offered.
   const supported = SUBSCRIBABLE.has(channel.platformName)
-  const failed = response?.intent === 'webhook' && !pending ? response.error : null
+  const failed = response?.section === 'webhook' && !pending ? response.error : null
 
   return (
     <Stack gap="xs">
@@ -35,10 +37,7 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
         <Switch
           checked={subscribed}
           onChange={(event) =>
-            fetcher.submit(
-              { intent: 'webhook', channelId: channel.id, subscribed: String(event.currentTarget.checked) },
-              { method: 'post' },
-            )
+            fetcher.submit({ subscribed: String(event.currentTarget.checked) }, { method: 'post', action })
           }
           disabled={pending || !supported}
           label={CHANNEL_UI_MESSAGES.webhookLabel}
@@ -46,9 +45,7 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
           size="md"
         />
       ) : (
-        <FormComponent method="post" aria-label={CHANNEL_UI_MESSAGES.webhookLabel}>
-          <input type="hidden" name="intent" value="webhook" />
-          <input type="hidden" name="channelId" value={channel.id} />
+        <FormComponent method="post" action={action} aria-label={CHANNEL_UI_MESSAGES.webhookLabel}>
           <input type="hidden" name="subscribed" value={String(!subscribed)} />
           <Group justify="space-between" wrap="nowrap" gap="sm">
             <div>

@@ -16,6 +16,8 @@ export function PendingButton({
   form?: string
   name?: string
   value?: string
+  /** Where this button sends its form, when not the form's own action. */
+  formAction?: string
   onClick?: () => void
 }) {
   return (

@@ -1,0 +1,9 @@
+/** The Agents screen and its dialogs, one URL each (docs/decisions/033-dialogs-as-nested-routes.md). */
+export const AGENTS_PATH = '/agents'
+export const NEW_AGENT_PATH = `${AGENTS_PATH}/new`
+
+export type AgentDialog = 'edit' | 'test' | 'delete'
+
+/** The agent's details (View), or one of its dialogs. */
+export const agentPath = (agentId: string, dialog?: AgentDialog) =>
+  `${AGENTS_PATH}/${encodeURIComponent(agentId)}${dialog ? `/${dialog}` : ''}`

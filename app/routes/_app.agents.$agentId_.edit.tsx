@@ -1,0 +1,50 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { AgentFormPanel } from '~/components/agents/agent-form-panel'
+import { AgentNotFound } from '~/components/agents/agent-not-found'
+import { AGENT_MESSAGES } from '~/components/agents/messages'
+import { AGENTS_PATH } from '~/components/agents/paths'
+import { dialogHandle } from '~/components/dialogs/route-dialog'
+import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
+import { updateAgentSchema } from '~/lib/agent-schemas'
+import { replyRefused } from '~/lib/form-reply'
+import { getAgent, updateAgent } from '~/services/agents/agents.server'
+import { ERROR_STATUS } from '~/utils/errors'
+import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/utils/organization.server'
+
+export const handle = dialogHandle({ title: 'Edit Agent' })
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return { agent: await findInCurrentScope(request, (scope) => getAgent(scope, params.agentId ?? '')) }
+}
+
+/** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  const agentId = params.agentId ?? ''
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: updateAgentSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply(), saved: null, error: null }, 400)
+  }
+  const outcome = await attemptInScope(
+    scope,
+    (s) => updateAgent(s, agentId, submission.value),
+    ERROR_STATUS.SERVER_ERROR.message,
+    { action: 'update agent', agentId },
+  )
+  if (!outcome.ok) {
+    const { status, reason } = outcome.failure
+    const result = replyRefused(submission, outcome.failure, AGENT_MESSAGES.updateFailed(reason))
+    return data({ result, saved: null, error: reason }, status)
+  }
+  if (formData.has('noscript')) return redirect(AGENTS_PATH)
+  return { result: submission.reply({ resetForm: true }), saved: { id: outcome.value.id }, error: null }
+}
+
+export default function EditAgentDialog() {
+  const { agent } = useLoaderData<typeof loader>()
+  const submission = useDialogFetcher<typeof action>(useActionData<typeof action>())
+  return agent ? <AgentFormPanel agent={agent} submission={submission} /> : <AgentNotFound />
+}

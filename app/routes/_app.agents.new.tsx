@@ -1,0 +1,42 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { useActionData } from '@remix-run/react'
+import { AgentFormPanel } from '~/components/agents/agent-form-panel'
+import { AGENT_MESSAGES } from '~/components/agents/messages'
+import { AGENTS_PATH } from '~/components/agents/paths'
+import { dialogHandle } from '~/components/dialogs/route-dialog'
+import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
+import { createAgentSchema } from '~/lib/agent-schemas'
+import { replyRefused } from '~/lib/form-reply'
+import { createAgent } from '~/services/agents/agents.server'
+import { ERROR_STATUS } from '~/utils/errors'
+import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
+
+export const handle = dialogHandle({ title: 'Create New Agent' })
+
+/** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
+export async function action({ request }: ActionFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: createAgentSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply(), saved: null, error: null }, 400)
+  }
+  const outcome = await attemptInScope(
+    scope,
+    (s) => createAgent(s, submission.value),
+    ERROR_STATUS.SERVER_ERROR.message,
+    { action: 'create agent' },
+  )
+  if (!outcome.ok) {
+    const { status, reason } = outcome.failure
+    const result = replyRefused(submission, outcome.failure, AGENT_MESSAGES.createFailed(reason))
+    return data({ result, saved: null, error: reason }, status)
+  }
+  if (formData.has('noscript')) return redirect(AGENTS_PATH)
+  return { result: submission.reply({ resetForm: true }), saved: { id: outcome.value.id }, error: null }
+}
+
+export default function NewAgentDialog() {
+  return <AgentFormPanel submission={useDialogFetcher<typeof action>(useActionData<typeof action>())} />
+}
