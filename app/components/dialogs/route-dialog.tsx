@@ -36,7 +36,7 @@ export function RouteDialog({ listPath, context }: { listPath: string; context?:
   )
   // The title stays while the modal closes.
   const [shown, setShown] = useState(dialog)
-  if (dialog && dialog !== shown) setShown(dialog)
+  if (dialog && (dialog.title !== shown?.title || dialog.size !== shown.size)) setShown(dialog)
 
   if (!hydrated) {
     if (!outlet || !dialog) return null
