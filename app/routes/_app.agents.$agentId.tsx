@@ -4,7 +4,7 @@ import { AgentDetails } from '~/components/agents/agent-details'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { getAgent } from '~/services/agents/agents.server'
-import { findInCurrentScope } from '~/utils/organization.server'
+import { findInCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Agent Details' })
 

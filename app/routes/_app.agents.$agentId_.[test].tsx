@@ -9,8 +9,8 @@ import { TEST_RUN_CONTEXT, runAgentSchema } from '~/lib/agent-schemas'
 import { getAgent } from '~/services/agents/agents.server'
 import { runAgent } from '~/services/agents/run-agent.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const handle = dialogHandle({ title: 'Test Agent' })
 

@@ -7,7 +7,7 @@ import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { archiveAgent, getAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/utils/organization.server'
+import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Delete Agent', size: 'md' })
 

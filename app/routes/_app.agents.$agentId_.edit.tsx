@@ -11,7 +11,7 @@ import { updateAgentSchema } from '~/lib/agent-schemas'
 import { replyRefused } from '~/lib/form-reply'
 import { getAgent, updateAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/utils/organization.server'
+import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Edit Agent' })
 

@@ -10,7 +10,7 @@ import { createAgentSchema } from '~/lib/agent-schemas'
 import { replyRefused } from '~/lib/form-reply'
 import { createAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Create New Agent' })
 

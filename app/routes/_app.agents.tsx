@@ -5,8 +5,8 @@ import { AGENT_MESSAGES } from '~/components/agents/messages'
 import { PRODUCT_NAME } from '~/lib/constants'
 import { listAgents } from '~/services/agents/agents.server'
 import { isAppError } from '~/utils/errors'
-import { getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Agents · ${PRODUCT_NAME}` }]
 

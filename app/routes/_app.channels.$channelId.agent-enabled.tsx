@@ -5,7 +5,7 @@ import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer
 import { assignAgentSchema } from '~/components/channels/schemas'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { assignAgent } from '~/services/channels/channels.server'
-import { attemptChange, getCurrentScope, refuseChange } from '~/utils/organization.server'
+import { attemptChange, getCurrentScope, refuseChange } from '~/http/organization.server'
 
 /** The "Agent Enabled" switch of the Channel Details dialog: the assignment again, switched on or off. */
 export async function action({ request, params }: ActionFunctionArgs) {

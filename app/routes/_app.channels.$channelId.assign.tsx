@@ -5,7 +5,7 @@ import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer
 import { assignAgentSchema } from '~/components/channels/schemas'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { assignAgent } from '~/services/channels/channels.server'
-import { attemptChange, getCurrentScope, refuseChange } from '~/utils/organization.server'
+import { attemptChange, getCurrentScope, refuseChange } from '~/http/organization.server'
 
 /** The Assign button of the Channel Details dialog. */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -6,8 +6,8 @@ import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { getAgent, listAgents } from '~/services/agents/agents.server'
 import { getChannel, isPolled, toChannelView } from '~/services/channels/channels.server'
 import { nullIfNotFound } from '~/utils/errors'
-import { findInCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { findInCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const handle = dialogHandle({ title: 'Channel Details' })
 

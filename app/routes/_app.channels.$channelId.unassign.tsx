@@ -3,7 +3,7 @@ import { useActionData } from '@remix-run/react'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { removeAgent } from '~/services/channels/channels.server'
-import { attemptChange, getCurrentScope } from '~/utils/organization.server'
+import { attemptChange, getCurrentScope } from '~/http/organization.server'
 
 /** The Remove button of the Channel Details dialog. */
 export async function action({ request, params }: ActionFunctionArgs) {

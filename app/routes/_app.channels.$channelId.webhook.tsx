@@ -5,9 +5,9 @@ import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer
 import { webhookSchema } from '~/components/channels/schemas'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { setChannelWebhook } from '~/services/channels/webhook.server'
-import { platformDeps } from '~/utils/channel-deps.server'
-import { attemptChange, getCurrentScope, refuseChange } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
+import { attemptChange, getCurrentScope, refuseChange } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 /** The "Webhook Subscription" switch of the Channel Details dialog. */
 export async function action({ request, params }: ActionFunctionArgs) {

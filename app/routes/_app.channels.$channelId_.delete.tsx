@@ -9,9 +9,9 @@ import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { getChannel, toChannelView } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
-import { platformDeps } from '~/utils/channel-deps.server'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
+import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const handle = dialogHandle({ title: 'Delete Channel', size: 'md' })
 

@@ -4,10 +4,10 @@ import { facebookPagesSchema } from '~/lib/channel-connect-schemas'
 import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectFacebookPages } from '~/services/channels/facebook.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 import { connectFailure, firstMessage } from '~/lib/form-reply'
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 /**
  * The pages the Facebook login listed (with the person's token), one channel each, posted by the Add Channel

@@ -11,9 +11,9 @@ import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { replyRefused } from '~/lib/form-reply'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectTelegramBot } from '~/services/channels/telegram.server'
-import { platformDeps } from '~/utils/channel-deps.server'
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const handle = dialogHandle({ title: 'Connect Telegram Bot', size: 'md' })
 

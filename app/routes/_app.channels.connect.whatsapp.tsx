@@ -4,10 +4,10 @@ import { whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectWhatsApp } from '~/services/channels/whatsapp.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 import { connectFailure, firstMessage } from '~/lib/form-reply'
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 /**
  * The number Embedded Signup shared (code, WABA and phone number ids), posted by the Add Channel menu's SDK

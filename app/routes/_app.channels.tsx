@@ -4,9 +4,9 @@ import { ChannelsScreen } from '~/components/channels/channels-screen'
 import { PRODUCT_NAME } from '~/lib/constants'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { isPolled, listChannels, toChannelView } from '~/services/channels/channels.server'
-import type { Config } from '~/utils/env.server'
-import { getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import type { Config } from '~/runtime/config.server'
+import { getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Channels · ${PRODUCT_NAME}` }]
 
