@@ -1,3 +1,4 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { z } from 'zod'
 import { firstMessage } from '~/lib/form-reply'
@@ -75,27 +76,28 @@ export async function attemptInScope<T>(
 }
 
 /**
- * A change made from a dialog that reports in one line, for the dialog's `section` that made it: `succeeded` (the
- * spec's text, or null when it has none) when it went through, else why not (`failed` for an unexpected failure).
+ * A change made from a dialog that reports in one line, for the dialog's `section` that made it: the form parsed
+ * by `schema`, then `call` in the session's organization; `succeeded` (the spec's text, or null when it has none)
+ * when it went through, else why not (the form's first error, or `failed` for an unexpected failure).
  */
-export async function attemptChange<Section extends string>(
-  section: Section,
-  scope: OrganizationScope | undefined,
-  call: (scope: OrganizationScope) => Promise<unknown>,
-  { succeeded, failed }: { succeeded: string | null; failed: string },
+export async function changeInCurrentScope<Section extends string, Schema extends z.ZodType>(
+  request: Request,
+  {
+    section,
+    schema,
+    succeeded,
+    failed,
+  }: { section: Section; schema: Schema; succeeded: string | null; failed: string },
+  call: (scope: OrganizationScope, value: z.output<Schema>) => Promise<unknown>,
   context: Record<string, unknown>,
 ) {
-  const outcome = await attemptInScope(scope, call, failed, context)
+  const scope = await getCurrentScope(request)
+  const submission = parseWithZod(await request.formData(), { schema })
+  if (submission.status !== 'success') {
+    return data({ section, message: null, error: firstMessage(submission.error) ?? failed }, 400)
+  }
+  const outcome = await attemptInScope(scope, (s) => call(s, submission.value), failed, context)
   return outcome.ok
     ? data({ section, message: succeeded, error: null })
     : data({ section, message: null, error: outcome.failure.reason }, outcome.failure.status)
-}
-
-/** A change whose form did not pass its schema: its first message (or `failed`), as attemptChange reports. */
-export function refuseChange<Section extends string>(
-  section: Section,
-  errors: Record<string, string[] | null> | null | undefined,
-  failed: string,
-) {
-  return data({ section, message: null, error: firstMessage(errors) ?? failed }, 400)
 }

@@ -1,19 +1,19 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { useActionData } from '@remix-run/react'
+import { z } from 'zod'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
+import { changeInCurrentScope } from '~/http/organization.server'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { removeAgent } from '~/services/channels/channels.server'
-import { attemptChange, getCurrentScope } from '~/http/organization.server'
 
-/** The Remove button of the Channel Details dialog. */
+/** The Remove button of the Channel Details dialog (the channel is the URL's: the form sends nothing). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const scope = await getCurrentScope(request)
   const channelId = params.channelId ?? ''
-  return attemptChange(
-    'agent',
-    scope,
-    (s) => removeAgent(s, channelId),
-    { succeeded: CHANNEL_MESSAGES.removed, failed: CHANNEL_MESSAGES.removeFailed },
+  const { removed: succeeded, removeFailed: failed } = CHANNEL_MESSAGES
+  return changeInCurrentScope(
+    request,
+    { section: 'agent', schema: z.object({}), succeeded, failed },
+    (scope) => removeAgent(scope, channelId),
     { action: 'remove agent', channelId },
   )
 }

@@ -6,7 +6,7 @@ import {
   registerBot,
   signUpWithOrganization,
 } from './channel-helpers'
-import { createAccount, expect, signIn, test } from './helpers'
+import { expect, test } from './helpers'
 
 /** Each dialog is a route of its own (docs/decisions/033-dialogs-as-nested-routes.md): its URL is a page. */
 
@@ -69,16 +69,14 @@ test.describe('without JavaScript', () => {
 
   test('the Channel Details changes post to their own routes and answer with the dialog', async ({
     page,
+    browser,
   }) => {
-    const account = await createAccount('No Script Dialogs')
-    await signIn(page, account.email)
-    await expect(page).toHaveURL('/')
-    await page.goto('/organization')
-    const orgForm = page.getByRole('form', { name: 'Create Organization' })
-    await orgForm.getByPlaceholder('My Company').fill('Plain Dialogs Co')
-    await orgForm.getByRole('button', { name: 'Create Organization' }).click()
-    await expect(page).toHaveURL('/')
-    await createAgent(page, 'Plain Helper', 'Assigned without JavaScript')
+    // Signed up with JavaScript (the organization dialog needs it), then the same session without.
+    const setUp = await browser.newPage({ javaScriptEnabled: true })
+    await signUpWithOrganization(setUp, 'No Script Dialogs')
+    await createAgent(setUp, 'Plain Helper', 'Assigned without JavaScript')
+    await page.context().addCookies((await setUp.context().storageState()).cookies)
+    await setUp.close()
 
     // Opened by its URL, the connect dialog is a section of the page.
     await page.goto('/channels/connect/telegram')
