@@ -1,11 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import { META_SIGNATURE_HEADER, verifyMetaSignature } from '~/integrations/meta/signature.server'
 import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
-import {
-  META_WEBHOOK_MESSAGES,
-  metaWebhookPlatform,
-  receiveMetaWebhook,
-} from '~/services/messages/meta-webhook.server'
+import { metaWebhookPlatform } from '~/integrations/meta/webhook-payload.server'
+import { META_WEBHOOK_MESSAGES, receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
