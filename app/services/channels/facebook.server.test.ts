@@ -18,7 +18,8 @@ import { newOwnerScope } from '../../../tests/setup/scope'
 import { listChannels, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
 import { connectFacebookPages } from './facebook.server'
-import { setChannelWebhook, type PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
+import { setChannelWebhook } from './webhook.server'
 
 let handle: DatabaseHandle
 let fake: GraphFake
