@@ -5,7 +5,7 @@ import { replyToMessage, type ReplyDeps } from '~/services/messages/reply.server
 import { markReplyFailed } from '~/services/messages/reply-queries.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { recordReply } from '~/utils/metrics.server'
-import { REPLY_QUEUE_OPTIONS } from './queues.server'
+import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
 
 const jobData = z.object({ messageId: z.uuid() })
 
