@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
-import { PlatformError } from '../platform-errors'
+import { PlatformError } from '~/integrations/platform-errors'
 import {
   GraphApiError,
   tokenSchema,
