@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -14,3 +15,6 @@ export function openTestDatabase(): Promise<DatabaseHandle> {
     dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-test-')),
   })
 }
+
+/** A pg-boss schema of its own: test files share one PostgreSQL database and must not work each other's jobs. */
+export const newQueueSchema = () => `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}`
