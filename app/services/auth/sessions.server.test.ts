@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { newTestUser } from '../../../tests/setup/scope'
 import {
   createSession,
   deleteExpiredSessions,
@@ -18,13 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
-const newUser = () =>
-  upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: 'a@example.com',
-    displayName: 'Ada',
-  })
+const newUser = () => newTestUser(handle.db, 'Ada', 'a@example.com')
 
 describe('sessions', () => {
   it('creates a random id that finds its user until it expires', async () => {

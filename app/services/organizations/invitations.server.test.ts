@@ -5,6 +5,7 @@ import { memberships } from '~/db/schema'
 import { createSession } from '~/services/auth/sessions.server'
 import { upsertUser } from '~/services/auth/users.server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { newTestUser } from '../../../tests/setup/scope'
 import {
   acceptInvitation,
   ALREADY_A_MEMBER,
@@ -32,13 +33,7 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
-const newUser = (name = 'U') =>
-  upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: `${name.toLowerCase()}-${randomUUID()}@example.com`,
-    displayName: name,
-  })
+const newUser = (name = 'U') => newTestUser(handle.db, name)
 const scope = (userId: string, organizationId: string) =>
   requireOrganizationScope({ db: handle.db, userId, organizationId })
 

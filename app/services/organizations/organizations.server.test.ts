@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { createSession, findSessionUser } from '~/services/auth/sessions.server'
-import { upsertUser } from '~/services/auth/users.server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { newTestUser } from '../../../tests/setup/scope'
 import {
   addMember,
   createOrganization,
@@ -24,13 +24,7 @@ beforeAll(async () => {
 })
 afterAll(() => handle.close())
 
-const newUser = (name = 'U') =>
-  upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: `${randomUUID()}@example.com`,
-    displayName: name,
-  })
+const newUser = (name = 'U') => newTestUser(handle.db, name)
 const scope = (userId: string, organizationId: string) =>
   requireOrganizationScope({ db: handle.db, userId, organizationId })
 
