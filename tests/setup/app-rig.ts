@@ -12,6 +12,7 @@ import type { Database } from '~/db/client.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { assignAgent } from '~/services/channels/channels.server'
 import type { TelegramFake } from '../fakes/telegram-server'
+import { telegramTextUpdate } from '../fixtures/telegram'
 import { newOwnerScope } from './scope'
 import { connectTestBot, newTestAgent } from './tenant'
 
@@ -60,16 +61,7 @@ export async function seedBots({
 
 /** A Telegram text update from a person in a private chat (the chat id is the person's id). */
 export function textUpdate(updateId: number, chatId: number, messageId: number, text: string) {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: messageId,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private', first_name: 'Ann' },
-      from: { id: chatId, is_bot: false, first_name: 'Ann', username: 'ann' },
-      text,
-    },
-  }
+  return telegramTextUpdate({ updateId, messageId, chatId, text }, { username: 'ann' })
 }
 
 export type AppProcess = {

@@ -15,6 +15,7 @@ import type { PlatformDeps } from '~/services/channels/webhook.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import type { TelegramUpdates } from '~/lib/channels'
 import { createLogger } from '~/utils/logger.server'
+import { telegramTextUpdate } from '../fixtures/telegram'
 import { startGraphFake, type GraphFake } from '../fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
@@ -168,18 +169,12 @@ export async function startPipeline(
 }
 
 let ids = 1000
-/** A Telegram text message update from a person in a private chat (the chat id is the person's id). */
+/** A Telegram text message update from Ann Lee in a private chat (the chat id is the person's id). */
 export function textUpdate(chatId: number, text: string, messageId = ++ids) {
-  return {
-    update_id: ++ids,
-    message: {
-      message_id: messageId,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private', first_name: 'Ann' },
-      from: { id: chatId, is_bot: false, first_name: 'Ann', last_name: 'Lee', username: 'ann' },
-      text,
-    },
-  }
+  return telegramTextUpdate(
+    { updateId: ++ids, messageId, chatId, text },
+    { last_name: 'Lee', username: 'ann' },
+  )
 }
 
 export async function messagesOf(db: Database, channelId: string, direction?: Message['direction']) {
