@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '~/db/schema'
 import { signMetaPayload } from '~/integrations/meta/signature.server'
@@ -14,7 +13,7 @@ import {
 } from '../../tests/fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
 import { messengerDelivery, messengerText } from '../../tests/fixtures/meta/deliveries'
-import { waitFor, waitForSettled } from '../../tests/setup/pipeline'
+import { messagesOf, waitFor, waitForSettled } from '../../tests/setup/pipeline'
 import { serveRoutes } from '../../tests/setup/route-server'
 import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
@@ -67,12 +66,7 @@ async function newPage() {
 
 const delivery = (pageId: string, psid: string, text: string, mid = `m_${randomUUID()}`) =>
   messengerDelivery(pageId, messengerText(pageId, psid, text, mid))
-const stored = (channelId: string) =>
-  runtime.database.db
-    .select()
-    .from(messages)
-    .where(eq(messages.channelId, channelId))
-    .orderBy(messages.sequence)
+const stored = (channelId: string) => messagesOf(runtime.database.db, channelId)
 const allMessages = async () => (await runtime.database.db.select({ id: messages.id }).from(messages)).length
 const jobCount = async () => (await runtime.boss.findJobs(REPLY_QUEUE)).length
 const postRaw = (body: BodyInit, headers: Record<string, string>) =>

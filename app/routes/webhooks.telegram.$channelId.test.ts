@@ -1,14 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messages } from '~/db/schema'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { setTelegramWebhook } from '~/services/channels/telegram.server'
 import { assignAgent } from '~/services/channels/channels.server'
 import type { Runtime } from '~/runtime/runtime.server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
-import { textUpdate, waitForSettled } from '../../tests/setup/pipeline'
+import { messagesOf, textUpdate, waitForSettled } from '../../tests/setup/pipeline'
 import { serveRoutes } from '../../tests/setup/route-server'
 import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
@@ -67,12 +65,7 @@ async function newChannel({ agent = true } = {}) {
   return { scope, deps, token: bot.token, channelId: bot.channelId, secret: bot.secret }
 }
 
-const stored = (channelId: string) =>
-  runtime.database.db
-    .select()
-    .from(messages)
-    .where(eq(messages.channelId, channelId))
-    .orderBy(messages.sequence)
+const stored = (channelId: string) => messagesOf(runtime.database.db, channelId)
 const jobCount = async () => (await runtime.boss.findJobs(REPLY_QUEUE)).length
 
 function post(channelId: string, body: BodyInit, headers: Record<string, string> = {}) {
