@@ -23,9 +23,9 @@
  * Exit code 1 when a check fails or a PostgreSQL target is missed
  * (at least 1,000 requests/s, p99 under 100 ms, at least 0.5 of the baseline).
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,7 +36,7 @@ import { channels, organizations } from '../app/db/schema'
 import { signMetaPayload } from '../app/integrations/meta/signature.server'
 import { encryptSecret, sha256 } from '../app/utils/crypto.server'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
-import { freePort } from '../scripts/lib/processes.js'
+import { buildAppIfMissing, freePort } from '../scripts/lib/processes.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const TOTAL = Number(process.env.BENCH_REQUESTS) || 10_000
@@ -68,16 +68,6 @@ type Load = {
   non2xx: number
   errors: number
   seconds: number
-}
-
-function buildIfMissing() {
-  if (existsSync(path.join(ROOT, 'build/server/index.js'))) return
-  console.log('build/server/index.js is missing: building the app...')
-  const result = spawnSync(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  })
-  if (result.status !== 0) throw new Error(`The build failed (exit ${result.status ?? result.signal})`)
 }
 
 /** Channels for the requests, none with an agent; migrations run first (as the server would). */
@@ -383,14 +373,17 @@ async function pass(database: Database) {
       logFile,
     )
     const base = `http://127.0.0.1:${port}`
-    let app: Load
-    try {
-      await waitForHealth(`${base}/healthz`, server.child, logFile)
-      if (warmup.length > 0) await load(base, warmup, Math.min(16, CONNECTIONS))
-      app = await load(base, requests, CONNECTIONS)
-    } finally {
-      await server.stop()
+    /** Once the process answers /healthz: the warm-up, then the measured load; the process is stopped after. */
+    const measure = async (served: ReturnType<typeof startProcess>, log: string) => {
+      try {
+        await waitForHealth(`${base}/healthz`, served.child, log)
+        if (warmup.length > 0) await load(base, warmup, Math.min(16, CONNECTIONS))
+        return await load(base, requests, CONNECTIONS)
+      } finally {
+        await served.stop()
+      }
     }
+    const app = await measure(server, logFile)
 
     const stored = await checkStored(databaseUrl, dataDir, [...warmup, ...requests])
 
@@ -400,14 +393,7 @@ async function pass(database: Database) {
       { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl ?? '', DATA_DIR: dataDir },
       baselineLog,
     )
-    let bare: Load
-    try {
-      await waitForHealth(`${base}/healthz`, baseline.child, baselineLog)
-      if (warmup.length > 0) await load(base, warmup, Math.min(16, CONNECTIONS))
-      bare = await load(base, requests, CONNECTIONS)
-    } finally {
-      await baseline.stop()
-    }
+    const bare = await measure(baseline, baselineLog)
 
     const ratio = app.requestsPerSecond / bare.requestsPerSecond
     const worker =
@@ -452,7 +438,7 @@ async function pass(database: Database) {
 }
 
 async function main() {
-  buildIfMissing()
+  buildAppIfMissing()
   console.log(
     `bench:ingest: ${fmt(TOTAL)} signed webhook requests (1/2 Telegram, 1/4 Messenger, 1/4 WhatsApp; ` +
       `${TELEGRAM_BOTS + PAGES + NUMBERS} channels, ${CHATS_PER_CHANNEL} chats each) at ${CONNECTIONS} connections, ` +

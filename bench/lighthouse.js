@@ -12,15 +12,15 @@
  * Set CHROME_PATH to use another Chrome (default /usr/bin/chromium); set LIGHTHOUSE_REPORT=<file.html> (or .json)
  * to also write the median run's full report, with the details behind each audit.
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
+import { buildAppIfMissing, freePort, OFFLINE_CHROMIUM_FLAGS } from '../scripts/lib/processes.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium'
@@ -37,39 +37,7 @@ const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 3)
 // render-blocking and scores 88-94, otherwise 96-100, for the same page (docs/decisions/016).
 const PRESET = process.env.LIGHTHOUSE_PRESET === 'mobile' ? 'mobile' : 'desktop'
 const REPORT_FILE = process.env.LIGHTHOUSE_REPORT
-// The machine has no internet: without the background-networking flags Chromium stalls on its own
-// update, sync and component requests.
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-function buildIfMissing() {
-  if (existsSync(path.join(ROOT, 'build/server/index.js'))) return
-  console.log('build/server/index.js is missing: building the app...')
-  const result = spawnSync(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  })
-  if (result.status !== 0) throw new Error(`The build failed (exit ${result.status ?? result.signal})`)
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
+const CHROME_FLAGS = ['--headless=new', ...OFFLINE_CHROMIUM_FLAGS]
 
 /** The production server with its own DATA_DIR; its output is kept to explain a failed start. */
 function startServer(port, dataDir) {
@@ -194,7 +162,7 @@ async function runLighthouse(url, session) {
 }
 
 async function main() {
-  buildIfMissing()
+  buildAppIfMissing()
 
   const port = await freePort()
   const baseUrl = `http://localhost:${port}`

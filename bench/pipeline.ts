@@ -31,26 +31,18 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Agent, request } from 'node:http'
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir, uptime } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import path from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { openDatabase } from '~/db/client.server'
 import { messages } from '~/db/schema'
-import { freePort } from '../scripts/lib/processes.js'
+import { buildAppIfMissing, freePort } from '../scripts/lib/processes.js'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
 import { startOpenAiFake, wallClockMs, type OpenAiFake } from '../tests/fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../tests/fakes/telegram-server'
-import {
-  ROOT,
-  seedBots,
-  startAppProcess,
-  textUpdate,
-  type AppProcess,
-  type RigBot,
-} from '../tests/setup/app-rig'
+import { seedBots, startAppProcess, textUpdate, type AppProcess, type RigBot } from '../tests/setup/app-rig'
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS) || 100
 const MESSAGES = Number(process.env.BENCH_MESSAGES) || 10
@@ -86,16 +78,6 @@ type Sent = {
   requestedAt: number
   ackAt: number
   status: number
-}
-
-function buildIfMissing() {
-  if (existsSync(path.join(ROOT, 'build/server/index.js'))) return
-  console.log('build/server/index.js is missing: building the app...')
-  const result = spawnSync(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  })
-  if (result.status !== 0) throw new Error(`The build failed (exit ${result.status ?? result.signal})`)
 }
 
 const quantile = (sorted: number[], q: number) =>
@@ -484,7 +466,7 @@ function report(o: Outcome, kind: Shape['kind'], timed: boolean) {
 }
 
 async function main() {
-  buildIfMissing()
+  buildAppIfMissing()
   console.log(
     `${CONVERSATIONS} conversations × ${MESSAGES} messages, model ${MODEL_DELAY_MS} ms, ` +
       `REPLY_WORKER_CONCURRENCY ${process.env.REPLY_WORKER_CONCURRENCY ?? 'default'}, ${WORKERS} worker process(es) on PostgreSQL`,

@@ -1,23 +1,27 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomInt, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '~/db/schema'
-import { createAgentSchema } from '~/lib/agent-schemas'
-import { createAgent } from '~/services/agents/agents.server'
-import { assignAgent, insertChannel } from '~/services/channels/channels.server'
+import { assignAgent } from '~/services/channels/channels.server'
 import { deliverSignedWebhook, startGraphFake, type GraphFake } from '../../tests/fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
+import {
+  messengerText,
+  pageDelivery,
+  wabaDelivery,
+  whatsappChange,
+  whatsappText,
+} from '../../tests/fixtures/meta/deliveries'
 import { MESSENGER_FIXTURES, type FixtureOutcome } from '../../tests/fixtures/meta/messenger'
 import { WHATSAPP_FIXTURES } from '../../tests/fixtures/meta/whatsapp'
 import { messagesOf, waitFor, waitForSettled } from '../../tests/setup/pipeline'
+import { serveNode } from '../../tests/setup/route-server'
+import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
+import { insertTestMetaChannel, newTestAgent } from '../../tests/setup/tenant'
 import { createLogger } from '~/utils/logger.server'
 import { getMetrics } from '~/utils/metrics.server'
-import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import type { Runtime } from '~/runtime/runtime.server'
 import { callFromNode, receiveMetaCall } from '~/http/webhook-receivers.server'
 
 // Issue 14: every Messenger and WhatsApp event of Meta's reference pages (tests/fixtures/meta), delivered in one
@@ -29,85 +33,52 @@ const APP = { appId: '5550014', appSecret: 'fixture-app-secret' }
 let runtime: Runtime
 let graph: GraphFake
 let model: OpenAiFake
-let server: Server
+let http: Awaited<ReturnType<typeof serveNode>>
+let booted: Awaited<ReturnType<typeof bootRuntime>>
 let url: string
 const logs: string[] = []
-const savedEnv = { ...process.env }
 
 beforeAll(async () => {
-  ;[graph, model] = await Promise.all([
+  ;[graph, model, http] = await Promise.all([
     startGraphFake({ ...APP, requireAppSecretProof: true }),
     startOpenAiFake(),
+    serveNode((req, res) => {
+      receiveMetaCall(runtime, callFromNode(req)).then(
+        ({ status, body }) => res.writeHead(status, { 'content-type': 'application/json' }).end(body),
+        () => res.writeHead(500).end(),
+      )
+    }),
   ])
-  server = createServer((req, res) => {
-    receiveMetaCall(runtime, callFromNode(req)).then(
-      ({ status, body }) => res.writeHead(status, { 'content-type': 'application/json' }).end(body),
-      () => res.writeHead(500).end(),
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-  const address = server.address()
-  if (!address || typeof address === 'string') throw new Error('no port')
-  url = `http://127.0.0.1:${address.port}/webhooks/meta`
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-meta-fixtures-')),
-    PUBLIC_URL: `http://127.0.0.1:${address.port}`,
+  url = `${http.url}/webhooks/meta`
+  // The process's logger, read here: skipped events are logged by kind, never with what they say.
+  globalThis.__replypilotLogger = createLogger({ level: 'info', sink: (line) => logs.push(line) })
+  booted = await bootRuntime('meta-fixtures', {
+    PUBLIC_URL: http.url,
     TELEGRAM_UPDATES: 'webhook',
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-test',
     META_APP_ID: APP.appId,
     META_APP_SECRET: APP.appSecret,
     META_GRAPH_ROOT: graph.graphRoot,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'info',
   })
-  // The process's logger, read here: skipped events are logged by kind, never with what they say.
-  globalThis.__replypilotLogger = createLogger({ level: 'info', sink: (line) => logs.push(line) })
-  runtime = await getRuntime({ queueSchema: `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}` })
+  runtime = booted.runtime
 }, 90_000)
 afterAll(async () => {
-  await closeRuntime()
+  await booted.close()
   globalThis.__replypilotLogger = undefined
-  await Promise.all([graph.close(), model.close(), new Promise((resolve) => server.close(resolve))])
-  process.env = savedEnv
+  await Promise.all([graph.close(), model.close(), http.close()])
 })
 
 const person = () => String(randomInt(1_000_000_000, 9_000_000_000))
 
 /** A connected page or number with an agent; its token is one the Graph fake knows. */
 async function newChannel(platform: 'facebook' | 'whatsapp') {
-  const { db } = runtime.database
-  const scope = await newOwnerScope(db)
-  const platformChannelId = String(randomInt(1_000_000_000, 9_000_000_000))
-  const token = `EAA${randomBytes(16).toString('hex')}`
-  if (platform === 'facebook') {
-    const pages = [{ id: platformChannelId, name: 'Shop', accessToken: token }]
-    graph.seed({ users: { [`u-${token}`]: { id: person(), pages } } })
-  } else {
-    const phone = { verified_name: 'Shop', display_phone_number: '+1 555 0100', wabaId: person() }
-    graph.seed({ businessTokens: [token], phoneNumbers: { [platformChannelId]: phone } })
-  }
-  const channel = await insertChannel(scope, runtime.config, {
-    platformName: platform,
-    channelType: platform === 'facebook' ? 'facebook_page' : 'whatsapp_number',
-    platformChannelId,
-    accessToken: token,
-    metadata: { name: 'Shop' },
-  })
-  const agent = await createAgent(
-    scope,
-    createAgentSchema.parse({
-      name: 'Fixture agent',
-      readableId: `fixture-${randomUUID().slice(0, 8)}`,
-      modelType: 'simple',
-      creativityLevel: 0.3,
-      systemPrompt: 'Answer briefly.',
-    }),
-  )
-  await assignAgent(scope, channel.id, { agentId: agent.id })
-  return { platformChannelId, channelId: channel.id }
+  const scope = await newOwnerScope(runtime.database.db)
+  const channel = await insertTestMetaChannel(scope, runtime.config, platform, graph)
+  const agent = await newTestAgent(scope, { name: 'Fixture agent' })
+  await assignAgent(scope, channel.channelId, { agentId: agent.id })
+  return channel
 }
 
 const answersTo = (to: string) => graph.messages.filter((m) => m.to === to && m.text !== undefined)
@@ -167,20 +138,9 @@ describe('Messenger events from Meta’s reference pages, each beside a customer
     const [customer, sender, mid] = [person(), person(), `m_${randomUUID()}`]
     const pageId = page.platformChannelId
     const event = fixture.event({ pageId, psid: sender, mid })
-    const text = {
-      sender: { id: customer },
-      recipient: { id: pageId },
-      timestamp: Date.now(),
-      message: { mid: `m_${randomUUID()}`, text: 'Hi, is the shop open today?' },
-    }
+    const text = messengerText(pageId, customer, 'Hi, is the shop open today?')
     // The fixture first, in its own entry and beside the text in the same one: Meta batches both ways.
-    const batch = {
-      object: 'page',
-      entry: [
-        { id: pageId, time: Date.now(), messaging: [event] },
-        { id: pageId, time: Date.now(), messaging: [event, text] },
-      ],
-    }
+    const batch = pageDelivery({ pageId, messaging: [event] }, { pageId, messaging: [event, text] })
     await deliverBeside(batch, page, customer, { outcome: fixture.outcome, sender, messageId: mid })
   })
 
@@ -188,16 +148,8 @@ describe('Messenger events from Meta’s reference pages, each beside a customer
     const page = await newChannel('facebook')
     const customer = person()
     const pageId = page.platformChannelId
-    const text = (body: string) => ({
-      sender: { id: customer },
-      recipient: { id: pageId },
-      timestamp: Date.now(),
-      message: { mid: `m_${randomUUID()}`, text: body },
-    })
-    const delivery = (messaging: unknown[]) => ({
-      object: 'page',
-      entry: [{ id: pageId, time: 1, messaging }],
-    })
+    const text = (body: string) => messengerText(pageId, customer, body)
+    const delivery = (messaging: unknown[]) => pageDelivery({ pageId, messaging, time: 1 })
     expect((await deliverSignedWebhook(url, delivery([text('First')]), APP.appSecret)).status).toBe(200)
     await waitForSettled(runtime.database.db, page.channelId)
     const [answer] = await messagesOf(runtime.database.db, page.channelId, 'outbound')
@@ -228,32 +180,15 @@ describe('WhatsApp payloads from Meta’s examples, each beside a customer’s t
     const number = await newChannel('whatsapp')
     const [customer, sender, wamid] = [person(), person(), `wamid.${randomUUID()}`]
     const timestamp = String(Math.floor(Date.now() / 1000))
-    const metadata = { display_phone_number: '15550100', phone_number_id: number.platformChannelId }
-    const change = (value: Record<string, unknown>) => ({
-      value: { messaging_product: 'whatsapp', metadata, ...value },
-      field: 'messages',
-    })
+    const change = (value: Record<string, unknown>) => whatsappChange(number.platformChannelId, value)
     const text = {
       contacts: [{ profile: { name: 'Customer' }, wa_id: customer }],
-      messages: [
-        {
-          from: customer,
-          id: `wamid.${randomUUID()}`,
-          timestamp,
-          text: { body: 'Hi, is the shop open today?' },
-          type: 'text',
-        },
-      ],
+      messages: [whatsappText(customer, 'Hi, is the shop open today?', undefined, timestamp)],
     }
-    const batch = {
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'WHATSAPP_BUSINESS_ACCOUNT_ID',
-          changes: [change(fixture.value({ waId: sender, wamid, timestamp })), change(text)],
-        },
-      ],
-    }
+    const batch = wabaDelivery('WHATSAPP_BUSINESS_ACCOUNT_ID', [
+      change(fixture.value({ waId: sender, wamid, timestamp })),
+      change(text),
+    ])
     await deliverBeside(batch, number, customer, { outcome: fixture.outcome, sender, messageId: wamid })
   })
 })

@@ -1,18 +1,17 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomInt, randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '~/db/schema'
-import { insertChannel } from '~/services/channels/channels.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
 import { deliverSignedWebhook } from '../../tests/fakes/graph-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
+import { messengerDelivery, messengerText } from '../../tests/fixtures/meta/deliveries'
 import { textUpdate } from '../../tests/setup/pipeline'
+import { serveNode } from '../../tests/setup/route-server'
+import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
-import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import { connectTestBot, insertTestMetaChannel } from '../../tests/setup/tenant'
+import type { Runtime } from '~/runtime/runtime.server'
 import { callFromNode, receiveMetaCall, receiveTelegramCall } from '~/http/webhook-receivers.server'
 
 // The receivers as the production server entry mounts them: straight on Node's request, no Remix, no Fetch
@@ -20,13 +19,13 @@ import { callFromNode, receiveMetaCall, receiveTelegramCall } from '~/http/webho
 const APP_SECRET = 'node-receivers-app-secret'
 let runtime: Runtime
 let telegram: TelegramFake
-let server: Server
+let http: Awaited<ReturnType<typeof serveNode>>
+let booted: Awaited<ReturnType<typeof bootRuntime>>
 let base: string
-const savedEnv = { ...process.env }
 
 beforeAll(async () => {
   telegram = await startTelegramFake()
-  server = createServer((req, res) => {
+  http = await serveNode((req, res) => {
     const match = /^\/webhooks\/telegram\/([^/?]+)$/.exec(req.url ?? '')
     const answer = match
       ? receiveTelegramCall(runtime, match[1], callFromNode(req))
@@ -36,39 +35,28 @@ beforeAll(async () => {
       () => res.writeHead(500).end(),
     )
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-  const address = server.address()
-  if (!address || typeof address === 'string') throw new Error('no port')
-  base = `http://127.0.0.1:${address.port}`
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-node-receivers-')),
+  base = http.url
+  booted = await bootRuntime('node-receivers', {
     PUBLIC_URL: base,
     TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
     META_APP_ID: '5550004',
     META_APP_SECRET: APP_SECRET,
     WORKER_IN_PROCESS: 'false',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'error',
   })
-  runtime = await getRuntime({ queueSchema: `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}` })
+  runtime = booted.runtime
 }, 90_000) // a whole runtime boots: slow on a loaded machine
 afterAll(async () => {
-  await closeRuntime()
-  await Promise.all([telegram.close(), new Promise((resolve) => server.close(resolve))])
-  process.env = savedEnv
+  await booted.close()
+  await Promise.all([telegram.close(), http.close()])
 })
 
 async function newBot() {
   const scope = await newOwnerScope(runtime.database.db)
-  const token = `${randomInt(1_000_000_000, 9_000_000_000)}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-  telegram.addBot({ token, username: `node_${randomInt(1e6)}_bot` })
   const deps = { ...runtime.config, telegram: runtime.telegram }
-  const channel = await connectTelegramBot(scope, { botToken: token }, deps)
-  await setTelegramWebhook(scope, channel.id, true, deps)
-  return { scope, token, channelId: channel.id, secret: telegram.webhooks.get(token)?.secretToken ?? '' }
+  const bot = await connectTestBot(scope, telegram, deps, { username: `node_${randomInt(1e6)}_bot` })
+  return { scope, ...bot }
 }
 
 function post(url: string, body: string, headers: Record<string, string>) {
@@ -141,31 +129,13 @@ describe('the receivers on Node’s request', () => {
 
   it('find Meta channels by page and number, one delivery or many at once', async () => {
     const scope = await newOwnerScope(runtime.database.db)
-    const pageId = String(randomInt(1_000_000_000, 9_000_000_000))
-    const page = await insertChannel(scope, runtime.config, {
-      platformName: 'facebook',
-      channelType: 'facebook_page',
-      platformChannelId: pageId,
-      accessToken: `EAA${randomBytes(16).toString('hex')}`,
-      metadata: { name: 'Shop' },
-    })
-    const delivery = (pid: string, text: string) => ({
-      object: 'page',
-      entry: [
-        {
-          id: pid,
-          time: Date.now(),
-          messaging: [
-            {
-              sender: { id: 'psid-node' },
-              recipient: { id: pid },
-              timestamp: Date.now(),
-              message: { mid: `m_${randomUUID()}`, text },
-            },
-          ],
-        },
-      ],
-    })
+    const { platformChannelId: pageId, channel: page } = await insertTestMetaChannel(
+      scope,
+      runtime.config,
+      'facebook',
+    )
+    const delivery = (pid: string, text: string) =>
+      messengerDelivery(pid, messengerText(pid, 'psid-node', text))
     const statuses = await Promise.all(
       ['a', 'b', 'c'].map((text) =>
         deliverSignedWebhook(`${base}/webhooks/meta`, delivery(pageId, text), APP_SECRET).then(

@@ -1,20 +1,17 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentSchema } from '~/lib/agent-schemas'
-import { createAgent } from '~/services/agents/agents.server'
-import { assignAgent, insertChannel } from '~/services/channels/channels.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import { assignAgent } from '~/services/channels/channels.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
-import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import type { Runtime } from '~/runtime/runtime.server'
 import { deliverSignedWebhook, startGraphFake, type GraphFake } from '../../tests/fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
+import { messengerDelivery, messengerText } from '../../tests/fixtures/meta/deliveries'
 import { textUpdate, waitForSettled } from '../../tests/setup/pipeline'
 import { sample, serveRoutes } from '../../tests/setup/route-server'
+import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
+import { connectTestBot, insertTestMetaChannel, newTestAgent } from '../../tests/setup/tenant'
 import * as metricsRoute from './metrics'
 import * as metaWebhook from './webhooks.meta'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
@@ -28,7 +25,7 @@ let telegram: TelegramFake
 let graph: GraphFake
 let model: OpenAiFake
 let http: Awaited<ReturnType<typeof serveRoutes>>
-const savedEnv = { ...process.env }
+let booted: Awaited<ReturnType<typeof bootRuntime>>
 
 beforeAll(async () => {
   ;[telegram, graph, model, http] = await Promise.all([
@@ -41,9 +38,7 @@ beforeAll(async () => {
       [/^\/metrics$/, metricsRoute],
     ]),
   ])
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-metrics-')),
+  booted = await bootRuntime('metrics', {
     PUBLIC_URL: http.url,
     TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
@@ -54,16 +49,12 @@ beforeAll(async () => {
     META_GRAPH_ROOT: graph.graphRoot,
     METRICS_TOKEN: TOKEN,
     REPLY_QUEUE_HIGH_WATER: '750',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
   })
-  runtime = await getRuntime({ queueSchema: `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}` })
+  runtime = booted.runtime
 }, 90_000) // a whole runtime boots: slow on a loaded machine
 afterAll(async () => {
-  await closeRuntime()
+  await booted.close()
   await Promise.all([telegram.close(), graph.close(), model.close(), http.close()])
-  process.env = savedEnv
 })
 
 const scrape = (authorization = `Bearer ${TOKEN}`) =>
@@ -74,67 +65,27 @@ async function metrics() {
   return response.text()
 }
 
-function newAgent(scope: OrganizationScope) {
-  return createAgent(
-    scope,
-    createAgentSchema.parse({
-      name: 'Metrics agent',
-      readableId: `metrics-${randomUUID().slice(0, 8)}`,
-      modelType: 'simple',
-      creativityLevel: 0.3,
-      systemPrompt: 'Answer briefly.',
-    }),
-  )
+async function withAgent(scope: OrganizationScope, channelId: string) {
+  await assignAgent(scope, channelId, { agentId: (await newTestAgent(scope, { name: 'Metrics agent' })).id })
 }
 
 async function newBot() {
   const scope = await newOwnerScope(runtime.database.db)
-  const token = `${randomInt(1_000_000_000, 9_000_000_000)}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-  telegram.addBot({ token, username: `metrics_${randomInt(1e6)}_bot` })
   const deps = { ...runtime.config, telegram: runtime.telegram }
-  const channel = await connectTelegramBot(scope, { botToken: token }, deps)
-  await setTelegramWebhook(scope, channel.id, true, deps)
-  await assignAgent(scope, channel.id, { agentId: (await newAgent(scope)).id })
-  return { token, channelId: channel.id, secret: telegram.webhooks.get(token)?.secretToken ?? '' }
+  const bot = await connectTestBot(scope, telegram, deps, { username: `metrics_${randomInt(1e6)}_bot` })
+  await withAgent(scope, bot.channelId)
+  return bot
 }
 
 async function newPage() {
   const scope = await newOwnerScope(runtime.database.db)
-  const pageId = String(randomInt(1_000_000_000, 9_000_000_000))
-  const token = `EAA${randomBytes(16).toString('hex')}`
-  graph.seed({
-    users: {
-      [`u-${token}`]: { id: `${pageId}1`, pages: [{ id: pageId, name: 'Shop', accessToken: token }] },
-    },
-  })
-  const channel = await insertChannel(scope, runtime.config, {
-    platformName: 'facebook',
-    channelType: 'facebook_page',
-    platformChannelId: pageId,
-    accessToken: token,
-    metadata: { name: 'Shop' },
-  })
-  await assignAgent(scope, channel.id, { agentId: (await newAgent(scope)).id })
-  return { pageId, channelId: channel.id }
+  const page = await insertTestMetaChannel(scope, runtime.config, 'facebook', graph)
+  await withAgent(scope, page.channelId)
+  return { pageId: page.platformChannelId, channelId: page.channelId }
 }
 
-const pageDelivery = (pageId: string, text: string) => ({
-  object: 'page',
-  entry: [
-    {
-      id: pageId,
-      time: Date.now(),
-      messaging: [
-        {
-          sender: { id: `psid-${randomInt(1e9)}` },
-          recipient: { id: pageId },
-          timestamp: Date.now(),
-          message: { mid: `m_${randomUUID()}`, text },
-        },
-      ],
-    },
-  ],
-})
+const pageDelivery = (pageId: string, text: string) =>
+  messengerDelivery(pageId, messengerText(pageId, `psid-${randomInt(1e9)}`, text))
 
 function postTelegram(channelId: string, body: string, secret: string) {
   return fetch(`${http.url}/webhooks/telegram/${channelId}`, {

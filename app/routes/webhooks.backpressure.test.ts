@@ -1,19 +1,17 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomInt } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels, messages } from '~/db/schema'
-import { insertChannel } from '~/services/channels/channels.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
-import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import type { Runtime } from '~/runtime/runtime.server'
 import { deliverSignedWebhook } from '../../tests/fakes/graph-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
+import { messengerDelivery, messengerText } from '../../tests/fixtures/meta/deliveries'
 import { textUpdate } from '../../tests/setup/pipeline'
 import { sample, serveRoutes } from '../../tests/setup/route-server'
+import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
+import { connectTestBot, insertTestMetaChannel } from '../../tests/setup/tenant'
 import * as metricsRoute from './metrics'
 import * as metaWebhook from './webhooks.meta'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
@@ -25,7 +23,7 @@ const APP_SECRET = 'backpressure-app-secret'
 let runtime: Runtime
 let telegram: TelegramFake
 let http: Awaited<ReturnType<typeof serveRoutes>>
-const savedEnv = { ...process.env }
+let booted: Awaited<ReturnType<typeof bootRuntime>>
 
 beforeAll(async () => {
   ;[telegram, http] = await Promise.all([
@@ -36,9 +34,7 @@ beforeAll(async () => {
       [/^\/metrics$/, metricsRoute],
     ]),
   ])
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-backpressure-')),
+  booted = await bootRuntime('backpressure', {
     PUBLIC_URL: http.url,
     TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
@@ -47,16 +43,13 @@ beforeAll(async () => {
     METRICS_TOKEN: '',
     WORKER_IN_PROCESS: 'false',
     REPLY_QUEUE_HIGH_WATER: String(HIGH_WATER),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'error',
   })
-  runtime = await getRuntime({ queueSchema: `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}` })
+  runtime = booted.runtime
 }, 90_000) // a whole runtime boots: slow on a loaded machine
 afterAll(async () => {
-  await closeRuntime()
+  await booted.close()
   await Promise.all([telegram.close(), http.close()])
-  process.env = savedEnv
 })
 
 async function metrics() {
@@ -68,19 +61,15 @@ async function metrics() {
 describe('webhooks above REPLY_QUEUE_HIGH_WATER', () => {
   it('still store, enqueue and acknowledge every message, and the metrics show the back-pressure', async () => {
     const scope = await newOwnerScope(runtime.database.db)
-    const token = `${randomInt(1_000_000_000, 9_000_000_000)}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-    telegram.addBot({ token, username: `pressure_${randomInt(1e6)}_bot` })
     const deps = { ...runtime.config, telegram: runtime.telegram }
-    const bot = await connectTelegramBot(scope, { botToken: token }, deps)
-    await setTelegramWebhook(scope, bot.id, true, deps)
-    const pageId = String(randomInt(1_000_000_000, 9_000_000_000))
-    const page = await insertChannel(scope, runtime.config, {
-      platformName: 'facebook',
-      channelType: 'facebook_page',
-      platformChannelId: pageId,
-      accessToken: `EAA${randomBytes(16).toString('hex')}`,
-      metadata: { name: 'Shop' },
+    const { token, channel: bot } = await connectTestBot(scope, telegram, deps, {
+      username: `pressure_${randomInt(1e6)}_bot`,
     })
+    const { platformChannelId: pageId, channel: page } = await insertTestMetaChannel(
+      scope,
+      runtime.config,
+      'facebook',
+    )
 
     const first = await metrics()
     expect(sample(first, 'replypilot_reply_queue_over_high_water')).toBe(0)
@@ -100,23 +89,7 @@ describe('webhooks above REPLY_QUEUE_HIGH_WATER', () => {
     for (let i = 0; i < 3; i++) {
       statuses.push(await telegram.deliverUpdate(token, textUpdate(880001, `Over ${i}`)))
     }
-    const delivery = {
-      object: 'page',
-      entry: [
-        {
-          id: pageId,
-          time: Date.now(),
-          messaging: [
-            {
-              sender: { id: 'psid-pressure' },
-              recipient: { id: pageId },
-              timestamp: Date.now(),
-              message: { mid: `m_${randomUUID()}`, text: 'Over on Messenger' },
-            },
-          ],
-        },
-      ],
-    }
+    const delivery = messengerDelivery(pageId, messengerText(pageId, 'psid-pressure', 'Over on Messenger'))
     statuses.push((await deliverSignedWebhook(`${http.url}/webhooks/meta`, delivery, APP_SECRET)).status)
     expect(statuses).toEqual(Array(HIGH_WATER + 5).fill(200))
 

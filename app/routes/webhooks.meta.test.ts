@@ -1,17 +1,10 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { eq } from 'drizzle-orm'
+import { randomInt, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '~/db/schema'
 import { signMetaPayload } from '~/integrations/meta/signature.server'
-import { createAgentSchema } from '~/lib/agent-schemas'
-import { createAgent } from '~/services/agents/agents.server'
-import { assignAgent, insertChannel } from '~/services/channels/channels.server'
+import { assignAgent } from '~/services/channels/channels.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
-import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import type { Runtime } from '~/runtime/runtime.server'
 import {
   deliverSignedWebhook,
   metaJson,
@@ -19,9 +12,13 @@ import {
   type GraphFake,
 } from '../../tests/fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
-import { waitFor, waitForSettled } from '../../tests/setup/pipeline'
+import { messengerDelivery, messengerText } from '../../tests/fixtures/meta/deliveries'
+import { messagesOf, waitFor, waitForSettled } from '../../tests/setup/pipeline'
+import { serveRoutes } from '../../tests/setup/route-server'
+import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
-import { action, loader } from './webhooks.meta'
+import { insertTestMetaChannel, newTestAgent } from '../../tests/setup/tenant'
+import * as metaWebhook from './webhooks.meta'
 
 // The whole process as the server boots it, with this route served over HTTP; deliveries are signed the way
 // Meta signs them (over the raw bytes of its escaped-unicode JSON).
@@ -29,45 +26,19 @@ const APP = { appId: '5550001', appSecret: 'route-test-app-secret', verifyToken:
 let runtime: Runtime
 let graph: GraphFake
 let model: OpenAiFake
-let server: Server
+let http: Awaited<ReturnType<typeof serveRoutes>>
+let booted: Awaited<ReturnType<typeof bootRuntime>>
 let url: string
-const savedEnv = { ...process.env }
-
-function serve(): Promise<Server> {
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', async () => {
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === 'string') headers.set(name, value)
-      }
-      const request = new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method,
-        headers,
-        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
-      })
-      const response =
-        req.method === 'GET'
-          ? await loader({ request, params: {}, context: {} })
-          : await action({ request, params: {}, context: {} })
-      res
-        .writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'text/plain' })
-        .end(await response.text())
-    })
-  })
-  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)))
-}
 
 beforeAll(async () => {
-  ;[graph, model, server] = await Promise.all([startGraphFake(APP), startOpenAiFake(), serve()])
-  const address = server.address()
-  if (!address || typeof address === 'string') throw new Error('no port')
-  url = `http://127.0.0.1:${address.port}/webhooks/meta`
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-meta-webhook-')),
-    PUBLIC_URL: `http://127.0.0.1:${address.port}`,
+  ;[graph, model, http] = await Promise.all([
+    startGraphFake(APP),
+    startOpenAiFake(),
+    serveRoutes([[/^\/webhooks\/meta$/, metaWebhook]]),
+  ])
+  url = `${http.url}/webhooks/meta`
+  booted = await bootRuntime('meta-webhook', {
+    PUBLIC_URL: http.url,
     // No Telegram long polling: test files share one PostgreSQL database, and it would poll their bots.
     TELEGRAM_UPDATES: 'webhook',
     LLM_BASE_URL: model.url,
@@ -76,68 +47,26 @@ beforeAll(async () => {
     META_APP_SECRET: APP.appSecret,
     META_VERIFY_TOKEN: APP.verifyToken,
     META_GRAPH_ROOT: graph.graphRoot,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
   })
-  runtime = await getRuntime()
+  runtime = booted.runtime
 })
 afterAll(async () => {
-  await closeRuntime()
-  await Promise.all([graph.close(), model.close(), new Promise((resolve) => server.close(resolve))])
-  process.env = savedEnv
+  await booted.close()
+  await Promise.all([graph.close(), model.close(), http.close()])
 })
 
 /** A connected Facebook page with an agent; its token is one the Graph fake knows. */
 async function newPage() {
-  const { db } = runtime.database
-  const scope = await newOwnerScope(db)
-  const pageId = String(randomInt(1_000_000_000, 9_000_000_000))
-  const token = `EAA${randomBytes(16).toString('hex')}`
-  graph.seed({
-    users: {
-      [`u-${token}`]: { id: pageId + '1', pages: [{ id: pageId, name: 'Shop', accessToken: token }] },
-    },
-  })
-  const channel = await insertChannel(scope, runtime.config, {
-    platformName: 'facebook',
-    channelType: 'facebook_page',
-    platformChannelId: pageId,
-    accessToken: token,
-    metadata: { name: 'Shop' },
-  })
-  const agent = await createAgent(
-    scope,
-    createAgentSchema.parse({
-      name: 'Page agent',
-      readableId: `page-${randomUUID().slice(0, 8)}`,
-      modelType: 'simple',
-      creativityLevel: 0.3,
-      systemPrompt: 'Answer briefly.',
-    }),
-  )
-  await assignAgent(scope, channel.id, { agentId: agent.id })
-  return { pageId, channelId: channel.id }
+  const scope = await newOwnerScope(runtime.database.db)
+  const page = await insertTestMetaChannel(scope, runtime.config, 'facebook', graph)
+  const agent = await newTestAgent(scope, { name: 'Page agent' })
+  await assignAgent(scope, page.channelId, { agentId: agent.id })
+  return { pageId: page.platformChannelId, channelId: page.channelId }
 }
 
-const delivery = (pageId: string, psid: string, text: string, mid = `m_${randomUUID()}`) => ({
-  object: 'page',
-  entry: [
-    {
-      id: pageId,
-      time: Date.now(),
-      messaging: [
-        { sender: { id: psid }, recipient: { id: pageId }, timestamp: Date.now(), message: { mid, text } },
-      ],
-    },
-  ],
-})
-const stored = (channelId: string) =>
-  runtime.database.db
-    .select()
-    .from(messages)
-    .where(eq(messages.channelId, channelId))
-    .orderBy(messages.sequence)
+const delivery = (pageId: string, psid: string, text: string, mid = `m_${randomUUID()}`) =>
+  messengerDelivery(pageId, messengerText(pageId, psid, text, mid))
+const stored = (channelId: string) => messagesOf(runtime.database.db, channelId)
 const allMessages = async () => (await runtime.database.db.select({ id: messages.id }).from(messages)).length
 const jobCount = async () => (await runtime.boss.findJobs(REPLY_QUEUE)).length
 const postRaw = (body: BodyInit, headers: Record<string, string>) =>

@@ -1,119 +1,71 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { eq } from 'drizzle-orm'
+import { randomInt, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messages } from '~/db/schema'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import { setTelegramWebhook } from '~/services/channels/telegram.server'
 import { assignAgent } from '~/services/channels/channels.server'
-import { createAgent } from '~/services/agents/agents.server'
-import { createAgentSchema } from '~/lib/agent-schemas'
-import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import type { Runtime } from '~/runtime/runtime.server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
-import { textUpdate, waitForSettled } from '../../tests/setup/pipeline'
+import { messagesOf, textUpdate, waitForSettled } from '../../tests/setup/pipeline'
+import { serveRoutes } from '../../tests/setup/route-server'
+import { bootRuntime } from '../../tests/setup/runtime'
 import { newOwnerScope } from '../../tests/setup/scope'
-import { action, loader } from './webhooks.telegram.$channelId'
+import { connectTestBot, newBotToken, newTestAgent } from '../../tests/setup/tenant'
+import * as telegramWebhook from './webhooks.telegram.$channelId'
+
+const { action, loader } = telegramWebhook
 
 // The whole process as the server boots it (configuration, database, pg-boss, the in-process worker), with this
 // route served over HTTP to the Telegram fake, which delivers updates the way Telegram does.
 let runtime: Runtime
 let telegram: TelegramFake
 let model: OpenAiFake
-let server: Server
-const savedEnv = { ...process.env }
-
-function serve(): Promise<Server> {
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', async () => {
-      const match = /^\/webhooks\/telegram\/([^/?]+)$/.exec(req.url ?? '')
-      if (!match) return void res.writeHead(404).end()
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === 'string') headers.set(name, value)
-      }
-      const request = new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method,
-        headers,
-        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
-      })
-      const response = await action({ request, params: { channelId: match[1] }, context: {} })
-      res.writeHead(response.status, { 'content-type': 'application/json' }).end(await response.text())
-    })
-  })
-  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)))
-}
+let http: Awaited<ReturnType<typeof serveRoutes>>
+let booted: Awaited<ReturnType<typeof bootRuntime>>
 
 beforeAll(async () => {
-  ;[telegram, model, server] = await Promise.all([startTelegramFake(), startOpenAiFake(), serve()])
-  const address = server.address()
-  if (!address || typeof address === 'string') throw new Error('no port')
-  Object.assign(process.env, {
-    DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'replypilot-webhook-')),
-    PUBLIC_URL: `http://127.0.0.1:${address.port}`,
+  ;[telegram, model, http] = await Promise.all([
+    startTelegramFake(),
+    startOpenAiFake(),
+    serveRoutes([[/^\/webhooks\/telegram\/(?<channelId>[^/]+)$/, telegramWebhook]]),
+  ])
+  booted = await bootRuntime('webhook', {
+    PUBLIC_URL: http.url,
     // Telegram (the fake) reaches this webhook on localhost: webhooks, not long polling.
     TELEGRAM_UPDATES: 'webhook',
     TELEGRAM_API_ROOT: telegram.apiRoot,
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-test',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
   })
-  runtime = await getRuntime()
+  runtime = booted.runtime
 })
 afterAll(async () => {
-  await closeRuntime()
-  await Promise.all([telegram.close(), model.close(), new Promise((resolve) => server.close(resolve))])
-  process.env = savedEnv
+  await booted.close()
+  await Promise.all([telegram.close(), model.close(), http.close()])
 })
 
 async function newChannel({ agent = true } = {}) {
-  const { db } = runtime.database
-  const scope = await newOwnerScope(db)
-  // A random bot id: the database outlives the run (PostgreSQL), and a bot is connected once across organizations.
+  const scope = await newOwnerScope(runtime.database.db)
   const botId = randomInt(1_000_000_000, 9_000_000_000)
-  const token = `${botId}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-  telegram.addBot({ token, username: `hook_${botId}_bot` })
   const deps = {
     publicUrl: runtime.config.publicUrl,
     telegramUpdates: runtime.config.telegramUpdates,
     encryptionKey: runtime.config.encryptionKey,
     telegram: runtime.telegram,
   }
-  const channel = await connectTelegramBot(scope, { botToken: token }, deps)
-  await setTelegramWebhook(scope, channel.id, true, deps)
+  const bot = await connectTestBot(scope, telegram, deps, {
+    token: newBotToken(botId),
+    username: `hook_${botId}_bot`,
+  })
   if (agent) {
-    const input = createAgentSchema.parse({
-      name: 'Hook agent',
-      readableId: `hook-${randomUUID().slice(0, 8)}`,
-      modelType: 'simple',
-      creativityLevel: 0.3,
-      systemPrompt: 'Answer briefly.',
+    await assignAgent(scope, bot.channelId, {
+      agentId: (await newTestAgent(scope, { name: 'Hook agent' })).id,
     })
-    await assignAgent(scope, channel.id, { agentId: (await createAgent(scope, input)).id })
   }
-  return {
-    scope,
-    deps,
-    token,
-    channelId: channel.id,
-    secret: telegram.webhooks.get(token)?.secretToken ?? '',
-  }
+  return { scope, deps, token: bot.token, channelId: bot.channelId, secret: bot.secret }
 }
 
-const stored = (channelId: string) =>
-  runtime.database.db
-    .select()
-    .from(messages)
-    .where(eq(messages.channelId, channelId))
-    .orderBy(messages.sequence)
+const stored = (channelId: string) => messagesOf(runtime.database.db, channelId)
 const jobCount = async () => (await runtime.boss.findJobs(REPLY_QUEUE)).length
 
 function post(channelId: string, body: BodyInit, headers: Record<string, string> = {}) {

@@ -1,5 +1,24 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import net from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/**
+ * Chromium's flags for this machine, which has no internet: without the background-networking ones it stalls
+ * on its own update, sync and component requests.
+ */
+export const OFFLINE_CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** Runs a command to completion with inherited output; throws with its name when it fails. */
 export function run(command, args, options = {}) {
@@ -7,6 +26,13 @@ export function run(command, args, options = {}) {
   if (result.status !== 0) {
     throw new Error(`${[command, ...args].join(' ')} failed (exit ${result.status ?? result.signal})`)
   }
+}
+
+/** Builds the app (the production build the benchmarks serve) when build/server/index.js is missing. */
+export function buildAppIfMissing() {
+  if (existsSync(path.join(ROOT, 'build/server/index.js'))) return
+  console.log('build/server/index.js is missing: building the app...')
+  run(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { cwd: ROOT })
 }
 
 export function isRoot() {

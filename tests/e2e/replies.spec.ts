@@ -2,6 +2,15 @@ import { randomUUID } from 'node:crypto'
 import { expect, test } from './helpers'
 import { deliverSignedWebhook } from '../fakes/graph-server'
 import {
+  messengerDelivery,
+  messengerText,
+  pageDelivery,
+  wabaDelivery as wabaEntries,
+  whatsappChange,
+  whatsappText,
+} from '../fixtures/meta/deliveries'
+import { telegramTextUpdate } from '../fixtures/telegram'
+import {
   assignAgent,
   closeDetails,
   connectBot,
@@ -26,18 +35,8 @@ import {
 } from './meta-helpers'
 
 /** A Telegram update from a person in a private chat, as Telegram sends it. */
-function textUpdate(chatId: number, text: string, updateId: number) {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private', first_name: 'Ann' },
-      from: { id: chatId, is_bot: false, first_name: 'Ann' },
-      text,
-    },
-  }
-}
+const textUpdate = (chatId: number, text: string, updateId: number) =>
+  telegramTextUpdate({ updateId, messageId: updateId, chatId, text })
 
 /** The Telegram fake POSTs the update to the webhook the app registered, with its secret, and says what we answered. */
 async function deliver(token: string, update: unknown): Promise<number> {
@@ -102,23 +101,7 @@ test('Meta’s webhook on the running server: the handshake, and signed deliveri
   expect((await fetch(`${url}?${query('wrong')}`)).status).toBe(403)
 
   const pageId = graphId()
-  const delivery = {
-    object: 'page',
-    entry: [
-      {
-        id: pageId,
-        time: Date.now(),
-        messaging: [
-          {
-            sender: { id: '1' },
-            recipient: { id: pageId },
-            timestamp: Date.now(),
-            message: { mid: 'm_1', text: 'Hi' },
-          },
-        ],
-      },
-    ],
-  }
+  const delivery = messengerDelivery(pageId, messengerText(pageId, '1', 'Hi', 'm_1'))
   // Signed with another secret: refused. Signed with the app's: read, and no such page is connected.
   expect((await deliverSignedWebhook(url, delivery, 'not-the-app-secret')).status).toBe(401)
   expect((await deliverToMetaWebhook(baseURL, delivery)).status).toBe(404)
@@ -165,20 +148,6 @@ const repliesTo = async (from: string, to: string) =>
 const echo = (text: string) => `Echo: ${text}`
 const POLL = { timeout: 30_000 }
 
-/** A Messenger message event (https://developers.facebook.com/docs/messenger-platform/reference/webhook-events/messages). */
-const messengerMessage = (pageId: string, psid: string, text: string, mid = `m_${randomUUID()}`) => ({
-  sender: { id: psid },
-  recipient: { id: pageId },
-  timestamp: Date.now(),
-  message: { mid, text },
-})
-
-/** A Messenger delivery: `object: "page"`, one entry per page (Meta may batch several, for one page or more). */
-const pageDelivery = (...entries: Array<{ pageId: string; messaging: unknown[] }>) => ({
-  object: 'page',
-  entry: entries.map(({ pageId, messaging }) => ({ id: pageId, time: Date.now(), messaging })),
-})
-
 test('Messenger: pages connected through Facebook login answer every message of a signed batch, each sender once', async ({
   page,
   baseURL,
@@ -210,10 +179,10 @@ test('Messenger: pages connected through Facebook login answer every message of 
   const batch = pageDelivery(
     {
       pageId: cafe.id,
-      messaging: [messengerMessage(cafe.id, ann, said.ann[0]), messengerMessage(cafe.id, ann, said.ann[1])],
+      messaging: [messengerText(cafe.id, ann, said.ann[0]), messengerText(cafe.id, ann, said.ann[1])],
     },
-    { pageId: books.id, messaging: [messengerMessage(books.id, bob, said.bob)] },
-    { pageId: cafe.id, messaging: [messengerMessage(cafe.id, cy, said.cy)] },
+    { pageId: books.id, messaging: [messengerText(books.id, bob, said.bob)] },
+    { pageId: cafe.id, messaging: [messengerText(cafe.id, cy, said.cy)] },
   )
   expect((await deliverToMetaWebhook(baseURL, batch)).status).toBe(200)
 
@@ -232,15 +201,15 @@ test('Messenger: pages connected through Facebook login answer every message of 
   const dan = graphId()
   const redelivered = [`Are you open on Sunday? ${tag}`, `Is there parking nearby? ${tag}`]
   const last = `Thanks, see you then ${tag}`
-  const first = pageDelivery({ pageId: cafe.id, messaging: [messengerMessage(cafe.id, dan, redelivered[0])] })
+  const first = pageDelivery({ pageId: cafe.id, messaging: [messengerText(cafe.id, dan, redelivered[0])] })
   for (let i = 0; i < 3; i++) expect((await deliverToMetaWebhook(baseURL, first)).status).toBe(200)
   const second = pageDelivery({
     pageId: cafe.id,
-    messaging: [messengerMessage(cafe.id, dan, redelivered[1])],
+    messaging: [messengerText(cafe.id, dan, redelivered[1])],
   })
   const together = await Promise.all([1, 2, 3].map(() => deliverToMetaWebhook(baseURL, second)))
   expect(together.map((r) => r.status)).toEqual([200, 200, 200])
-  const third = pageDelivery({ pageId: cafe.id, messaging: [messengerMessage(cafe.id, dan, last)] })
+  const third = pageDelivery({ pageId: cafe.id, messaging: [messengerText(cafe.id, dan, last)] })
   expect((await deliverToMetaWebhook(baseURL, third)).status).toBe(200)
 
   // A conversation's replies go out in order, so once the third is answered any duplicate would have been sent.
@@ -257,30 +226,15 @@ test('Messenger: pages connected through Facebook login answer every message of 
   )
 })
 
-/** A WhatsApp Cloud API text message (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components). */
-const whatsappText = (from: string, body: string, id = `wamid.${randomUUID()}`) => ({
-  from,
-  id,
-  timestamp: String(Math.floor(Date.now() / 1000)),
-  text: { body },
-  type: 'text',
-})
-
 type WhatsAppNumber = Awaited<ReturnType<typeof whatsappNumber>>
 
 /** A WhatsApp delivery: one entry per value, each a `messages` change for the number. */
 function wabaDelivery(number: WhatsAppNumber, ...values: Array<Record<string, unknown>>) {
-  const metadata = {
-    display_phone_number: number.displayPhoneNumber.replace(/\D/g, ''),
-    phone_number_id: number.phoneNumberId,
-  }
-  return {
-    object: 'whatsapp_business_account',
-    entry: values.map((value) => ({
-      id: number.wabaId,
-      changes: [{ value: { messaging_product: 'whatsapp', metadata, ...value }, field: 'messages' }],
-    })),
-  }
+  const display = number.displayPhoneNumber.replace(/\D/g, '')
+  return wabaEntries(
+    number.wabaId,
+    ...values.map((value) => [whatsappChange(number.phoneNumberId, value, display)]),
+  )
 }
 
 const contact = (waId: string, name: string) => ({ profile: { name }, wa_id: waId })

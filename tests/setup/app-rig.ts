@@ -5,20 +5,16 @@
  * environment that points them at the fakes.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '~/db/client.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
-import { createAgentSchema } from '~/lib/agent-schemas'
-import { createAgent } from '~/services/agents/agents.server'
-import { upsertUser } from '~/services/auth/users.server'
 import { assignAgent } from '~/services/channels/channels.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
-import { createOrganization } from '~/services/organizations/organizations.server'
-import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import type { TelegramFake } from '../fakes/telegram-server'
+import { telegramTextUpdate } from '../fixtures/telegram'
+import { newOwnerScope } from './scope'
+import { connectTestBot, newTestAgent } from './tenant'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -46,48 +42,26 @@ export async function seedBots({
   }
   const bots: RigBot[] = []
   for (let i = 0; i < count; i++) {
-    const user = await upsertUser({
-      db,
-      firebaseUid: `uid-${randomUUID()}`,
-      email: `${randomUUID()}@example.com`,
-      displayName: 'Bench',
+    const scope = await newOwnerScope(db, 'Bench', `Bench ${i + 1}`)
+    const { token, channelId } = await connectTestBot(scope, telegram, deps, {
+      username: `bench_${i + 1}_bot`,
     })
-    const org = await createOrganization({ db, userId: user.id, name: `Bench ${i + 1}` })
-    const scope = await requireOrganizationScope({ db, userId: user.id, organizationId: org.id })
-    const token = `${randomInt(1_000_000_000, 9_000_000_000)}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-    telegram.addBot({ token, username: `bench_${i + 1}_bot`, firstName: 'Support' })
-    const channel = await connectTelegramBot(scope, { botToken: token }, deps)
-    await setTelegramWebhook(scope, channel.id, true, deps)
     const hook = telegram.webhooks.get(token)
     if (!hook?.secretToken) throw new Error('The webhook was not set on the Telegram fake')
-    const agent = await createAgent(
-      scope,
-      createAgentSchema.parse({
-        name: 'Helper',
-        readableId: `helper-${randomUUID().slice(0, 8)}`,
-        modelType: 'simple',
-        creativityLevel: 0.2,
-        systemPrompt: 'You are a helpful assistant.',
-      }),
-    )
-    await assignAgent(scope, channel.id, { agentId: agent.id, agentEnabled: true })
-    bots.push({ token, channelId: channel.id, secret: hook.secretToken, webhookUrl: hook.url })
+    const agent = await newTestAgent(scope, {
+      name: 'Helper',
+      creativityLevel: 0.2,
+      systemPrompt: 'You are a helpful assistant.',
+    })
+    await assignAgent(scope, channelId, { agentId: agent.id, agentEnabled: true })
+    bots.push({ token, channelId, secret: hook.secretToken, webhookUrl: hook.url })
   }
   return bots
 }
 
 /** A Telegram text update from a person in a private chat (the chat id is the person's id). */
 export function textUpdate(updateId: number, chatId: number, messageId: number, text: string) {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: messageId,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private', first_name: 'Ann' },
-      from: { id: chatId, is_bot: false, first_name: 'Ann', username: 'ann' },
-      text,
-    },
-  }
+  return telegramTextUpdate({ updateId, messageId, chatId, text }, { username: 'ann' })
 }
 
 export type AppProcess = {

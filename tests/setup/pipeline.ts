@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
 import { replyJobTable, type ReplyJobTable } from '~/services/messages/ingest-batch.server'
@@ -9,21 +9,20 @@ import { createGraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker, type ReplyWorkerDeps } from '~/jobs/reply.server'
-import { createAgentSchema } from '~/lib/agent-schemas'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
-import { createAgent } from '~/services/agents/agents.server'
-import { assignAgent, insertChannel } from '~/services/channels/channels.server'
-import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/telegram.server'
+import { assignAgent } from '~/services/channels/channels.server'
 import type { PlatformDeps } from '~/services/channels/platform-deps.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import type { TelegramUpdates } from '~/lib/channels'
 import { createLogger } from '~/utils/logger.server'
+import { telegramTextUpdate } from '../fixtures/telegram'
 import { startGraphFake, type GraphFake } from '../fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
-import { openTestDatabase } from './database'
+import { newQueueSchema, openTestDatabase } from './database'
 import { testMetaConfig } from './meta'
 import { newOwnerScope } from './scope'
+import { connectTestBot, insertTestMetaChannel, newTestAgent } from './tenant'
 
 /**
  * The reply pipeline for service tests: a test database, pg-boss on it in a schema of its own (test files share
@@ -86,7 +85,7 @@ export async function startPipeline(
   ])
   const logs: string[] = []
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) })
-  const schema = `pgboss_${randomUUID().replaceAll('-', '').slice(0, 12)}`
+  const schema = newQueueSchema()
   const boss = await startQueues({ database: handle, databaseUrl: process.env.DATABASE_URL, logger, schema })
   const jobs = await replyJobTable(boss, schema)
   const encryptionKey = randomBytes(32).toString('hex')
@@ -121,77 +120,31 @@ export async function startPipeline(
     meta: testMetaConfig(graph.graphRoot, META_TEST_APP),
   }
 
-  async function newAgent(scope: OrganizationScope, systemPrompt: string) {
-    return createAgent(
-      scope,
-      createAgentSchema.parse({
-        name: 'Helper',
-        readableId: `helper-${randomUUID().slice(0, 8)}`,
-        modelType: 'simple',
-        creativityLevel: 0.2,
-        systemPrompt,
-      }),
-    )
-  }
+  const helper = (scope: OrganizationScope, systemPrompt = 'You are a helpful assistant.') =>
+    newTestAgent(scope, { name: 'Helper', creativityLevel: 0.2, systemPrompt })
 
   let bots = 0
   async function newBot({
     agent = true,
     agentEnabled = true,
-    systemPrompt = 'You are a helpful assistant.',
-  } = {}) {
+    systemPrompt,
+  }: { agent?: boolean; agentEnabled?: boolean; systemPrompt?: string } = {}) {
     const scope = await newOwnerScope(handle.db)
-    ++bots
-    // Random over a wide range: test files share one PostgreSQL database, and a bot id is unique product-wide.
-    const id = randomInt(1_000_000_000, 9_000_000_000)
-    const token = `${id}:${randomBytes(27).toString('base64url').slice(0, 35)}`
-    telegram.addBot({ token, username: `pipeline_${bots}_bot`, firstName: 'Support' })
-    const channel = await connectTelegramBot(scope, { botToken: token }, channelDeps)
-    await setTelegramWebhook(scope, channel.id, true, channelDeps)
-    const secret = telegram.webhooks.get(token)?.secretToken ?? ''
-    if (!agent) return { scope, token, channelId: channel.id, secret }
-    const created = await newAgent(scope, systemPrompt)
-    await assignAgent(scope, channel.id, { agentId: created.id, agentEnabled })
-    return { scope, token, channelId: channel.id, agentId: created.id, secret }
+    const bot = await connectTestBot(scope, telegram, channelDeps, { username: `pipeline_${++bots}_bot` })
+    const { token, channelId, secret } = bot
+    if (!agent) return { scope, token, channelId, secret }
+    const created = await helper(scope, systemPrompt)
+    await assignAgent(scope, channelId, { agentId: created.id, agentEnabled })
+    return { scope, token, channelId, agentId: created.id, secret }
   }
 
   async function newMetaChannel(platform: 'facebook' | 'whatsapp', { agent = true } = {}) {
     const scope = await newOwnerScope(handle.db)
-    // Random over a wide range: test files share one PostgreSQL database, and a page or number is unique.
-    const platformChannelId = String(randomInt(1_000_000_000, 9_000_000_000))
-    const token = `EAA${randomBytes(18).toString('hex')}`
-    if (platform === 'facebook') {
-      graph.seed({
-        users: {
-          [`user-${token}`]: {
-            id: String(randomInt(1e9, 9e9)),
-            pages: [{ id: platformChannelId, name: 'Shop', accessToken: token }],
-          },
-        },
-      })
-    } else {
-      graph.seed({
-        businessTokens: [token],
-        phoneNumbers: {
-          [platformChannelId]: {
-            verified_name: 'Shop',
-            display_phone_number: '+1 555 0100',
-            wabaId: String(randomInt(1e9, 9e9)),
-          },
-        },
-      })
-    }
-    const channel = await insertChannel(scope, deps, {
-      platformName: platform,
-      channelType: platform === 'facebook' ? 'facebook_page' : 'whatsapp_number',
-      platformChannelId,
-      accessToken: token,
-      metadata: { name: 'Shop' },
-    })
-    if (!agent) return { scope, channelId: channel.id, platformChannelId, token }
-    const created = await newAgent(scope, 'You are a helpful assistant.')
-    await assignAgent(scope, channel.id, { agentId: created.id, agentEnabled: true })
-    return { scope, channelId: channel.id, platformChannelId, token, agentId: created.id }
+    const { channelId, platformChannelId, token } = await insertTestMetaChannel(scope, deps, platform, graph)
+    if (!agent) return { scope, channelId, platformChannelId, token }
+    const created = await helper(scope)
+    await assignAgent(scope, channelId, { agentId: created.id, agentEnabled: true })
+    return { scope, channelId, platformChannelId, token, agentId: created.id }
   }
 
   return {
@@ -216,18 +169,12 @@ export async function startPipeline(
 }
 
 let ids = 1000
-/** A Telegram text message update from a person in a private chat (the chat id is the person's id). */
+/** A Telegram text message update from Ann Lee in a private chat (the chat id is the person's id). */
 export function textUpdate(chatId: number, text: string, messageId = ++ids) {
-  return {
-    update_id: ++ids,
-    message: {
-      message_id: messageId,
-      date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private', first_name: 'Ann' },
-      from: { id: chatId, is_bot: false, first_name: 'Ann', last_name: 'Lee', username: 'ann' },
-      text,
-    },
-  }
+  return telegramTextUpdate(
+    { updateId: ++ids, messageId, chatId, text },
+    { last_name: 'Lee', username: 'ann' },
+  )
 }
 
 export async function messagesOf(db: Database, channelId: string, direction?: Message['direction']) {

@@ -1,18 +1,18 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 
 type RouteArgs = { request: Request; params: Record<string, string>; context: Record<string, unknown> }
 type RouteModule = {
   loader?: (args: RouteArgs) => Response | Promise<Response>
   action?: (args: RouteArgs) => Response | Promise<Response>
 }
+/** A path pattern (its named groups become params) and the route module it serves. */
+export type ServedRoute = readonly [RegExp, RouteModule]
 
 /**
  * Remix route modules served over real HTTP, as the server entry would serve them: each path pattern (named
  * groups become params) to its module, GET and HEAD to the loader, other methods to the action.
  */
-export async function serveRoutes(
-  routes: [RegExp, RouteModule][],
-): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+export function serveRoutes(routes: readonly ServedRoute[]) {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -39,6 +39,17 @@ export async function serveRoutes(
       }
     })
   })
+  return listenLocally(server)
+}
+
+/** A Node request handler served on a free port of 127.0.0.1. */
+export function serveNode(handler: RequestListener) {
+  return listenLocally(createServer(handler))
+}
+
+async function listenLocally(
+  server: Server,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const address = server.address()
   if (!address || typeof address === 'string') throw new Error('no port')

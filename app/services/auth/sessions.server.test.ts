@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '~/db/client.server'
-import { openTestDatabase } from '../../../tests/setup/database'
+import { describe, expect, it } from 'vitest'
+import { withTestDatabase } from '../../../tests/setup/database'
+import { newTestUser } from '../../../tests/setup/scope'
 import {
   createSession,
   deleteExpiredSessions,
@@ -12,58 +12,48 @@ import {
 } from './sessions.server'
 import { upsertUser } from './users.server'
 
-let handle: DatabaseHandle
-beforeAll(async () => {
-  handle = await openTestDatabase()
-})
-afterAll(() => handle.close())
+const db = withTestDatabase()
 
-const newUser = () =>
-  upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: 'a@example.com',
-    displayName: 'Ada',
-  })
+const newUser = () => newTestUser(db(), 'Ada', 'a@example.com')
 
 describe('sessions', () => {
   it('creates a random id that finds its user until it expires', async () => {
     const user = await newUser()
     const now = new Date()
-    const session = await createSession({ db: handle.db, userId: user.id, now })
+    const session = await createSession({ db: db(), userId: user.id, now })
     expect(session.id).toMatch(/^[\w-]{43}$/)
     expect(session.expiresAt.getTime() - now.getTime()).toBe(SESSION_TTL_MS)
-    const found = await findSessionUser({ db: handle.db, sessionId: session.id })
+    const found = await findSessionUser({ db: db(), sessionId: session.id })
     expect(found?.user.id).toBe(user.id)
     const later = new Date(now.getTime() + SESSION_TTL_MS + 1)
-    expect(await findSessionUser({ db: handle.db, sessionId: session.id, now: later })).toBeUndefined()
-    await deleteExpiredSessions({ db: handle.db, now: later })
-    expect(await findSessionUser({ db: handle.db, sessionId: session.id })).toBeUndefined()
+    expect(await findSessionUser({ db: db(), sessionId: session.id, now: later })).toBeUndefined()
+    await deleteExpiredSessions({ db: db(), now: later })
+    expect(await findSessionUser({ db: db(), sessionId: session.id })).toBeUndefined()
   })
 
   it('deletes one session, or all of a user, and nobody else’s', async () => {
     const [a, b] = await Promise.all([newUser(), newUser()])
-    const a1 = await createSession({ db: handle.db, userId: a.id })
-    const a2 = await createSession({ db: handle.db, userId: a.id })
-    const b1 = await createSession({ db: handle.db, userId: b.id })
-    await deleteSession({ db: handle.db, sessionId: a1.id })
-    expect(await findSessionUser({ db: handle.db, sessionId: a1.id })).toBeUndefined()
-    expect(await findSessionUser({ db: handle.db, sessionId: a2.id })).toBeDefined()
-    expect(await deleteUserSessions({ db: handle.db, userId: a.id })).toBe(1)
-    expect(await findSessionUser({ db: handle.db, sessionId: a2.id })).toBeUndefined()
-    expect(await findSessionUser({ db: handle.db, sessionId: b1.id })).toBeDefined()
+    const a1 = await createSession({ db: db(), userId: a.id })
+    const a2 = await createSession({ db: db(), userId: a.id })
+    const b1 = await createSession({ db: db(), userId: b.id })
+    await deleteSession({ db: db(), sessionId: a1.id })
+    expect(await findSessionUser({ db: db(), sessionId: a1.id })).toBeUndefined()
+    expect(await findSessionUser({ db: db(), sessionId: a2.id })).toBeDefined()
+    expect(await deleteUserSessions({ db: db(), userId: a.id })).toBe(1)
+    expect(await findSessionUser({ db: db(), sessionId: a2.id })).toBeUndefined()
+    expect(await findSessionUser({ db: db(), sessionId: b1.id })).toBeDefined()
   })
 
   it('upserting a user keeps one row and does not erase a known name', async () => {
     const uid = `uid-${randomUUID()}`
     const first = await upsertUser({
-      db: handle.db,
+      db: db(),
       firebaseUid: uid,
       email: 'x@example.com',
       displayName: 'Xavier',
     })
     const second = await upsertUser({
-      db: handle.db,
+      db: db(),
       firebaseUid: uid,
       email: 'x@example.com',
       displayName: undefined,

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '~/db/client.server'
+import { describe, expect, it } from 'vitest'
 import { AppError } from '~/utils/errors'
-import { openTestDatabase } from '../../../tests/setup/database'
+import { withTestDatabase } from '../../../tests/setup/database'
 import { testIdentity, uniqueEmail } from '../../../tests/setup/identity'
 import { findSessionUser } from './sessions.server'
 import {
@@ -14,13 +13,9 @@ import {
 
 const identity = testIdentity()
 const PASSWORD = 'Secret123'
-let handle: DatabaseHandle
-beforeAll(async () => {
-  handle = await openTestDatabase()
-})
-afterAll(() => handle.close())
+const db = withTestDatabase()
 
-const deps = () => ({ db: handle.db, identity })
+const deps = () => ({ db: db(), identity })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('email sign-up and sign-in through the Auth emulator', () => {
@@ -83,7 +78,7 @@ describe('resolveSession ends sessions the provider no longer stands behind', ()
     })
     await identity.admin.updateUser(user.firebaseUid, { disabled: true })
     expect(await resolveSession({ ...deps(), sessionId: session.id })).toBeUndefined()
-    expect(await findSessionUser({ db: handle.db, sessionId: session.id })).toBeUndefined()
+    expect(await findSessionUser({ db: db(), sessionId: session.id })).toBeUndefined()
   })
 
   it('a deleted account', async () => {
@@ -120,7 +115,7 @@ describe('resolveSession ends sessions the provider no longer stands behind', ()
     const unreachable = { ...identity, getAccountState: () => Promise.reject(new Error('ECONNREFUSED')) }
     const reported: unknown[] = []
     const resolved = await resolveSession({
-      db: handle.db,
+      db: db(),
       identity: unreachable,
       sessionId: session.id,
       onProviderUnreachable: (e) => reported.push(e),

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '~/db/client.server'
+import { describe, expect, it } from 'vitest'
 import { memberships } from '~/db/schema'
 import { createSession } from '~/services/auth/sessions.server'
 import { upsertUser } from '~/services/auth/users.server'
-import { openTestDatabase } from '../../../tests/setup/database'
+import { withTestDatabase } from '../../../tests/setup/database'
+import { newTestUser } from '../../../tests/setup/scope'
 import {
   acceptInvitation,
   ALREADY_A_MEMBER,
@@ -26,31 +26,21 @@ import {
 } from './organizations.server'
 import { requireOrganizationScope } from './scope.server'
 
-let handle: DatabaseHandle
-beforeAll(async () => {
-  handle = await openTestDatabase()
-})
-afterAll(() => handle.close())
+const db = withTestDatabase()
 
-const newUser = (name = 'U') =>
-  upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: `${name.toLowerCase()}-${randomUUID()}@example.com`,
-    displayName: name,
-  })
+const newUser = (name = 'U') => newTestUser(db(), name)
 const scope = (userId: string, organizationId: string) =>
-  requireOrganizationScope({ db: handle.db, userId, organizationId })
+  requireOrganizationScope({ db: db(), userId, organizationId })
 
 /** An owner with an organization, and their scope in it. */
 async function team(name = 'Team') {
   const owner = await newUser('Owner')
-  const org = await createOrganization({ db: handle.db, userId: owner.id, name })
+  const org = await createOrganization({ db: db(), userId: owner.id, name })
   return { owner, org, ownerScope: await scope(owner.id, org.id) }
 }
 
-const mine = (userId: string) => listMyInvitations({ db: handle.db, userId })
-const answer = (userId: string, invitationId: string) => ({ db: handle.db, userId, invitationId })
+const mine = (userId: string) => listMyInvitations({ db: db(), userId })
+const answer = (userId: string, invitationId: string) => ({ db: db(), userId, invitationId })
 
 describe('invitations', () => {
   it('accepted: an owner invites by email, the invitee sees it, accepts and becomes a member', async () => {
@@ -71,7 +61,7 @@ describe('invitations', () => {
     // Not a member yet: no access, not listed, no organization in their list.
     await expect(scope(invitee.id, org.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     expect((await listMembers(ownerScope)).map((m) => m.uid)).toEqual([owner.firebaseUid])
-    expect(await listOrganizations({ db: handle.db, userId: invitee.id })).toEqual([])
+    expect(await listOrganizations({ db: db(), userId: invitee.id })).toEqual([])
 
     const received = await mine(invitee.id)
     expect(received).toEqual([
@@ -137,7 +127,7 @@ describe('invitations', () => {
     const email = `later-${randomUUID()}@example.com`
     const { invitation } = await inviteMember(ownerScope, { email })
     const later = await upsertUser({
-      db: handle.db,
+      db: db(),
       firebaseUid: `uid-${randomUUID()}`,
       email,
       displayName: 'Later',
@@ -255,12 +245,12 @@ describe('leaving an organization', () => {
   it('a member leaves; their session falls back to their first organization', async () => {
     const { org, ownerScope } = await team('Left behind')
     const member = await newUser('Leaver')
-    const home = await createOrganization({ db: handle.db, userId: member.id, name: 'Home' })
+    const home = await createOrganization({ db: db(), userId: member.id, name: 'Home' })
     const { invitation } = await inviteMember(ownerScope, { email: member.email ?? '' })
     await acceptInvitation(answer(member.id, invitation.id))
-    const session = await createSession({ db: handle.db, userId: member.id })
+    const session = await createSession({ db: db(), userId: member.id })
     const resolve = (storedId: string | null) =>
-      resolveCurrentOrganization({ db: handle.db, userId: member.id, sessionId: session.id, storedId })
+      resolveCurrentOrganization({ db: db(), userId: member.id, sessionId: session.id, storedId })
     expect((await resolve(org.id)).current?.id).toBe(org.id)
 
     await leaveOrganization(await scope(member.id, org.id))
@@ -280,7 +270,7 @@ describe('leaving an organization', () => {
     expect((await scope(owner.id, org.id)).role).toBe('owner')
 
     const second = await newUser('Second owner')
-    await handle.db.insert(memberships).values({ organizationId: org.id, userId: second.id, role: 'owner' })
+    await db().insert(memberships).values({ organizationId: org.id, userId: second.id, role: 'owner' })
     const secondScope = await scope(second.id, org.id)
     // Both try at once: exactly one may go.
     const results = await Promise.allSettled([leaveOrganization(ownerScope), leaveOrganization(secondScope)])
@@ -288,7 +278,7 @@ describe('leaving an organization', () => {
     expect(results.filter((r) => r.status === 'rejected').map((r) => r.reason)).toMatchObject([
       { code: 'CONFLICT', message: LAST_OWNER },
     ])
-    const remaining = await handle.db.query.memberships.findMany({
+    const remaining = await db().query.memberships.findMany({
       where: (m, { eq }) => eq(m.organizationId, org.id),
     })
     expect(remaining.map((m) => m.role)).toEqual(['owner'])

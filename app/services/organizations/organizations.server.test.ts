@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { DatabaseHandle } from '~/db/client.server'
+import { describe, expect, it } from 'vitest'
 import { createSession, findSessionUser } from '~/services/auth/sessions.server'
-import { upsertUser } from '~/services/auth/users.server'
-import { openTestDatabase } from '../../../tests/setup/database'
+import { withTestDatabase } from '../../../tests/setup/database'
+import { newTestUser } from '../../../tests/setup/scope'
 import {
   addMember,
   createOrganization,
@@ -18,33 +17,23 @@ import {
 import { acceptInvitation } from './invitations.server'
 import { requireOrganizationScope } from './scope.server'
 
-let handle: DatabaseHandle
-beforeAll(async () => {
-  handle = await openTestDatabase()
-})
-afterAll(() => handle.close())
+const db = withTestDatabase()
 
-const newUser = (name = 'U') =>
-  upsertUser({
-    db: handle.db,
-    firebaseUid: `uid-${randomUUID()}`,
-    email: `${randomUUID()}@example.com`,
-    displayName: name,
-  })
+const newUser = (name = 'U') => newTestUser(db(), name)
 const scope = (userId: string, organizationId: string) =>
-  requireOrganizationScope({ db: handle.db, userId, organizationId })
+  requireOrganizationScope({ db: db(), userId, organizationId })
 
 describe('organizations', () => {
   it('the creator owns a new organization on the free plan', async () => {
     const user = await newUser()
-    const org = await createOrganization({ db: handle.db, userId: user.id, name: 'Acme' })
+    const org = await createOrganization({ db: db(), userId: user.id, name: 'Acme' })
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', role: 'owner' })
-    expect(await listOrganizations({ db: handle.db, userId: user.id })).toEqual([org])
+    expect(await listOrganizations({ db: db(), userId: user.id })).toEqual([org])
   })
 
   it('the scope guard refuses non-members, malformed ids and unknown ids alike', async () => {
     const [owner, stranger] = await Promise.all([newUser(), newUser()])
-    const org = await createOrganization({ db: handle.db, userId: owner.id, name: 'Private' })
+    const org = await createOrganization({ db: db(), userId: owner.id, name: 'Private' })
     for (const [userId, organizationId] of [
       [stranger.id, org.id],
       [owner.id, 'not-a-uuid'],
@@ -59,12 +48,12 @@ describe('organizations', () => {
 
   it('only owners rename, delete and manage members; the last owner cannot leave', async () => {
     const [owner, member] = await Promise.all([newUser('Owner'), newUser('Member')])
-    const org = await createOrganization({ db: handle.db, userId: owner.id, name: 'Team' })
+    const org = await createOrganization({ db: db(), userId: owner.id, name: 'Team' })
     const ownerScope = await scope(owner.id, org.id)
     // Adding by uid only invites: the person is no member until they accept.
     const { invitation } = await addMember(ownerScope, member.firebaseUid)
     await expect(scope(member.id, org.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    await acceptInvitation({ db: handle.db, userId: member.id, invitationId: invitation.id })
+    await acceptInvitation({ db: db(), userId: member.id, invitationId: invitation.id })
     const memberScope = await scope(member.id, org.id)
     expect(memberScope.role).toBe('member')
     await expect(renameOrganization(memberScope, 'X')).rejects.toMatchObject({ code: 'FORBIDDEN' })
@@ -79,35 +68,35 @@ describe('organizations', () => {
 
   it('the current organization: the stored one while valid, else the first; switching checks membership', async () => {
     const [user, other] = await Promise.all([newUser(), newUser()])
-    const first = await createOrganization({ db: handle.db, userId: user.id, name: 'First' })
-    const second = await createOrganization({ db: handle.db, userId: user.id, name: 'Second' })
-    const foreign = await createOrganization({ db: handle.db, userId: other.id, name: 'Foreign' })
-    const session = await createSession({ db: handle.db, userId: user.id })
+    const first = await createOrganization({ db: db(), userId: user.id, name: 'First' })
+    const second = await createOrganization({ db: db(), userId: user.id, name: 'Second' })
+    const foreign = await createOrganization({ db: db(), userId: other.id, name: 'Foreign' })
+    const session = await createSession({ db: db(), userId: user.id })
 
     const initial = await resolveCurrentOrganization({
-      db: handle.db,
+      db: db(),
       userId: user.id,
       sessionId: session.id,
       storedId: null,
     })
     expect(initial.current?.id).toBe(first.id)
-    expect(
-      (await findSessionUser({ db: handle.db, sessionId: session.id }))?.session.currentOrganizationId,
-    ).toBe(first.id)
+    expect((await findSessionUser({ db: db(), sessionId: session.id }))?.session.currentOrganizationId).toBe(
+      first.id,
+    )
 
     await switchOrganization({
-      db: handle.db,
+      db: db(),
       userId: user.id,
       sessionId: session.id,
       organizationId: second.id,
     })
     const stored =
-      (await findSessionUser({ db: handle.db, sessionId: session.id }))?.session.currentOrganizationId ?? null
+      (await findSessionUser({ db: db(), sessionId: session.id }))?.session.currentOrganizationId ?? null
     expect(stored).toBe(second.id)
     expect(
       (
         await resolveCurrentOrganization({
-          db: handle.db,
+          db: db(),
           userId: user.id,
           sessionId: session.id,
           storedId: stored,
@@ -117,14 +106,14 @@ describe('organizations', () => {
 
     await expect(
       switchOrganization({
-        db: handle.db,
+        db: db(),
         userId: user.id,
         sessionId: session.id,
         organizationId: foreign.id,
       }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' })
     const gone = await resolveCurrentOrganization({
-      db: handle.db,
+      db: db(),
       userId: user.id,
       sessionId: session.id,
       storedId: foreign.id,
