@@ -35,9 +35,7 @@ export const users = pgTable('users', {
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
-  plan: text('plan', { enum: ORGANIZATION_PLANS })
-    .notNull()
-    .default('free'),
+  plan: text('plan', { enum: ORGANIZATION_PLANS }).notNull().default('free'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })

@@ -10,8 +10,10 @@ import {
 
 const required = { name: 'Support Bot', readableId: 'support-bot', systemPrompt: 'You are a helpful agent.' }
 
-const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
-  Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]))
+const messages = (result: {
+  success: boolean
+  error?: { issues: { path: PropertyKey[]; message: string }[] }
+}) => Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]))
 
 describe('the agent create body', () => {
   it('takes the spec defaults for every field left out (section 9)', () => {

@@ -1,9 +1,5 @@
 import { z } from 'zod'
-import {
-  facebookPageSchema,
-  facebookPagesSchema,
-  whatsappConnectSchema,
-} from '~/lib/channel-connect-schemas'
+import { facebookPageSchema, facebookPagesSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 import { telegramTokenSchema } from '~/lib/telegram'
