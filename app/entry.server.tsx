@@ -5,10 +5,10 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { NonceProvider } from '~/lib/content-security-policy'
-import { contentSecurityPolicy, createNonce, CSP_HEADER } from '~/utils/content-security-policy.server'
-import { getConfig } from '~/utils/env.server'
+import { contentSecurityPolicy, createNonce, CSP_HEADER } from '~/http/content-security-policy.server'
+import { getConfig } from '~/runtime/config.server'
 import { getLogger } from '~/utils/logger.server'
-import { closeRuntime, getRuntime } from '~/utils/runtime.server'
+import { closeRuntime, getRuntime } from '~/runtime/runtime.server'
 
 const ABORT_DELAY = 5_000
 

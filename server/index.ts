@@ -6,9 +6,10 @@ import { pathToFileURL } from 'node:url'
 import type { ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
-import { defaultContentSecurityPolicy } from '../app/utils/content-security-policy.server'
+import { defaultContentSecurityPolicy } from '../app/http/content-security-policy.server'
 import { ERROR_STATUS } from '../app/utils/errors'
-import { createLogger, isLogLevel } from '../app/utils/logger.server'
+import { createLogger } from '../app/utils/logger.server'
+import { readConfigOrExit } from './config'
 import { errorHandler, remixHandler } from './remix-handler'
 import { drainUnread } from './request-guards'
 
@@ -19,12 +20,10 @@ import { drainUnread } from './request-guards'
 // Variables already in the environment win over the file.
 if (existsSync('.env')) process.loadEnvFile('.env')
 
-const logger = createLogger({
-  level: isLogLevel(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info',
-  base: { component: 'http' },
-})
+const config = readConfigOrExit()
+const logger = createLogger({ level: config.logLevel, base: { component: 'http' } })
 const dev = process.argv.includes('--dev')
-const port = Number(process.env.PORT ?? 3000)
+const port = config.port
 const REQUEST_ID = /^[\w.-]{1,64}$/
 
 /** entry.server.tsx exports boot() and shutdown(); the build's types know only Remix's own exports. */
@@ -50,12 +49,6 @@ async function loadBuild(): Promise<{
   const file = pathToFileURL(path.resolve('build/server/index.js')).href
   const mod: ServerBuild = await import(file)
   return { build: async () => mod }
-}
-
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (!value || value === 'false') return false
-  if (value === 'true') return true
-  return /^\d+$/.test(value) ? Number(value) : value
 }
 
 /**
@@ -102,8 +95,8 @@ const TELEGRAM_WEBHOOK = /^\/webhooks\/telegram\/([^/]+)$/
  * false for any other request, which Express then serves.
  */
 async function webhookReceivers() {
-  const receivers = await import('../app/utils/webhook-receivers.server')
-  const { getRuntime } = await import('../app/utils/runtime.server')
+  const receivers = await import('../app/http/webhook-receivers.server')
+  const { getRuntime } = await import('../app/runtime/runtime.server')
   const runtime = await getRuntime()
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'POST') return false
@@ -140,7 +133,7 @@ async function main() {
   const app = express()
   app.disable('x-powered-by')
   // Behind a proxy, TRUST_PROXY (e.g. "loopback" or a hop count) lets req.ip be the client, for rate limits.
-  app.set('trust proxy', parseTrustProxy(process.env.TRUST_PROXY))
+  app.set('trust proxy', config.trustProxy)
   app.use((req, res, next) => {
     prepareResponse(req, res)
     next()

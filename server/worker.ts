@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import { createLogger } from '../app/utils/logger.server'
-import { startMetricsListener } from '../app/utils/metrics-listener.server'
-import { closeRuntime, getRuntime } from '../app/utils/runtime.server'
+import { startMetricsListener } from '../app/http/metrics-listener.server'
+import { closeRuntime, getRuntime } from '../app/runtime/runtime.server'
+import { readConfigOrExit } from './config'
 
 /**
  * `npm run worker`: a process that only works the job queues (the reply pipeline) and, when there is no public URL
@@ -13,20 +14,18 @@ import { closeRuntime, getRuntime } from '../app/utils/runtime.server'
 // Variables already in the environment win over the file.
 if (existsSync('.env')) process.loadEnvFile('.env')
 
-const logger = createLogger({
-  level: process.env.LOG_LEVEL === 'debug' ? 'debug' : 'info',
-  base: { component: 'worker' },
-})
+const config = readConfigOrExit()
+const logger = createLogger({ level: config.logLevel, base: { component: 'worker' } })
 
 async function main() {
-  const url = process.env.DATABASE_URL?.trim()
+  const url = config.databaseUrl
   if (!url || url.startsWith('memory://')) {
     process.stderr.write(
       'npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database the web process (npm start) is the worker.\n',
     )
     process.exit(1)
   }
-  const { config } = await getRuntime({ worker: true })
+  await getRuntime({ worker: true })
   // The worker's counters (replies, model calls, pipeline latency) live in this process: it has its own scrape.
   const metrics = config.workerMetricsPort
     ? await startMetricsListener({ port: config.workerMetricsPort, config, logger })

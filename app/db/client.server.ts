@@ -30,7 +30,7 @@ export type DatabaseOptions = {
 }
 
 const MIGRATION_LOCK = 727_271_001
-const defaultMigrationsFolder = () => path.resolve(process.env.MIGRATIONS_DIR ?? 'app/db/migrations')
+const defaultMigrationsFolder = () => path.resolve('app/db/migrations')
 
 /** Opens the database named by the configuration and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

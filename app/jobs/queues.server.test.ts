@@ -9,7 +9,7 @@ import { newOwnerScope } from '../../tests/setup/scope'
 import { connectTelegramBot } from '~/services/channels/telegram.server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
-import { REPLY_QUEUE_OPTIONS, startQueues, stopQueues } from './queues.server'
+import { REPLY_QUEUE_OPTIONS, startQueues, stopQueues } from '~/jobs/queues.server'
 
 let handle: DatabaseHandle
 let telegram: TelegramFake

@@ -15,8 +15,8 @@ import {
   type Pipeline,
   type TestBot,
 } from '../../tests/setup/pipeline'
-import { handleReplyJob } from './reply.server'
-import { REPLY_QUEUE_OPTIONS } from './queues.server'
+import { handleReplyJob } from '~/jobs/reply.server'
+import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
 
 // The queue and its worker in this process, as on the embedded default: receive, and the worker answers.
 let p: Pipeline

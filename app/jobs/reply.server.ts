@@ -4,7 +4,7 @@ import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
 import { markReplyFailed, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { recordReply } from '~/utils/metrics.server'
-import { REPLY_QUEUE_OPTIONS } from './queues.server'
+import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
 
 const jobData = z.object({ messageId: z.uuid() })
 

@@ -26,8 +26,8 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
 
 const SERVER_ERROR = ERROR_STATUS.SERVER_ERROR.message
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Agents · ${PRODUCT_NAME}` }]
 

@@ -43,10 +43,10 @@ import { connectTelegramBot } from '~/services/channels/telegram.server'
 import { setChannelWebhook } from '~/services/channels/webhook.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { isAppError } from '~/utils/errors'
-import { attemptInScope, getCurrentScope, type PageFailure } from '~/utils/organization.server'
-import { platformDeps } from '~/utils/channel-deps.server'
-import type { Config } from '~/utils/env.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { attemptInScope, getCurrentScope, type PageFailure } from '~/http/organization.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
+import type { Config } from '~/runtime/config.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Channels · ${PRODUCT_NAME}` }]
 

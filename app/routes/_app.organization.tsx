@@ -12,9 +12,9 @@ import { answerInvitationSchema, createOrganizationSchema } from '~/lib/organiza
 import { safeRedirectPath } from '~/lib/safe-redirect'
 import { acceptInvitation, declineInvitation } from '~/services/organizations/invitations.server'
 import { createOrganization, switchOrganization } from '~/services/organizations/organizations.server'
-import { requireSignedIn } from '~/utils/auth.server'
+import { requireSignedIn } from '~/http/auth.server'
 import { isAppError } from '~/utils/errors'
-import { getRuntime } from '~/utils/runtime.server'
+import { getRuntime } from '~/runtime/runtime.server'
 import type { loader as appLoader } from './_app'
 
 export const meta: MetaFunction = () => [{ title: `Organizations · ${PRODUCT_NAME}` }]

@@ -15,7 +15,7 @@ import {
   listMembers,
   removeMember,
 } from '~/services/organizations/organizations.server'
-import { attemptInScope, getCurrentScope } from '~/utils/organization.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 import type { loader as appLoader } from './_app'
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }]

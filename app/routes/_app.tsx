@@ -8,8 +8,8 @@ import { useCurrentOrganizationStorage } from '~/components/organizations/use-cu
 import { readSidebarOpen } from '~/lib/sidebar'
 import { listMyInvitations } from '~/services/organizations/invitations.server'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
-import { requireSignedIn } from '~/utils/auth.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { requireSignedIn } from '~/http/auth.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, session } = await requireSignedIn(request)

@@ -1,8 +1,8 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { toChannelView } from '~/services/channels/channels.server'
 import { subscribePageWebhook } from '~/services/channels/facebook-api.server'
-import { apiRoute, handle, headerScope } from '~/utils/api.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { apiRoute, handle, headerScope } from '~/http/api.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 
 export const action = apiRoute(
   handle(endpoints.facebookWebhookSubscribe, async ({ caller, request, body }) => {

@@ -1,4 +1,4 @@
-import { apiFailure } from '~/utils/api.server'
+import { apiFailure } from '~/http/api.server'
 import { AppError } from '~/utils/errors'
 
 /** Unknown API paths answer in the API's envelope, not with the sign-in page. */

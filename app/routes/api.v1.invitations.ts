@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { listMyInvitations } from '~/services/organizations/invitations.server'
-import { apiRoute, handle } from '~/utils/api.server'
+import { apiRoute, handle } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.listMyInvitations, async ({ caller }) => ({

@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { buildOpenApiDocument } from '~/lib/api/openapi'
-import { getRuntime } from '~/utils/runtime.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export async function loader() {
   const { config } = await getRuntime()

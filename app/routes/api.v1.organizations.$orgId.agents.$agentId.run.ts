@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { runAgent } from '~/services/agents/run-agent.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.runAgent, async ({ caller, params, body }) => ({

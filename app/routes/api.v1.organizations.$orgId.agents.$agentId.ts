@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { archiveAgent, getAgent, updateAgent } from '~/services/agents/agents.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.getAgent, async ({ caller, params }) => ({

@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { createAgent, listAgents } from '~/services/agents/agents.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.listAgents, async ({ caller, params, query }) => {

@@ -1,7 +1,7 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { assignAgent, removeAgent, toChannelView } from '~/services/channels/channels.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.assignChannelAgent, async ({ caller, params, body }) => ({

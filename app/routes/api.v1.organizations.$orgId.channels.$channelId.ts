@@ -3,8 +3,8 @@ import { CHANNEL_MESSAGES } from '~/lib/channels'
 import { getChannel, toChannelView, updateChannel } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { setChannelWebhook } from '~/services/channels/webhook.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 
 const route = apiRoute(
   handle(endpoints.getChannel, async ({ caller, params }) => ({

@@ -1,8 +1,8 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { listChannels, toChannelView } from '~/services/channels/channels.server'
 import { createChannels } from '~/services/channels/create-channels.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 
 const route = apiRoute(
   handle(endpoints.listChannels, async ({ caller, params, query }) => {

@@ -1,8 +1,8 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectWhatsApp } from '~/services/channels/whatsapp.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 
 export const action = apiRoute(
   handle(endpoints.connectWhatsApp, async ({ caller, params, body }) => {

@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { revokeInvitation } from '~/services/organizations/invitations.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.revokeInvitation, async ({ caller, params }) => {

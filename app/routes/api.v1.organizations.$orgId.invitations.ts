@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { inviteMember, listInvitations } from '~/services/organizations/invitations.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 import { invitationMessage } from '~/lib/organization-schemas'
 
 const route = apiRoute(

@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { removeMember } from '~/services/organizations/organizations.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.removeMember, async ({ caller, params }) => {

@@ -4,7 +4,7 @@ import {
   getOrganization,
   renameOrganization,
 } from '~/services/organizations/organizations.server'
-import { apiRoute, handle, scopeOf } from '~/utils/api.server'
+import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.getOrganization, async ({ caller, params }) => ({

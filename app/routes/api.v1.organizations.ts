@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { createOrganization, listOrganizations } from '~/services/organizations/organizations.server'
-import { apiRoute, handle } from '~/utils/api.server'
+import { apiRoute, handle } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.listOrganizations, async ({ caller }) => ({

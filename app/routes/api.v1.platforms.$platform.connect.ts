@@ -1,7 +1,7 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { connectPlatform, requirePlatform } from '~/services/channels/platforms.server'
-import { apiRoute, handle, headerScope } from '~/utils/api.server'
-import { platformDeps } from '~/utils/channel-deps.server'
+import { apiRoute, handle, headerScope } from '~/http/api.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 
 export const action = apiRoute(
   handle(endpoints.connectPlatform, async ({ caller, request, params, body }) => {

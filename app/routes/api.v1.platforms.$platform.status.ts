@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { platformStatus, requirePlatform } from '~/services/channels/platforms.server'
-import { apiRoute, handle, headerScope } from '~/utils/api.server'
+import { apiRoute, handle, headerScope } from '~/http/api.server'
 
 export const loader = apiRoute(
   handle(endpoints.platformStatus, async ({ caller, request, params }) => {

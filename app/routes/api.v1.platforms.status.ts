@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { allPlatformStatuses } from '~/services/channels/platforms.server'
-import { apiRoute, handle, headerScope } from '~/utils/api.server'
+import { apiRoute, handle, headerScope } from '~/http/api.server'
 
 export const loader = apiRoute(
   handle(endpoints.platformStatuses, async ({ caller, request }) => ({

@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { getProfile } from '~/services/auth/profile.server'
-import { apiRoute, handle } from '~/utils/api.server'
+import { apiRoute, handle } from '~/http/api.server'
 import { AppError } from '~/utils/errors'
 
 const route = apiRoute(

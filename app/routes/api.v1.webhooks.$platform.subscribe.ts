@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { webhookSwitchRoute } from '~/utils/webhook-switch.server'
+import { webhookSwitchRoute } from '~/http/webhook-switch.server'
 
 export const action = webhookSwitchRoute(endpoints.subscribeWebhook, true, 'Webhook subscribed')
 export const loader = action

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { getLogger } from '~/utils/logger.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export async function loader() {
   try {

@@ -21,11 +21,11 @@ import { googleSignInSchema, resetSchema, signInSchema, signUpSchema } from '~/l
 import { ALREADY_LOGGED_IN_REDIRECT_MS, PRODUCT_NAME } from '~/lib/constants'
 import { safeRedirectPath } from '~/lib/safe-redirect'
 import { requestPasswordReset } from '~/services/auth/sign-in.server'
-import { commitSessionCookie, getSignedIn } from '~/utils/auth.server'
-import { authenticateForm } from '~/utils/authenticator.server'
+import { commitSessionCookie, getSignedIn } from '~/http/auth.server'
+import { authenticateForm } from '~/http/authenticator.server'
 import { isAppError } from '~/utils/errors'
-import { consumeAccountAttempt, signInGuard } from '~/utils/rate-limit.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { consumeAccountAttempt, signInGuard } from '~/http/rate-limit.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const meta: MetaFunction = () => [
   { title: `Sign in · ${PRODUCT_NAME}` },

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { signOut } from '~/utils/auth.server'
+import { signOut } from '~/http/auth.server'
 
 export async function action({ request }: ActionFunctionArgs) {
   return redirect('/login', { headers: { 'Set-Cookie': await signOut(request) } })

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { metricsAccess, metricsRefusal, renderMetrics } from '~/utils/metrics.server'
-import { getRuntime } from '~/utils/runtime.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 /**
  * Prometheus's scrape of this process (docs/decisions/019): with METRICS_TOKEN, only with that bearer token;

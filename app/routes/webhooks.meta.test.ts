@@ -11,7 +11,7 @@ import { createAgentSchema } from '~/lib/agent-schemas'
 import { createAgent } from '~/services/agents/agents.server'
 import { assignAgent, insertChannel } from '~/services/channels/channels.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
-import { closeRuntime, getRuntime, type Runtime } from '~/utils/runtime.server'
+import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
 import {
   deliverSignedWebhook,
   metaJson,

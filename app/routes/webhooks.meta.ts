@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { matchesVerifyToken } from '~/integrations/meta/signature.server'
 import { META_WEBHOOK_MESSAGES } from '~/services/messages/meta-webhook.server'
-import { getRuntime } from '~/utils/runtime.server'
-import { callFromRequest, receiveMetaCall } from '~/utils/webhook-receivers.server'
+import { getRuntime } from '~/runtime/runtime.server'
+import { callFromRequest, metaHandshakeChallenge, receiveMetaCall } from '~/http/webhook-receivers.server'
 
 const reply = (status: number, message?: string) =>
   Response.json(message ? { ok: false, message } : { ok: true }, {
@@ -16,13 +15,8 @@ const reply = (status: number, message?: string) =>
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { config } = await getRuntime()
-  const query = new URL(request.url).searchParams
-  const challenge = query.get('hub.challenge') ?? ''
-  const accepted =
-    query.get('hub.mode') === 'subscribe' &&
-    challenge.length > 0 &&
-    matchesVerifyToken(query.get('hub.verify_token'), config.meta.verifyToken)
-  if (!accepted) return reply(403, META_WEBHOOK_MESSAGES.badVerifyToken)
+  const challenge = metaHandshakeChallenge(new URL(request.url).searchParams, config.meta.verifyToken)
+  if (challenge === undefined) return reply(403, META_WEBHOOK_MESSAGES.badVerifyToken)
   return new Response(challenge, {
     status: 200,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },

@@ -11,7 +11,7 @@ import { connectTelegramBot, setTelegramWebhook } from '~/services/channels/tele
 import { assignAgent } from '~/services/channels/channels.server'
 import { createAgent } from '~/services/agents/agents.server'
 import { createAgentSchema } from '~/lib/agent-schemas'
-import { closeRuntime, getRuntime, type Runtime } from '~/utils/runtime.server'
+import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
 import { textUpdate, waitForSettled } from '../../tests/setup/pipeline'

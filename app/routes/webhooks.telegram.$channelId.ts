@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { recordWebhook } from '~/utils/metrics.server'
-import { getRuntime } from '~/utils/runtime.server'
-import { callFromRequest, receiveTelegramCall, type WebhookAnswer } from '~/utils/webhook-receivers.server'
+import { getRuntime } from '~/runtime/runtime.server'
+import { callFromRequest, receiveTelegramCall, type WebhookAnswer } from '~/http/webhook-receivers.server'
 
 const respond = ({ status, body }: WebhookAnswer) =>
   new Response(body, { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } })

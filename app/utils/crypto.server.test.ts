@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { decryptSecret, encryptSecret, matchesSecretHash, randomSecret, sha256 } from './crypto.server'
+import { decryptSecret, encryptSecret, matchesSecretHash, randomSecret, sha256 } from '~/utils/crypto.server'
 
 const key = randomBytes(32).toString('hex')
 

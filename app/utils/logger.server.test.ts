@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { users } from '~/db/schema'
 import { openTestDatabase } from '../../tests/setup/database'
-import { createBatchedSink, createLogger } from './logger.server'
+import { createBatchedSink, createLogger } from '~/utils/logger.server'
 
 function capture(level: 'debug' | 'info' = 'info') {
   const lines: string[] = []

@@ -1,4 +1,5 @@
-import type { LogLevel } from './env.server'
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
 
 const LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 
@@ -7,10 +8,6 @@ const SECRET_KEY =
   /^(.*token|.*password|.*secret|authorization|cookie|set-cookie|.*api[-_]?key|.*credentials?|code|pin|hub\.verify_token)$/i
 const REDACTED = '[redacted]'
 const MAX_DEPTH = 6
-
-export function isLogLevel(value: string | undefined): value is LogLevel {
-  return value !== undefined && value in LEVEL_ORDER
-}
 
 export type LogFields = Record<string, unknown>
 
@@ -149,10 +146,8 @@ declare global {
   var __replypilotLogger: Logger | undefined
 }
 
-/** The process-wide logger. */
-export function getLogger(): Logger {
-  globalThis.__replypilotLogger ??= createLogger({
-    level: isLogLevel(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : 'info',
-  })
+/** The process-wide logger; the runtime's first call sets the configured level (LOG_LEVEL). */
+export function getLogger(level: LogLevel = 'info'): Logger {
+  globalThis.__replypilotLogger ??= createLogger({ level })
   return globalThis.__replypilotLogger
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createLogger } from './logger.server'
-import { startMetricsListener } from './metrics-listener.server'
-import { metricsAccess, recordWebhook } from './metrics.server'
+import { createLogger } from '~/utils/logger.server'
+import { startMetricsListener } from '~/http/metrics-listener.server'
+import { metricsAccess, recordWebhook } from '~/utils/metrics.server'
 import { sample } from '../../tests/setup/route-server'
 
 const quiet = createLogger({ sink: () => undefined })

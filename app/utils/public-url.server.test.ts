@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isPublicHttpsUrl } from './public-url.server'
+import { isPublicHttpsUrl } from '~/utils/public-url.server'
 
 describe('isPublicHttpsUrl', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { AppError, ERROR_STATUS } from './errors'
+import { AppError, ERROR_STATUS } from '~/utils/errors'
 
 /** At most this many issues are reported: a list of 100,000 bad items would otherwise answer with megabytes. */
 const MAX_REPORTED_ISSUES = 20

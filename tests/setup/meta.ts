@@ -1,5 +1,5 @@
 import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
-import type { Config } from '~/utils/env.server'
+import type { Config } from '~/runtime/config.server'
 
 /** The `meta` configuration of a Meta app (id and secret) whose Graph API is the fake at `graphRoot`. */
 export function testMetaConfig(graphRoot: string, app: { appId: string; appSecret: string }): Config['meta'] {

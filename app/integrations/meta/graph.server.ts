@@ -7,9 +7,9 @@ import {
   type Platform,
   type PlatformErrorCode,
   type PlatformErrorOptions,
-} from '../platform-errors'
+} from '~/integrations/platform-errors'
 
-export { PlatformError } from '../platform-errors'
+export { PlatformError } from '~/integrations/platform-errors'
 
 export type GraphConfig = {
   /** `https://graph.facebook.com` in production (META_GRAPH_ROOT), a local fake in tests. */

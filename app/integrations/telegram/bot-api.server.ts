@@ -1,8 +1,8 @@
 import { Api, GrammyError, HttpError } from 'grammy'
 import type { Update } from 'grammy/types'
-import { PLATFORM_REQUEST_TIMEOUT_MS, PlatformError, platformErrorFromStatus } from '../platform-errors'
+import { PLATFORM_REQUEST_TIMEOUT_MS, PlatformError, platformErrorFromStatus } from '~/integrations/platform-errors'
 
-export { PlatformError } from '../platform-errors'
+export { PlatformError } from '~/integrations/platform-errors'
 
 export type TelegramConfig = {
   /** `https://api.telegram.org` in production, a local fake in tests. A trailing slash is removed. */

@@ -9,7 +9,6 @@ import { PlatformError, withPlatformRetries } from '~/integrations/platform-erro
 import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
-import type { Config } from '~/utils/env.server'
 import { AppError, isAppError } from '~/utils/errors'
 import {
   channelToken,
@@ -22,7 +21,9 @@ import {
   type ChannelDeps,
 } from './channels.server'
 
-export type MetaDeps = ChannelDeps & { graph: GraphClient; meta: Config['meta'] }
+/** What the channel services need of the Meta app's configuration (config.meta has it). */
+export type MetaAppSettings = { configured: boolean; appId: string }
+export type MetaDeps = ChannelDeps & { graph: GraphClient; meta: MetaAppSettings }
 
 /** Connecting a page or a number needs the Meta app: without it every Graph check would fail obscurely. */
 export function requireMetaConfigured(deps: Pick<MetaDeps, 'meta'>): void {

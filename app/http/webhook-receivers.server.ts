@@ -1,5 +1,9 @@
 import type { IncomingMessage } from 'node:http'
-import { META_SIGNATURE_HEADER, verifyMetaSignature } from '~/integrations/meta/signature.server'
+import {
+  META_SIGNATURE_HEADER,
+  matchesVerifyToken,
+  verifyMetaSignature,
+} from '~/integrations/meta/signature.server'
 import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
 import {
   META_WEBHOOK_MESSAGES,
@@ -11,15 +15,15 @@ import {
   receiveTelegramUpdate,
   WEBHOOK_MESSAGES,
 } from '~/services/messages/telegram-webhook.server'
-import { ERROR_STATUS, isAppError } from './errors'
+import { ERROR_STATUS, isAppError } from '~/utils/errors'
 import {
   recordWebhook,
   webhookRejectReason,
   type WebhookOutcome,
   type WebhookPlatform,
-} from './metrics.server'
-import { readBodyWithLimit } from './read-body.server'
-import type { Runtime } from './runtime.server'
+} from '~/utils/metrics.server'
+import { readBodyWithLimit } from '~/http/read-body.server'
+import type { Runtime } from '~/runtime/runtime.server'
 
 /**
  * The platform receivers (POST /webhooks/telegram/:channelId, POST /webhooks/meta) whatever serves them: the
@@ -133,6 +137,22 @@ export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCal
 }
 
 /** A Fetch API request (the Remix routes) as a WebhookCall. */
+/**
+ * Meta's subscription handshake: the `hub.challenge` to echo when `hub.mode=subscribe` comes with our verify
+ * token; undefined (refuse) otherwise.
+ */
+export function metaHandshakeChallenge(
+  query: URLSearchParams,
+  verifyToken: string | undefined,
+): string | undefined {
+  const challenge = query.get('hub.challenge') ?? ''
+  const accepted =
+    query.get('hub.mode') === 'subscribe' &&
+    challenge.length > 0 &&
+    matchesVerifyToken(query.get('hub.verify_token'), verifyToken)
+  return accepted ? challenge : undefined
+}
+
 export function callFromRequest(request: Request): WebhookCall {
   return {
     method: request.method,

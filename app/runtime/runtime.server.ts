@@ -6,16 +6,16 @@ import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.s
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
 import { startReplyWorker } from '~/jobs/reply.server'
-import { startTelegramPolling, type TelegramPolling } from '~/jobs/telegram-polling.server'
+import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
 import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest-batch.server'
 import { createWebhookChannels, type WebhookChannels } from '~/services/messages/webhook-channels.server'
 import {
   createReplyQueuePressure,
   type ReplyQueuePressure,
 } from '~/services/messages/reply-queue-pressure.server'
-import { getConfig, type Config } from './env.server'
-import { getLogger, type Logger } from './logger.server'
-import { getMetrics } from './metrics.server'
+import { getConfig, type Config } from '~/runtime/config.server'
+import { getLogger, type Logger } from '~/utils/logger.server'
+import { getMetrics } from '~/utils/metrics.server'
 
 /** Everything a request or a job needs from the process: built once, shared by every module instance. */
 export type Runtime = {
@@ -58,9 +58,13 @@ declare global {
 
 async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = getConfig()
-  const logger = getLogger()
+  const logger = getLogger(config.logLevel)
   const started = performance.now()
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    migrationsFolder: config.migrationsDir,
+  })
   const databaseMs = Math.round(performance.now() - started)
   const identity = createFirebaseIdentity(config.firebase)
   const models = createModelClient(config.llm)

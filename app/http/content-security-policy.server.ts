@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
-import type { Config } from './env.server'
+import type { Config } from '~/runtime/config.server'
 
 /**
  * The Content-Security-Policy of ReplyPilot's pages (docs/decisions/031). Scripts run only with the request's

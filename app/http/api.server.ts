@@ -9,12 +9,12 @@ import { findNul, NUL_MESSAGE, TOO_DEEP_MESSAGE } from '~/lib/input'
 import { isInvalidInput } from '~/db/errors.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
-import { AppError, ERROR_STATUS, isAppError } from './errors'
-import { rateLimits } from './rate-limit.server'
-import { NO_ORGANIZATION_SELECTED } from './organization.server'
-import { parseOrFail } from './validation'
-import { readBodyWithLimit } from './read-body.server'
-import { getRuntime, type Runtime } from './runtime.server'
+import { AppError, ERROR_STATUS, isAppError } from '~/utils/errors'
+import { rateLimits } from '~/http/rate-limit.server'
+import { NO_ORGANIZATION_SELECTED } from '~/http/organization.server'
+import { parseOrFail } from '~/utils/validation'
+import { readBodyWithLimit } from '~/http/read-body.server'
+import { getRuntime, type Runtime } from '~/runtime/runtime.server'
 
 export const MAX_API_BODY_BYTES = REQUEST_BODY_LIMITS.default
 

@@ -8,8 +8,8 @@ import {
   NON_DOCUMENT_POLICY,
   policyDirectives,
   type PolicyConfig,
-} from './content-security-policy.server'
-import { loadConfig } from './env.server'
+} from '~/http/content-security-policy.server'
+import { loadConfig } from '~/runtime/config.server'
 
 const NONCE = 'bm9uY2Utb2YtdGhlLXRlc3Q='
 

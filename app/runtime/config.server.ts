@@ -10,9 +10,9 @@ import {
   DEFAULT_REPLY_WORKER_CONCURRENCY,
   MAX_REPLY_WORKER_CONCURRENCY,
 } from '~/lib/messages'
-import { isPublicHttpsUrl } from './public-url.server'
+import { LOG_LEVELS } from '~/utils/logger.server'
+import { isPublicHttpsUrl } from '~/utils/public-url.server'
 
-const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
 const DEFAULT_PROJECT_ID = 'demo-replypilot'
 
@@ -39,6 +39,9 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   EMBEDDED_DEFAULTS: optionalString,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Behind a proxy ("loopback", a hop count, "true"), req.ip is the client's address, for rate limits. */
+  TRUST_PROXY: optionalString,
+  MIGRATIONS_DIR: optionalString,
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: optionalString,
   DATABASE_URL: optionalString,
@@ -139,69 +142,8 @@ const envSchema = z.object({
   ),
 })
 
-export type LogLevel = (typeof LOG_LEVELS)[number]
-
-export type Config = {
-  production: boolean
-  /** Secure cookies and HSTS-like behaviour only where the site is really served over https. */
-  secureCookies: boolean
-  port: number
-  publicUrl: string
-  dataDir: string
-  databaseUrl: string | undefined
-  sessionSecret: string
-  encryptionKey: string
-  firebase: {
-    projectId: string
-    apiKey: string
-    authDomain: string
-    emulatorHost: string | undefined
-  }
-  logLevel: LogLevel
-  telegramApiRoot: string
-  /** How Telegram channels receive messages: a webhook, or long polling by the workers (no public URL). */
-  telegramUpdates: TelegramUpdates
-  /** Whether the web process also runs the reply worker (the embedded default); `npm run worker` always does. */
-  workerInProcess: boolean
-  /** How many recent messages of a conversation a reply's prompt holds. */
-  conversationWindow: number
-  /** Reply jobs a worker process (or the web process, when it is the worker) runs at once; by database when unset. */
-  replyWorkerConcurrency: number
-  /** Reply jobs waiting or running above which receivers acknowledge under back-pressure (ADR 019). */
-  replyQueueHighWater: number
-  /** `npm run worker`'s own /metrics listener; unset: none. */
-  workerMetricsPort: number | undefined
-  /**
-   * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
-   * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
-   */
-  meta: {
-    configured: boolean
-    appId: string
-    appSecret: string
-    /** hub.verify_token of the webhook handshake; unset, the handshake is refused. */
-    verifyToken: string | undefined
-    graphRoot: string
-    graphVersion: string
-    sdkUrl: string
-    whatsappConfigId: string | undefined
-    /**
-     * Origins whose Embedded Signup message (WA_EMBEDDED_SIGNUP) the browser believes: Meta's own, plus
-     * WHATSAPP_SIGNUP_ORIGINS (tests serve a stand-in SDK from the app's origin).
-     */
-    signupMessageOrigins: string[]
-  }
-  /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
-  metricsToken: string | undefined
-  /** Whether the embedded defaults are in use (not a strict production configuration). */
-  embedded: boolean
-  llm: {
-    openaiCompatible?: { baseUrl: string; apiKey?: string }
-    anthropic?: { apiKey: string }
-    models: { simple?: string; medium?: string; pro?: string }
-    timeoutMs: number
-  }
-}
+/** The checked configuration, as loadConfig makes it. */
+export type Config = ReturnType<typeof loadConfig>
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -231,6 +173,13 @@ function loadOrCreateSecrets(dataDir: string): GeneratedSecrets {
   }
 }
 
+/** Express's `trust proxy`: off unless set; "true", a hop count, or a list such as "loopback". */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false
+  if (value === 'true') return true
+  return /^\d+$/.test(value) ? Number(value) : value
+}
+
 /**
  * How Telegram channels get their messages: a webhook under PUBLIC_URL when Telegram can reach it (public https),
  * otherwise long polling by the workers. `webhook` or `polling` forces one (the e2e stack forces webhooks on
@@ -245,7 +194,7 @@ export function resolveTelegramUpdates(
 }
 
 /** Reads and checks the configuration. Pure but for the secrets file of the embedded default. */
-export function loadConfig(source: Record<string, string | undefined>): Config {
+export function loadConfig(source: Record<string, string | undefined>) {
   const parsed = envSchema.safeParse(source)
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
@@ -291,11 +240,14 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
 
   return {
     production,
+    /** Secure cookies only where the site is really served over https. */
     secureCookies: publicUrl.startsWith('https://'),
     port: env.PORT,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL,
+    migrationsDir: path.resolve(env.MIGRATIONS_DIR ?? 'app/db/migrations'),
     sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
     encryptionKey: env.ENCRYPTION_KEY ?? secrets.encryptionKey,
     firebase: {
@@ -307,31 +259,50 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     },
     logLevel: env.LOG_LEVEL,
     telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    /** How Telegram channels receive messages: a webhook, or long polling by the workers (no public URL). */
     telegramUpdates: resolveTelegramUpdates(env.TELEGRAM_UPDATES ?? 'auto', publicUrl),
+    /** Whether the web process also runs the reply worker (the embedded default); `npm run worker` always does. */
     workerInProcess: env.WORKER_IN_PROCESS !== 'false' && env.WORKER_IN_PROCESS !== '0',
+    /** How many recent messages of a conversation a reply's prompt holds. */
     conversationWindow: env.CONVERSATION_WINDOW,
+    /** Reply jobs a worker process (or the web process, when it is the worker) runs at once; by database when unset. */
     replyWorkerConcurrency:
       env.REPLY_WORKER_CONCURRENCY ??
       DEFAULT_REPLY_WORKER_CONCURRENCY[
         env.DATABASE_URL && !env.DATABASE_URL.startsWith('memory://') ? 'postgres' : 'pglite'
       ],
+    /** Reply jobs waiting or running above which receivers acknowledge under back-pressure (ADR 019). */
     replyQueueHighWater: env.REPLY_QUEUE_HIGH_WATER,
+    /** `npm run worker`'s own /metrics listener; unset: none. */
     workerMetricsPort: env.WORKER_METRICS_PORT,
+    /**
+     * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
+     * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
+     */
     meta: {
       configured: Boolean(env.META_APP_ID && env.META_APP_SECRET),
       appId: env.META_APP_ID ?? '',
       appSecret: env.META_APP_SECRET ?? '',
+      /** hub.verify_token of the webhook handshake; unset, the handshake is refused. */
       verifyToken: env.META_VERIFY_TOKEN,
       graphRoot: (env.META_GRAPH_ROOT ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
       graphVersion: env.META_GRAPH_VERSION ?? 'v23.0',
       sdkUrl: env.FACEBOOK_SDK_URL ?? 'https://connect.facebook.net/en_US/sdk.js',
       whatsappConfigId: env.WHATSAPP_CONFIG_ID,
+      /**
+       * Origins whose Embedded Signup message (WA_EMBEDDED_SIGNUP) the browser believes: Meta's own, plus
+       * WHATSAPP_SIGNUP_ORIGINS (tests serve a stand-in SDK from the app's origin).
+       */
       signupMessageOrigins: [...new Set([...META_MESSAGE_ORIGINS, ...(env.WHATSAPP_SIGNUP_ORIGINS ?? [])])],
     },
+    /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
     metricsToken: env.METRICS_TOKEN,
+    /** Whether the embedded defaults are in use (not a strict production configuration). */
     embedded: !strict,
     llm: {
-      openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
+      openaiCompatible: env.LLM_BASE_URL
+        ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY }
+        : undefined,
       anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,
       models: { simple: env.LLM_MODEL_SIMPLE, medium: env.LLM_MODEL_MEDIUM, pro: env.LLM_MODEL_PRO },
       timeoutMs: env.LLM_TIMEOUT_MS,

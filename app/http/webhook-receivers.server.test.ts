@@ -12,8 +12,8 @@ import { deliverSignedWebhook } from '../../tests/fakes/graph-server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
 import { textUpdate } from '../../tests/setup/pipeline'
 import { newOwnerScope } from '../../tests/setup/scope'
-import { closeRuntime, getRuntime, type Runtime } from './runtime.server'
-import { callFromNode, receiveMetaCall, receiveTelegramCall } from './webhook-receivers.server'
+import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import { callFromNode, receiveMetaCall, receiveTelegramCall } from '~/http/webhook-receivers.server'
 
 // The receivers as the production server entry mounts them: straight on Node's request, no Remix, no Fetch
 // Request (docs/decisions/024), with the process's batched store and coalesced channel lookups.

@@ -1,8 +1,8 @@
 import type { endpoints } from '~/lib/api/endpoints'
 import { toChannelView } from '~/services/channels/channels.server'
 import { switchPlatformWebhook } from '~/services/channels/webhook.server'
-import { apiRoute, bodyScope, handle } from './api.server'
-import { platformDeps } from './channel-deps.server'
+import { apiRoute, bodyScope, handle } from '~/http/api.server'
+import { platformDeps } from '~/runtime/channel-deps.server'
 
 /** `POST /webhooks/{platform}/subscribe` and `DELETE .../unsubscribe`: one switch, on or off. */
 export function webhookSwitchRoute(

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
-import type { Logger } from './logger.server'
-import { metricsAccess, metricsRefusal, renderMetrics } from './metrics.server'
+import type { Logger } from '~/utils/logger.server'
+import { metricsAccess, metricsRefusal, renderMetrics } from '~/utils/metrics.server'
 
 /**
  * `GET /metrics` on a port of its own, for a process without the web server: `npm run worker` with

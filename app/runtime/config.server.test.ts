@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './env.server'
+import { ConfigError, loadConfig } from '~/runtime/config.server'
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'replypilot-env-'))
 const SECRET = 'a'.repeat(40)
@@ -33,6 +33,18 @@ describe('loadConfig', () => {
     const second = loadConfig({ DATA_DIR: dir })
     expect(second.sessionSecret).toBe(first.sessionSecret)
     expect(second.encryptionKey).toBe(first.encryptionKey)
+  })
+
+  it('reads TRUST_PROXY and MIGRATIONS_DIR here too: no other module reads the environment', () => {
+    const dir = tempDir()
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({
+      trustProxy: false,
+      migrationsDir: path.resolve('app/db/migrations'),
+    })
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' }).trustProxy).toBe(true)
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '2' }).trustProxy).toBe(2)
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback')
+    expect(loadConfig({ DATA_DIR: dir, MIGRATIONS_DIR: '/srv/migrations' }).migrationsDir).toBe('/srv/migrations')
   })
 
   it('honours PORT and PUBLIC_URL', () => {

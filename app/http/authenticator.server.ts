@@ -7,7 +7,7 @@ import {
   signUpWithEmail,
   type SignedIn,
 } from '~/services/auth/sign-in.server'
-import { getRuntime } from './runtime.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 /**
  * remix-auth-form's FormStrategy, but able to take the form the route has already parsed: FormStrategy (and

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope, type OrganizationScope } from '~/services/organizations/scope.server'
-import { requireSignedIn } from './auth.server'
-import { ERROR_STATUS, isAppError } from './errors'
-import { getRuntime } from './runtime.server'
+import { requireSignedIn } from '~/http/auth.server'
+import { ERROR_STATUS, isAppError } from '~/utils/errors'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const NO_ORGANIZATION_SELECTED = 'No organization selected'
 

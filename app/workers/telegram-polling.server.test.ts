@@ -19,7 +19,7 @@ import {
   startTelegramPolling,
   type TelegramPolling,
   type TelegramPollingOptions,
-} from './telegram-polling.server'
+} from '~/workers/telegram-polling.server'
 
 // No public URL: the channels are served by long polling. The pipeline's reply worker answers what is stored.
 let p: Pipeline

@@ -15,10 +15,10 @@ import { MESSENGER_FIXTURES, type FixtureOutcome } from '../../tests/fixtures/me
 import { WHATSAPP_FIXTURES } from '../../tests/fixtures/meta/whatsapp'
 import { messagesOf, waitFor, waitForSettled } from '../../tests/setup/pipeline'
 import { newOwnerScope } from '../../tests/setup/scope'
-import { createLogger } from './logger.server'
-import { getMetrics } from './metrics.server'
-import { closeRuntime, getRuntime, type Runtime } from './runtime.server'
-import { callFromNode, receiveMetaCall } from './webhook-receivers.server'
+import { createLogger } from '~/utils/logger.server'
+import { getMetrics } from '~/utils/metrics.server'
+import { closeRuntime, getRuntime, type Runtime } from '~/runtime/runtime.server'
+import { callFromNode, receiveMetaCall } from '~/http/webhook-receivers.server'
 
 // Issue 14: every Messenger and WhatsApp event of Meta's reference pages (tests/fixtures/meta), delivered in one
 // signed batch beside a customer's text, through the production door (the receivers on Node's request) over

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRateLimiter, createSignInGuard } from './rate-limit.server'
+import { createRateLimiter, createSignInGuard } from '~/http/rate-limit.server'
 
 describe('createRateLimiter', () => {
   it('allows the limit per window and per key, then says when to come back', () => {

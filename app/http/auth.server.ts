@@ -2,7 +2,7 @@ import { createCookie, redirect } from '@remix-run/node'
 import { deleteSession } from '~/services/auth/sessions.server'
 import { resolveSession, type SignedIn } from '~/services/auth/sign-in.server'
 import { SESSION_TTL_MS } from '~/services/auth/sessions.server'
-import { getRuntime } from './runtime.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 const SESSION_COOKIE = '__session'
 

@@ -1,5 +1,5 @@
 import type { PlatformDeps } from '~/services/channels/webhook.server'
-import type { Runtime } from './runtime.server'
+import type { Runtime } from '~/runtime/runtime.server'
 
 /** What the channel services need from the process: the public URL, the token key, the platform clients. */
 export function platformDeps({

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { ESLint } from 'eslint'
+import { afterAll, describe, expect, it } from 'vitest'
+
+/**
+ * The layer rules of eslint.config.js (docs/decisions/032), run as `npm test` runs them: each import is linted as if
+ * it were in a file of the named layer, and must be refused (or allowed) with the ADR's reason.
+ */
+const eslint = new ESLint()
+
+async function problemsOf(file: string, from: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import { x } from '${from}'\nexport const y = x\n`, {
+    filePath: path.resolve(file),
+  })
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+}
+
+const REFUSED: [string, string][] = [
+  ['app/routes/_app.example.tsx', '~/db/client.server'],
+  ['app/routes/api.v1.example.ts', '~/integrations/telegram/bot-api.server'],
+  ['app/services/channels/example.server.ts', '~/http/api.server'],
+  ['app/services/channels/example.server.ts', '~/runtime/runtime.server'],
+  ['app/services/channels/example.server.ts', '~/components/agents/agent-card'],
+  ['app/integrations/meta/example.server.ts', '~/db/schema'],
+  ['app/integrations/meta/example.server.ts', '~/services/channels/channels.server'],
+  ['app/components/agents/example.tsx', '~/utils/crypto.server'],
+  ['app/components/agents/example.tsx', '~/services/agents/agents.server'],
+  ['app/lib/example.ts', '~/db/schema'],
+  ['app/utils/example.ts', '~/lib/constants'],
+  ['app/utils/example.ts', '~/runtime/config.server'],
+  ['app/db/example.ts', '~/services/agents/agents.server'],
+  ['app/jobs/example.server.ts', '~/http/api.server'],
+  ['app/workers/example.server.ts', '~/runtime/runtime.server'],
+  ['app/http/example.server.ts', '~/components/layout/app-shell'],
+  ['app/services/agents/example.server.ts', '../../db/schema'],
+  ['app/components/agents/example.tsx', '~/routes/_app.agents'],
+]
+
+const ALLOWED: [string, string][] = [
+  ['app/routes/_app.example.tsx', '~/services/agents/agents.server'],
+  ['app/routes/_app.example.tsx', '~/http/organization.server'],
+  ['app/services/channels/example.server.ts', '~/db/schema'],
+  ['app/services/channels/example.server.ts', '~/integrations/telegram/bot-api.server'],
+  ['app/components/agents/example.tsx', '~/lib/constants'],
+  ['app/runtime/example.server.ts', '~/services/agents/agents.server'],
+  ['app/lib/example.ts', '~/utils/errors'],
+  // Tests wire the layers together on purpose.
+  ['app/services/channels/example.server.test.ts', '~/runtime/runtime.server'],
+]
+
+describe('the layer rules', () => {
+  it.each(REFUSED)('refuse, in %s, an import of %s', async (file, from) => {
+    const problems = await problemsOf(file, from)
+    expect(problems.length).toBeGreaterThan(0)
+    for (const problem of problems)
+      expect(problem).toMatch(/docs\/decisions\/032|Nothing imports a route module/)
+  })
+
+  it.each(ALLOWED)('allow, in %s, an import of %s', async (file, from) => {
+    expect(await problemsOf(file, from)).toEqual([])
+  })
+
+  const violation = path.resolve('app/services/zz-layer-violation.server.ts')
+  afterAll(() => rmSync(violation, { force: true }))
+
+  it('fail `eslint` on a real file that crosses a layer', () => {
+    writeFileSync(
+      violation,
+      "import { requireApiUser } from '~/http/api.server'\nexport const y = requireApiUser\n",
+    )
+    const run = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', violation], {
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(1)
+    expect(run.stdout).toContain('Services take plain arguments')
+  })
+})
