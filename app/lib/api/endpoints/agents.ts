@@ -7,7 +7,7 @@ import {
   runAgentSchema,
 } from '~/lib/agent-schemas'
 import { idSchema } from '~/lib/input'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 
 const agentRunResultSchema = z.object({

@@ -3,7 +3,7 @@ import { facebookPageSchema, facebookPagesSchema, whatsappConnectSchema } from '
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 import { telegramTokenSchema } from '~/lib/telegram'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 
 export const channelSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { pageSendSchema, pageSubscribeSchema } from '~/lib/channel-connect-schemas'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 
 /** The spec's Facebook calls, under /api rather than /api/v1. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { INVITATION_STATUSES, inviteMemberSchema, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { organizationSchema, orgParams } from './shared'
 
 /** An invitation as the organization's owners see it: by uid, the invitee is "Invited user", never an email. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { organizationNameSchema, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { organizationInvitationSchema } from './invitations'
 import { externalId, organizationSchema, orgParams } from './shared'
 

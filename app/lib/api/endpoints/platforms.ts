@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CONNECTION_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 import { platformParams } from './shared'
 

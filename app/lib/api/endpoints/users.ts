@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { externalId, organizationSchema } from './shared'
 
 const profileSchema = z.object({

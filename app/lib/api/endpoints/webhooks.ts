@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { idSchema } from '~/lib/input'
-import { defineEndpoint } from '../contract'
+import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 import { platformParams } from './shared'
 
