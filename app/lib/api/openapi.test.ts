@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
 import { endpoints } from './endpoints'
 import { buildOpenApiDocument } from './openapi'
 
@@ -21,14 +22,7 @@ describe('the OpenAPI document', () => {
         .filter(([, property]) => 'default' in property)
         .map(([name, property]) => [name, property.default]),
     )
-    expect(defaults).toEqual({
-      modelType: 'medium',
-      creativityLevel: 0.7,
-      maxTokens: 1000,
-      topP: 0.9,
-      topK: 40,
-      status: 'active',
-    })
+    expect(defaults).toEqual(AGENT_DEFAULTS)
   })
 
   it('every PATCH body has no required field but the organization name, its only changeable one', () => {

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '~/db/client.server'
 import { agentRuns } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
 import {
+  AGENT_DEFAULTS,
   createAgentBodySchema,
   createAgentSchema,
   patchAgentBodySchema,
@@ -95,15 +96,7 @@ describe('agents', () => {
         systemPrompt: 'You are a helpful support agent.',
       }),
     )
-    expect(agent).toMatchObject({
-      modelType: 'medium',
-      creativityLevel: 0.7,
-      maxTokens: 1000,
-      topP: 0.9,
-      topK: 40,
-      status: 'active',
-      description: null,
-    })
+    expect(agent).toMatchObject({ ...AGENT_DEFAULTS, description: null })
   })
 
   it('a partial update changes only the fields given; null clears an optional one', async () => {
