@@ -231,7 +231,7 @@ test('a create body with only the required fields gets the spec defaults (sectio
     systemPrompt: 'Answer politely, always.',
   })
   expect(created.status).toBe(201)
-  // AGENT_DEFAULTS is pinned to the spec's values in app/lib/agent-schemas.test.ts.
+  // AGENT_DEFAULTS holds the spec's values (section 9); agents.server.test.ts asserts them literally.
   expect(created.body.data).toMatchObject({ name: 'Minimal Agent', description: null, ...AGENT_DEFAULTS })
 })
 
