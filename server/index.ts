@@ -9,7 +9,7 @@ import express from 'express'
 import { defaultContentSecurityPolicy } from '../app/http/content-security-policy.server'
 import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger } from '../app/utils/logger.server'
-import { readConfigOrExit } from './config'
+import { readConfigOrExit, runEntry, stopOnSignal } from './process'
 import { errorHandler, remixHandler } from './remix-handler'
 import { drainUnread } from './request-guards'
 
@@ -166,28 +166,14 @@ async function main() {
   })
   server.listen(port, () => logger.info('listening', { url: `http://localhost:${port}` }))
 
-  let stopping = false
-  const stop = (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info('stopping', { signal })
+  stopOnSignal(logger, 10_000, () => {
     server.close(async () => {
       await entryHook(entry, 'shutdown')()
       await vite?.close()
       process.exit(0)
     })
     server.closeIdleConnections()
-    setTimeout(() => process.exit(1), 10_000).unref()
-  }
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  })
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof Error && error.name === 'ConfigError') {
-    process.stderr.write(`${error.message}\n`)
-  } else {
-    logger.error('failed to start', { error })
-  }
-  process.exit(1)
-})
+runEntry(logger, main)

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { createLogger } from '../app/utils/logger.server'
 import { startMetricsListener } from '../app/http/metrics-listener.server'
 import { closeRuntime, getRuntime } from '../app/runtime/runtime.server'
-import { readConfigOrExit } from './config'
+import { readConfigOrExit, runEntry, stopOnSignal } from './process'
 
 /**
  * `npm run worker`: a process that only works the job queues (the reply pipeline) and, when there is no public URL
@@ -32,12 +32,7 @@ async function main() {
     : undefined
   logger.info('worker started', { metricsPort: metrics?.port ?? null })
 
-  let stopping = false
-  const stop = (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info('stopping', { signal })
-    setTimeout(() => process.exit(1), 15_000).unref()
+  stopOnSignal(logger, 15_000, () => {
     Promise.all([closeRuntime(), metrics?.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
@@ -45,16 +40,7 @@ async function main() {
         process.exit(1)
       },
     )
-  }
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  })
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof Error && error.name === 'ConfigError') {
-    process.stderr.write(`${error.message}\n`)
-  } else {
-    logger.error('failed to start', { error })
-  }
-  process.exit(1)
-})
+runEntry(logger, main)

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { Badge, Button, Paper, Stack, Text, Title } from '@mantine/core'
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, useActionData, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import { CreateOrganizationForm } from '~/components/organizations/create-organi
 import { PageHeader } from '~/components/layout/page-header'
 import { PRODUCT_NAME } from '~/lib/constants'
 import { InvitationAnswerForms } from '~/components/organizations/invitation-answer-forms'
+import { ListRow, RowList } from '~/components/organizations/list-row'
 import { answerInvitationSchema, createOrganizationSchema } from '~/lib/organization-schemas'
 import { safeRedirectPath } from '~/lib/safe-redirect'
 import { acceptInvitation, declineInvitation } from '~/services/organizations/invitations.server'
@@ -123,21 +124,17 @@ export default function OrganizationPage() {
           {invitations.length === 0 ? (
             <Text c="gray.7">No pending invitations</Text>
           ) : (
-            <Stack gap="sm">
+            <RowList gap="sm">
               {invitations.map((invitation) => (
-                <Group key={invitation.id} justify="space-between" wrap="nowrap">
-                  <div>
-                    <Text fw={500}>{invitation.organizationName}</Text>
-                    {invitation.invitedBy ? (
-                      <Text size="xs" c="gray.7">
-                        Invited by {invitation.invitedBy}
-                      </Text>
-                    ) : null}
-                  </div>
+                <ListRow
+                  key={invitation.id}
+                  title={invitation.organizationName}
+                  detail={invitation.invitedBy ? `Invited by ${invitation.invitedBy}` : undefined}
+                >
                   <InvitationAnswerForms invitation={invitation} />
-                </Group>
+                </ListRow>
               ))}
-            </Stack>
+            </RowList>
           )}
         </Paper>
         <Paper withBorder p="lg">
@@ -147,15 +144,9 @@ export default function OrganizationPage() {
           {organizations.length === 0 ? (
             <Text c="gray.7">No organizations yet</Text>
           ) : (
-            <Stack gap="xs">
+            <RowList gap="xs">
               {organizations.map((o) => (
-                <Group key={o.id} justify="space-between">
-                  <div>
-                    <Text fw={500}>{o.name}</Text>
-                    <Text size="xs" c="gray.7">
-                      {o.role} · {o.plan}
-                    </Text>
-                  </div>
+                <ListRow key={o.id} title={o.name} detail={`${o.role} · ${o.plan}`}>
                   {o.id === app?.currentOrganization?.id ? (
                     <Badge variant="light">Current</Badge>
                   ) : (
@@ -168,9 +159,9 @@ export default function OrganizationPage() {
                       </Button>
                     </Form>
                   )}
-                </Group>
+                </ListRow>
               ))}
-            </Stack>
+            </RowList>
           )}
         </Paper>
         <Paper withBorder p="lg">

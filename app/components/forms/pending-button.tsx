@@ -1,5 +1,6 @@
 import { Button, Loader, type ButtonProps } from '@mantine/core'
-import type { ReactNode } from 'react'
+import { Form } from '@remix-run/react'
+import type { ComponentProps, ReactNode } from 'react'
 
 /** A submit button that says what it is doing ("Signing in...", "Saving...") and cannot be pressed twice. */
 export function PendingButton({
@@ -28,5 +29,25 @@ export function PendingButton({
     >
       {pending ? pendingLabel : children}
     </Button>
+  )
+}
+
+/**
+ * One button in a form of its own that posts an intent about one row (`name=value` as a hidden field): Remove,
+ * Revoke. A plain form, so it works without JavaScript.
+ */
+export function RowActionForm({
+  field,
+  intent,
+  ...button
+}: Omit<ComponentProps<typeof PendingButton>, 'name' | 'value'> & {
+  field: { name: string; value: string }
+  intent: string
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name={field.name} value={field.value} />
+      <PendingButton name="intent" value={intent} size="xs" {...button} />
+    </Form>
   )
 }

@@ -1,10 +1,10 @@
-import { useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { SubmissionResult } from '@conform-to/react'
 import { Button, Group, Stack, TextInput } from '@mantine/core'
 import { Form } from '@remix-run/react'
 import { useState, type ComponentProps } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { FormError } from '~/components/auth/form-error'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import { createOrganizationSchema } from '~/lib/organization-schemas'
 
@@ -27,14 +27,7 @@ export function CreateOrganizationForm({
 }) {
   const hydrated = useHydrated()
   const [name, setName] = useState('')
-  const [form, fields] = useForm({
-    id: 'create-organization',
-    lastResult,
-    constraint: getZodConstraint(createOrganizationSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createOrganizationSchema }),
-  })
+  const [form, fields] = useSchemaForm('create-organization', createOrganizationSchema, lastResult)
   return (
     <FormComponent
       method="post"

@@ -1,9 +1,10 @@
-import { useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { SubmissionResult } from '@conform-to/react'
 import { Group, TextInput } from '@mantine/core'
 import { Form } from '@remix-run/react'
 import { FormError } from '~/components/auth/form-error'
+import { fieldProps } from '~/components/forms/field-props'
 import { PendingButton } from '~/components/forms/pending-button'
+import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import { inviteMemberSchema } from '~/lib/organization-schemas'
 
@@ -16,14 +17,7 @@ export function InviteMemberForm({
   pending: boolean
 }) {
   const hydrated = useHydrated()
-  const [form, fields] = useForm({
-    id: 'invite-member',
-    lastResult,
-    constraint: getZodConstraint(inviteMemberSchema),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteMemberSchema }),
-  })
+  const [form, fields] = useSchemaForm('invite-member', inviteMemberSchema, lastResult)
   return (
     <Form
       method="post"
@@ -39,12 +33,9 @@ export function InviteMemberForm({
           placeholder="colleague@example.com"
           type="email"
           autoComplete="off"
-          id={fields.email.id}
-          name={fields.email.name}
+          {...fieldProps(fields.email)}
           key={fields.email.key}
-          defaultValue={fields.email.initialValue}
           required
-          error={fields.email.errors?.[0]}
           style={{ flex: '1 1 16rem' }}
         />
         <PendingButton

@@ -15,7 +15,8 @@ import {
 import { Form, Link, useNavigate, useNavigation, useSearchParams } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { FormError } from '~/components/auth/form-error'
-import { PendingButton } from '~/components/forms/pending-button'
+import { PendingButton, RowActionForm } from '~/components/forms/pending-button'
+import { ListRow, RowList } from './list-row'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import type { OrganizationInvitation, OrganizationSummary } from '~/lib/organization-schemas'
 import { InviteMemberForm } from './invite-member-form'
@@ -63,21 +64,17 @@ function MembersTable({ members, myUid }: { members: MemberRow[]; myUid: string 
               <Table.Td>{m.role}</Table.Td>
               <Table.Td ta="right">
                 {m.uid === myUid ? null : (
-                  <Form method="post">
-                    <input type="hidden" name="uid" value={m.uid} />
-                    <PendingButton
-                      name="intent"
-                      value="remove-member"
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      pending={removing === m.uid}
-                      pendingLabel="Removing..."
-                      aria-label={`Remove ${name}`}
-                    >
-                      Remove
-                    </PendingButton>
-                  </Form>
+                  <RowActionForm
+                    field={{ name: 'uid', value: m.uid }}
+                    intent="remove-member"
+                    variant="subtle"
+                    color="red"
+                    pending={removing === m.uid}
+                    pendingLabel="Removing..."
+                    aria-label={`Remove ${name}`}
+                  >
+                    Remove
+                  </RowActionForm>
                 )}
               </Table.Td>
             </Table.Tr>
@@ -92,36 +89,22 @@ function PendingInvitations({ invitations }: { invitations: PendingInvitationRow
   const revoking = useNavigation().formData?.get('invitationId')
   if (invitations.length === 0) return <Text c="gray.7">No pending invitations</Text>
   return (
-    <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+    <RowList gap="xs">
       {invitations.map((i) => (
-        <Group key={i.id} component="li" justify="space-between" wrap="nowrap">
-          <div style={{ minWidth: 0 }}>
-            <Text fw={500} style={{ wordBreak: 'break-all' }}>
-              {i.invitee}
-            </Text>
-            {i.invitedBy ? (
-              <Text size="xs" c="gray.7">
-                Invited by {i.invitedBy}
-              </Text>
-            ) : null}
-          </div>
-          <Form method="post">
-            <input type="hidden" name="invitationId" value={i.id} />
-            <PendingButton
-              name="intent"
-              value="revoke-invitation"
-              size="xs"
-              variant="default"
-              pending={revoking === i.id}
-              pendingLabel="Revoking..."
-              aria-label={`Revoke the invitation to ${i.invitee}`}
-            >
-              Revoke
-            </PendingButton>
-          </Form>
-        </Group>
+        <ListRow key={i.id} title={i.invitee} detail={i.invitedBy ? `Invited by ${i.invitedBy}` : undefined}>
+          <RowActionForm
+            field={{ name: 'invitationId', value: i.id }}
+            intent="revoke-invitation"
+            variant="default"
+            pending={revoking === i.id}
+            pendingLabel="Revoking..."
+            aria-label={`Revoke the invitation to ${i.invitee}`}
+          >
+            Revoke
+          </RowActionForm>
+        </ListRow>
       ))}
-    </Stack>
+    </RowList>
   )
 }
 
