@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const
@@ -47,8 +47,8 @@ const STATUS_INVALID = `Status must be one of: ${AGENT_STATUS_VALUES.join(', ')}
  * characters"); in an API body it is a key left out, worded "Name is required".
  */
 function agentFields(absent: 'form' | 'api') {
-  const missing = (required: string, otherwise: string) => (issue: { input?: unknown }) =>
-    absent === 'api' && issue.input == null ? required : otherwise
+  const missing = (required: string, otherwise: string) =>
+    absent === 'api' ? requiredOr(required, otherwise) : otherwise
   return {
     name: z
       .string({ error: missing(AGENT_REQUIRED.name, NAME_SHORT) })
@@ -67,9 +67,7 @@ function agentFields(absent: 'form' | 'api') {
       .trim()
       .max(500, 'Description must be less than 500 characters')
       .refine(hasNoNul, NUL_MESSAGE),
-    modelType: z.enum(MODEL_TYPES, {
-      error: (issue) => (issue.input == null ? AGENT_REQUIRED.modelType : MODEL_TYPE_INVALID),
-    }),
+    modelType: z.enum(MODEL_TYPES, { error: requiredOr(AGENT_REQUIRED.modelType, MODEL_TYPE_INVALID) }),
     creativityLevel: z
       .number({ error: missing(AGENT_REQUIRED.creativityLevel, CREATIVITY_NOT_A_NUMBER) })
       .min(0, 'Creativity must be at least 0')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { requiredOr } from '~/lib/input'
 import { organizationNameSchema, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 import { defineEndpoint } from '~/lib/api/contract'
 import { organizationInvitationSchema } from './invitations'
@@ -74,7 +75,12 @@ export const organizationEndpoints = {
       'Invite a user (by uid) to become a member (owners only): they join when they accept. Answers the invitation, never their email; an already pending one is answered again',
     tag: 'Organizations',
     params: orgParams,
-    body: z.object({ memberId: externalId }),
+    body: z.object({
+      memberId: z
+        .string({ error: requiredOr('Member ID is required', 'Member ID must be text') })
+        .min(1, 'Member ID is required')
+        .max(200, 'Member ID must be at most 200 characters'),
+    }),
     response: organizationInvitationSchema,
     successStatus: 201,
   }),

@@ -1,10 +1,13 @@
 import { z } from 'zod'
-import { idSchema } from '~/lib/input'
+import { requiredIdSchema } from '~/lib/input'
 import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 import { platformParams } from './shared'
 
-const webhookBody = z.object({ organizationId: idSchema, channelId: idSchema })
+const webhookBody = z.object({
+  organizationId: requiredIdSchema('Organization ID'),
+  channelId: requiredIdSchema('Channel ID'),
+})
 
 export const webhookEndpoints = {
   subscribeWebhook: defineEndpoint({
