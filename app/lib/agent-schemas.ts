@@ -49,13 +49,15 @@ const STATUS_INVALID = `Status must be one of: ${AGENT_STATUS_VALUES.join(', ')}
 function agentFields(absent: 'form' | 'api') {
   const missing = (required: string, otherwise: string) =>
     absent === 'api' ? requiredOr(required, otherwise) : otherwise
-  return {
-    name: z
-      .string({ error: missing(AGENT_REQUIRED.name, NAME_SHORT) })
+  const requiredText = (required: string, short: string, [min, max]: [number, number], tooLong: string) =>
+    z
+      .string({ error: missing(required, short) })
       .trim()
-      .min(3, NAME_SHORT)
-      .max(100, 'Name must be less than 100 characters')
-      .refine(hasNoNul, NUL_MESSAGE),
+      .min(min, short)
+      .max(max, tooLong)
+      .refine(hasNoNul, NUL_MESSAGE)
+  return {
+    name: requiredText(AGENT_REQUIRED.name, NAME_SHORT, [3, 100], 'Name must be less than 100 characters'),
     readableId: z
       .string({ error: missing(AGENT_REQUIRED.readableId, ID_SHORT) })
       .trim()
@@ -72,12 +74,12 @@ function agentFields(absent: 'form' | 'api') {
       .number({ error: missing(AGENT_REQUIRED.creativityLevel, CREATIVITY_NOT_A_NUMBER) })
       .min(0, 'Creativity must be at least 0')
       .max(1, 'Creativity must be at most 1'),
-    systemPrompt: z
-      .string({ error: missing(AGENT_REQUIRED.systemPrompt, PROMPT_SHORT) })
-      .trim()
-      .min(10, PROMPT_SHORT)
-      .max(5000, 'System prompt must be less than 5000 characters')
-      .refine(hasNoNul, NUL_MESSAGE),
+    systemPrompt: requiredText(
+      AGENT_REQUIRED.systemPrompt,
+      PROMPT_SHORT,
+      [10, 5000],
+      'System prompt must be less than 5000 characters',
+    ),
     maxTokens: z
       .number({ error: 'Max tokens must be a number' })
       .int('Max tokens must be a whole number')

@@ -88,14 +88,8 @@ describe('agents', () => {
 
   it('an API create body with only the required fields gets the spec defaults', async () => {
     const scope = await newScope()
-    const agent = await createAgent(
-      scope,
-      createAgentBodySchema.parse({
-        name: 'Minimal',
-        readableId: `minimal-${randomUUID().slice(0, 8)}`,
-        systemPrompt: 'You are a helpful support agent.',
-      }),
-    )
+    const { name, readableId, systemPrompt } = input()
+    const agent = await createAgent(scope, createAgentBodySchema.parse({ name, readableId, systemPrompt }))
     expect(agent).toMatchObject({ ...AGENT_DEFAULTS, description: null })
   })
 
