@@ -5,11 +5,11 @@ import { closeRuntime, getRuntime } from '../app/runtime/runtime.server'
 import { readConfigOrExit, runEntry, stopOnSignal } from './process'
 
 /**
- * `npm run worker`: a process that only works the job queues (the reply pipeline) and, when there is no public URL
- * for webhooks, long-polls the Telegram bots (one worker per bot at a time, ADR 022). Run any number of them
- * beside web processes started with WORKER_IN_PROCESS=false, on PostgreSQL (DATABASE_URL): the embedded
- * database can be opened by one process only, where the web process is the worker. SIGTERM or SIGINT lets the
- * jobs in progress finish, then exits.
+ * `npm run worker`: a process that only works the job queues (the reply pipeline, the hourly session purge) and,
+ * when there is no public URL for webhooks, long-polls the Telegram bots (one worker per bot at a time, ADR 022).
+ * Run any number of them beside web processes started with WORKER_IN_PROCESS=false, on PostgreSQL
+ * (DATABASE_URL): the embedded database can be opened by one process only, where the web process is the worker.
+ * SIGTERM or SIGINT lets the jobs in progress finish, then exits.
  */
 // Variables already in the environment win over the file.
 if (existsSync('.env')) process.loadEnvFile('.env')

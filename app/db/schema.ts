@@ -253,18 +253,8 @@ export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
  */
 export const INBOUND_MESSAGE_STATUSES = ['received', 'queued', 'replied', 'ignored', 'failed'] as const
 export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
-export const MESSAGE_STATUSES = [
-  'received',
-  'queued',
-  'replied',
-  'ignored',
-  'failed',
-  'pending',
-  'sent',
-  'delivered',
-  'read',
-] as const
-export type InboundMessageStatus = (typeof INBOUND_MESSAGE_STATUSES)[number]
+/** Both directions' statuses (`failed` is in both): the column's type. */
+export const MESSAGE_STATUSES = [...INBOUND_MESSAGE_STATUSES, ...OUTBOUND_MESSAGE_STATUSES] as const
 export type OutboundMessageStatus = (typeof OUTBOUND_MESSAGE_STATUSES)[number]
 
 /** A message of a conversation, either way. A platform's redelivery of the same message is dropped by the unique key. */

@@ -5,11 +5,8 @@ import {
   verifyMetaSignature,
 } from '~/integrations/meta/signature.server'
 import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
-import {
-  META_WEBHOOK_MESSAGES,
-  metaWebhookPlatform,
-  receiveMetaWebhook,
-} from '~/services/messages/meta-webhook.server'
+import { metaWebhookPlatform } from '~/integrations/meta/webhook-payload.server'
+import { META_WEBHOOK_MESSAGES, receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,

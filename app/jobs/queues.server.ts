@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type pg from 'pg'
-import { fromPglite, PgBoss, type Queue } from 'pg-boss'
+import { fromPglite, PgBoss, type Clock, type Queue } from 'pg-boss'
 import type { DatabaseHandle } from '~/db/client.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import type { Logger } from '~/utils/logger.server'
@@ -27,6 +27,22 @@ export const REPLY_QUEUE_OPTIONS = {
 } satisfies Omit<Queue, 'name'>
 
 /**
+ * Expired sessions are deleted every hour, at minute 23 (UTC), by pg-boss's scheduler: the schedule is a row in
+ * pg-boss's schema, and one instance's cron pass a minute sends the job whichever processes run, so any number
+ * of web and worker processes purge once. A session is refused as soon as it expires (findSessionUser): the
+ * purge only keeps the table from growing.
+ */
+export const SESSION_PURGE_QUEUE = 'sessions-purge'
+export const SESSION_PURGE_CRON = '23 * * * *'
+export const SESSION_PURGE_QUEUE_OPTIONS = {
+  policy: 'standard',
+  notify: true,
+  retryLimit: 2,
+  retryDelay: 60,
+  expireInSeconds: 5 * 60,
+} satisfies Omit<Queue, 'name'>
+
+/**
  * How often pg-boss looks for jobs whose worker stopped beating (and refreshes its queue statistics): one
  * instance per interval does it, whichever claims the pass. Its default (60 s) would keep a dead worker's
  * conversations waiting for up to a minute and a half.
@@ -40,10 +56,12 @@ export type QueueOptions = {
   logger: Logger
   /** pg-boss's schema; tests sharing one PostgreSQL database each take their own. Default: pgboss. */
   schema?: string
+  /** pg-boss's source of time; tests drive its scheduler with pg-boss's TestClock. Default: the system clock. */
+  clock?: Clock
 }
 
-function createBoss({ database, databaseUrl, schema }: QueueOptions): PgBoss {
-  const common = { useListenNotify: true, schedule: false, migrate: true, schema, ...SUPERVISION }
+function createBoss({ database, databaseUrl, schema, clock }: QueueOptions): PgBoss {
+  const common = { useListenNotify: true, schedule: true, migrate: true, schema, clock, ...SUPERVISION }
   if (database.pglite) {
     return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
   }
@@ -122,9 +140,17 @@ async function ensureReplyQueue(boss: PgBoss, logger: Logger) {
   }
 }
 
+/** The session purge's queue (created once; its settings brought up to date) and its hourly schedule. */
+async function ensureSessionPurge(boss: PgBoss) {
+  const { policy, ...mutable } = SESSION_PURGE_QUEUE_OPTIONS
+  if (await boss.getQueue(SESSION_PURGE_QUEUE)) await boss.updateQueue(SESSION_PURGE_QUEUE, mutable)
+  else await boss.createQueue(SESSION_PURGE_QUEUE, { policy, ...mutable })
+  await boss.schedule(SESSION_PURGE_QUEUE, SESSION_PURGE_CRON, null, { tz: 'UTC' })
+}
+
 /**
  * Starts pg-boss on the runtime's database (installing or migrating its schema) with every queue created and
- * cached, ready for sends before the server takes its first request.
+ * cached, ready for sends before the server takes its first request, and its scheduler on (the session purge).
  */
 export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   const boss = createBoss(options)
@@ -134,6 +160,7 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   await boss.start()
   try {
     await ensureReplyQueue(boss, logger)
+    await ensureSessionPurge(boss)
   } catch (error) {
     await boss.stop({ graceful: false }).catch(() => undefined)
     throw error

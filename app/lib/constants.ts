@@ -10,16 +10,13 @@ export const RESET_SUCCESS_RETURN_MS = 3000
 
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state'
 export const SIDEBAR_COOKIE_MAX_AGE_SECONDS = 60 * 60 * 24 * 7
-export const SIDEBAR_WIDTH = '16rem'
 export const SIDEBAR_WIDTH_MOBILE = '18rem'
-export const SIDEBAR_WIDTH_ICON = '3rem'
 export const MOBILE_BREAKPOINT_PX = 768
 export const SIDEBAR_SHORTCUT = 'mod+B'
 
 export const TOAST_LIMIT = 3
 export const TOAST_AUTO_CLOSE_MS = 4000
 export const TOAST_WIDTH_PX = 356
-export const TOAST_GAP_PX = 14
 export const TOOLTIP_DELAY_MS = 700
 
 export const CURRENT_ORGANIZATION_STORAGE_KEY = `${PRODUCT_SHORT_NAME}:current-organization`

@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '~/services/channels/webhook.server'
+import type { PlatformDeps } from '~/services/channels/platform-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
 
 /** What the channel services need from the process: the public URL, the token key, the platform clients. */

@@ -5,7 +5,7 @@ import { createModelClient, type ModelClient } from '~/integrations/llm/model.se
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
-import { startReplyWorker } from '~/jobs/reply.server'
+import { startJobWorkers } from '~/jobs/workers.server'
 import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
 import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest-batch.server'
 import { createWebhookChannels, type WebhookChannels } from '~/services/messages/webhook-channels.server'
@@ -107,7 +107,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       conversationWindow: config.conversationWindow,
       logger: logger.child({ component: 'reply-worker' }),
     }
-    await startReplyWorker(boss, deps, { concurrency: config.replyWorkerConcurrency })
+    await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
     if (config.telegramUpdates === 'polling') {
       telegramPolling = startTelegramPolling({
         db: database.db,

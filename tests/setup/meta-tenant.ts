@@ -1,7 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto'
-import { createGraphClient, FACEBOOK_PERMISSIONS } from '~/integrations/meta/graph.server'
+import { createGraphClient } from '~/integrations/meta/graph.server'
+import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
-import type { PlatformDeps } from '~/services/channels/webhook.server'
+import type { PlatformDeps } from '~/services/channels/platform-deps.server'
 import type { GraphFake } from '../fakes/graph-server'
 import { testMetaConfig } from './meta'
 

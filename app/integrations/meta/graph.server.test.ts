@@ -3,13 +3,9 @@ import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
 import { PlatformError, withPlatformRetries } from '../platform-errors'
-import {
-  createGraphClient,
-  FACEBOOK_PERMISSIONS,
-  GraphApiError,
-  MESSENGER_WEBHOOK_FIELDS,
-  type GraphConfig,
-} from './graph.server'
+import { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
+import { GraphApiError, type GraphConfig } from './graph-fetch.server'
+import { createGraphClient } from './graph.server'
 
 const APP_ID = '1234567890'
 const APP_SECRET = 'app-S3CRET-3f9a1c'

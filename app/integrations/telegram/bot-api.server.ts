@@ -25,17 +25,8 @@ export type TelegramWebhookInfo = { url: string; pendingUpdateCount: number; las
 /** The kinds of update a bot can ask for (`message`, `edited_message`, ...). */
 export type TelegramUpdateKind = Exclude<keyof Update, 'update_id'>
 
-/** The part of an update that we read; the object is Telegram's, with all its other fields. */
-export type TelegramUpdate = {
-  update_id: number
-  message?: {
-    message_id: number
-    date: number
-    chat: { id: number; type: string }
-    from?: { id: number; is_bot: boolean; first_name?: string; username?: string }
-    text?: string
-  }
-}
+/** An update as getUpdates hands it over (grammY's type); what we read of it is checked by telegramUpdateSchema. */
+export type TelegramUpdate = Update
 
 export type TelegramClient = {
   getMe(token: string): Promise<TelegramBotInfo>

@@ -56,6 +56,14 @@ export async function deleteUserSessions({ db, userId }: { db: Database; userId:
   return deleted.length
 }
 
-export async function deleteExpiredSessions({ db, now = new Date() }: { db: Database; now?: Date }) {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now))
+/** Deletes the sessions that have expired (run on a schedule: app/jobs/session-purge.server.ts); how many. */
+export async function deleteExpiredSessions({
+  db,
+  now = new Date(),
+}: {
+  db: Database
+  now?: Date
+}): Promise<number> {
+  const deleted = await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id })
+  return deleted.length
 }

@@ -15,7 +15,7 @@ import { newOwnerScope } from '../../../tests/setup/scope'
 import { assignAgent, getChannel, listChannels, removeAgent, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
 import { connectTelegramBot, setTelegramWebhook } from './telegram.server'
-import type { PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
 
 let handle: DatabaseHandle
 let fake: Awaited<ReturnType<typeof startTelegramFake>>

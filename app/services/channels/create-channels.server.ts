@@ -3,7 +3,7 @@ import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { connectFacebookPages } from './facebook.server'
 import { connectTelegramBot } from './telegram.server'
-import type { PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
 
 export type NewChannelRequest =
   | { platformName: 'telegram'; botToken: string }

@@ -2,7 +2,7 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { deleteChannelRow, getChannel } from './channels.server'
 import { releaseFacebookPage } from './facebook.server'
 import { releaseTelegramBot } from './telegram.server'
-import type { PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
 import { releaseWhatsAppNumber } from './whatsapp.server'
 
 /**

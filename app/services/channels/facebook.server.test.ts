@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { channels } from '~/db/schema'
-import { MESSENGER_WEBHOOK_FIELDS } from '~/integrations/meta/graph.server'
+import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import { facebookPagesSchema } from '~/lib/channel-connect-schemas'
 import { decryptSecret } from '~/utils/crypto.server'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
@@ -17,8 +17,9 @@ import {
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { listChannels, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
-import { checkFacebookPermissions, connectFacebookPages } from './facebook.server'
-import { setChannelWebhook, type PlatformDeps } from './webhook.server'
+import { connectFacebookPages } from './facebook.server'
+import type { PlatformDeps } from './platform-deps.server'
+import { setChannelWebhook } from './webhook.server'
 
 let handle: DatabaseHandle
 let fake: GraphFake
@@ -225,21 +226,6 @@ describe('connectFacebookPages', () => {
     expect(missing.error?.issues[0].message).toBe(message)
     const noToken = facebookPagesSchema.safeParse({ pages: [{ id: graphId(), name: 'A', accessToken: ' ' }] })
     expect(noToken.error?.issues[0].message).toBe('No access token found')
-  })
-})
-
-describe('checkFacebookPermissions', () => {
-  it('answers valid with nothing missing, or the missing permissions; a dead token is "no longer valid"', async () => {
-    const full = seedFacebookUser(fake, 0)
-    expect(await checkFacebookPermissions(full.userToken, deps)).toEqual({ valid: true, missing: [] })
-    const partial = seedFacebookUser(fake, 0, ['public_profile', 'email', 'pages_show_list'])
-    const answer = await checkFacebookPermissions(partial.userToken, deps)
-    expect(answer.valid).toBe(false)
-    expect(answer.missing).toEqual(expect.arrayContaining(['pages_messaging', 'pages_manage_metadata']))
-    expect(answer.missing).not.toContain('email')
-    await expect(checkFacebookPermissions('EAAdead-S3CRET', deps)).rejects.toMatchObject({
-      message: 'Facebook connection is no longer valid',
-    })
   })
 })
 

@@ -1,13 +1,10 @@
 import type { Channel } from '~/db/schema'
-import {
-  MESSENGER_WEBHOOK_FIELDS,
-  type FacebookPage,
-  type FacebookTokenInfo,
-  type GraphClient,
-} from '~/integrations/meta/graph.server'
+import type { FacebookPage, FacebookTokenInfo } from '~/integrations/meta/facebook-login.server'
+import type { GraphClient } from '~/integrations/meta/graph.server'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
 import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, isAppError } from '~/utils/errors'
 import {
@@ -227,19 +224,6 @@ export async function connectFacebookPages(
     )
   }
   return channels
-}
-
-/** The login's granted permissions against the ones the spec asks for (section 6). */
-export async function checkFacebookPermissions(
-  userToken: string,
-  deps: Pick<MetaDeps, 'graph' | 'meta'>,
-): Promise<{ valid: boolean; missing: string[] }> {
-  requireMetaConfigured(deps)
-  const { valid, missing } = await callMeta(
-    () => deps.graph.getGrantedPermissions(userToken),
-    CHANNEL_MESSAGES.facebookInvalid,
-  )
-  return { valid, missing }
 }
 
 /**

@@ -27,7 +27,8 @@ import {
   refreshPlatform,
   requirePlatform,
 } from './platforms.server'
-import { setChannelWebhook, switchPlatformWebhook, type PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
+import { setChannelWebhook, switchPlatformWebhook } from './webhook.server'
 
 let handle: DatabaseHandle
 let graph: GraphFake

@@ -24,7 +24,7 @@ import {
   verifyPageToken,
 } from './facebook.server'
 import { connectTelegramBot } from './telegram.server'
-import type { PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
 import { connectWhatsApp } from './whatsapp.server'
 
 /**

@@ -3,13 +3,11 @@ import { CHANNEL_MESSAGES } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { getChannel } from './channels.server'
-import { setFacebookWebhook, type MetaDeps } from './facebook.server'
+import { setFacebookWebhook } from './facebook.server'
+import type { PlatformDeps } from './platform-deps.server'
 import { requirePlatform } from './platforms.server'
-import { setTelegramWebhook, type TelegramDeps } from './telegram.server'
+import { setTelegramWebhook } from './telegram.server'
 import { setWhatsAppWebhook } from './whatsapp.server'
-
-/** Everything the channel services may need: where the app is reached, the token key, every platform client. */
-export type PlatformDeps = TelegramDeps & MetaDeps
 
 /**
  * The Webhook Subscription switch for any channel: Telegram's setWebhook/deleteWebhook, a Facebook page's

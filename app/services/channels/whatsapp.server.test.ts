@@ -14,7 +14,8 @@ import {
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { getChannel, insertChannel, listChannels, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
-import { setChannelWebhook, type PlatformDeps } from './webhook.server'
+import type { PlatformDeps } from './platform-deps.server'
+import { setChannelWebhook } from './webhook.server'
 import { connectWhatsApp } from './whatsapp.server'
 
 let handle: DatabaseHandle

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { channels, type Channel } from '~/db/schema'
-import type { WhatsAppBusinessAccount } from '~/integrations/meta/graph.server'
+import type { WhatsAppBusinessAccount } from '~/integrations/meta/whatsapp.server'
 import type { WhatsAppConnectInput } from '~/lib/channel-connect-schemas'
 import { CHANNEL_MESSAGES } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'

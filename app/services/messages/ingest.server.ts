@@ -1,9 +1,9 @@
 import { SQL, sql } from 'drizzle-orm'
 import { fromDrizzle } from 'pg-boss'
-import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages, type Channel } from '~/db/schema'
+import type { TelegramUpdateBody, TelegramUser } from '~/integrations/telegram/update.server'
 import { REPLY_QUEUE, replyJobOptions, type ReplyJobData, type ReplyQueue } from './reply-queue.server'
 
 /** An inbound message as every platform's receiver hands it over, whatever the platform's own shape. */
@@ -108,29 +108,7 @@ export function jobsIn(tx: Transaction) {
   )
 }
 
-// Telegram's Update, only as far as we read it; every other field and update kind passes through untouched.
-const telegramUser = z.looseObject({
-  id: z.number().int(),
-  is_bot: z.boolean(),
-  first_name: z.string().optional(),
-  last_name: z.string().optional(),
-  username: z.string().optional(),
-})
-const telegramMessage = z.looseObject({
-  message_id: z.number().int(),
-  date: z.number().int(),
-  chat: z.looseObject({ id: z.number().int(), type: z.string() }),
-  from: telegramUser.optional(),
-  text: z.string().optional(),
-  caption: z.string().optional(),
-})
-export const telegramUpdateSchema = z.looseObject({
-  update_id: z.number().int(),
-  message: telegramMessage.optional(),
-})
-export type TelegramUpdateBody = z.infer<typeof telegramUpdateSchema>
-
-function senderName(from: z.infer<typeof telegramUser> | undefined): string | null {
+function senderName(from: TelegramUser | undefined): string | null {
   if (!from) return null
   const full = [from.first_name, from.last_name].filter(Boolean).join(' ')
   return full || from.username || null

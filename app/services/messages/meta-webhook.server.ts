@@ -14,6 +14,22 @@ import type { Ingest } from './ingest-batch.server'
 import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
 import type { WebhookChannels } from './webhook-channels.server'
+import {
+  MESSENGER_KINDS,
+  messengerDelivery,
+  messengerMessage,
+  messengerPostback,
+  messengerRead,
+  pageEntry,
+  wabaEntry,
+  whatsappChange,
+  whatsappContacts,
+  whatsappMessage,
+  whatsappStatus,
+  metaWebhookSchema,
+  type MetaPlatform,
+  type MetaWebhookBody,
+} from '~/integrations/meta/webhook-payload.server'
 
 /**
  * Meta's webhook (`/webhooks/meta`): one URL for the app, Messenger (`object: "page"`) and WhatsApp
@@ -36,106 +52,6 @@ export const META_WEBHOOK_MESSAGES = {
 /** An event left out: its kind (`reaction`, `optin`, `status`...) and why; never its content. */
 export type MetaSkipped = ChannelKey & { kind: string; reason: WebhookSkipReason }
 
-const idOf = z.looseObject({ id: z.string().min(1) })
-// Milliseconds as a number, or as a string on some reference pages (messaging_optins shows "TIMESTAMP").
-const millis = z.union([z.number(), z.string()]).optional()
-
-// Messenger (https://developers.facebook.com/docs/messenger-platform/webhooks): the common fields are `sender`
-// and `recipient`; `timestamp` is missing from some events (message_deliveries).
-const messengerMessage = z.looseObject({
-  sender: idOf,
-  timestamp: millis,
-  message: z.looseObject({ mid: z.string().min(1), text: z.string().optional() }),
-})
-const messengerPostback = z.looseObject({
-  sender: idOf,
-  timestamp: millis,
-  postback: z.looseObject({ mid: z.string().optional(), title: z.string().optional() }),
-})
-const messengerDelivery = z.looseObject({
-  sender: idOf,
-  delivery: z.looseObject({ mids: z.array(z.string()).optional(), watermark: z.number().optional() }),
-})
-const messengerRead = z.looseObject({ sender: idOf, read: z.looseObject({ watermark: z.number() }) })
-const pageEntry = z.looseObject({
-  id: z.string(),
-  time: z.number().optional(),
-  messaging: z.array(z.unknown()).optional(),
-  // Events for another app of a handover (standby) and page feed changes: not ours to answer.
-  standby: z.array(z.unknown()).optional(),
-  changes: z.array(z.unknown()).optional(),
-})
-
-// Messenger's event kinds, by the key that carries each (webhook-events reference); the first four are handled.
-const MESSENGER_KINDS = [
-  'message',
-  'postback',
-  'delivery',
-  'read',
-  'reaction',
-  'referral',
-  'optin',
-  'account_linking',
-  'policy_enforcement',
-  'pass_thread_control',
-  'take_thread_control',
-  'request_thread_control',
-  'app_roles',
-  'game_play',
-  'response_feedback',
-] as const
-
-// WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components)
-const whatsappMessage = z.looseObject({
-  from: z.string().min(1),
-  id: z.string().min(1),
-  timestamp: millis,
-  type: z.string().optional(),
-  text: z.looseObject({ body: z.string() }).optional(),
-  button: z.looseObject({ text: z.string() }).optional(),
-  interactive: z
-    .looseObject({
-      button_reply: z.looseObject({ title: z.string() }).optional(),
-      list_reply: z.looseObject({ title: z.string() }).optional(),
-    })
-    .optional(),
-  image: z.looseObject({ caption: z.string().optional() }).optional(),
-  video: z.looseObject({ caption: z.string().optional() }).optional(),
-  document: z.looseObject({ caption: z.string().optional() }).optional(),
-})
-const whatsappStatus = z.looseObject({
-  id: z.string().min(1),
-  status: z.string(),
-  errors: z.array(z.looseObject({ title: z.string().optional(), message: z.string().optional() })).optional(),
-})
-const whatsappContacts = z.array(
-  z.looseObject({ wa_id: z.string(), profile: z.looseObject({ name: z.string() }).optional() }),
-)
-const whatsappChange = z.looseObject({
-  field: z.string(),
-  value: z.looseObject({
-    metadata: z.looseObject({ phone_number_id: z.string().min(1) }).optional(),
-    contacts: z.unknown().optional(),
-    messages: z.array(z.unknown()).optional(),
-    statuses: z.array(z.unknown()).optional(),
-    errors: z.array(z.unknown()).optional(),
-  }),
-})
-const wabaEntry = z.looseObject({ id: z.string(), changes: z.array(z.unknown()) })
-
-// Other products of the app (Instagram, permissions...) are accepted and ignored: their entries are not read.
-export const metaWebhookSchema = z.looseObject({ object: z.string(), entry: z.array(z.unknown()) })
-export type MetaWebhookBody = z.infer<typeof metaWebhookSchema>
-
-type MetaPlatform = 'facebook' | 'whatsapp'
-
-/** Which product a delivery is for, by its `object` (Messenger or WhatsApp); `meta` for anything else. */
-export function metaWebhookPlatform(body: unknown): MetaPlatform | 'meta' {
-  const object = body && typeof body === 'object' ? Reflect.get(body, 'object') : undefined
-  if (object === 'page') return 'facebook'
-  if (object === 'whatsapp_business_account') return 'whatsapp'
-  return 'meta'
-}
 type ChannelKey = { platform: MetaPlatform; platformChannelId: string }
 
 /** What a delivery says, channel by channel, before any channel is looked up. */

@@ -13,7 +13,8 @@ import {
   type TestBot,
 } from '../../../tests/setup/pipeline'
 import { authenticateTelegramWebhook, receiveTelegramUpdate } from './telegram-webhook.server'
-import { loadPromptMessages, replyToMessage, trimToBudget } from './reply.server'
+import { trimToBudget } from './reply-prompt.server'
+import { replyToMessage } from './reply.server'
 
 // The reply service called directly, one message at a time (no worker: the job tests cover the queue).
 let p: Pipeline
@@ -260,13 +261,6 @@ describe('replyToMessage', () => {
       await reply(first.inbound.id)
       const third = await receive(bot, 'third question', chatId)
       await reply(second.inbound.id)
-      expect(await loadPromptMessages(p.db, third.inbound, 20)).toEqual([
-        { role: 'user', content: 'first question' },
-        { role: 'assistant', content: 'Echo: first question' },
-        { role: 'user', content: 'second question' },
-        { role: 'assistant', content: 'Echo: second question' },
-        { role: 'user', content: 'third question' },
-      ])
       // The prompt of the second message was built before the third arrived: it ends with the second.
       const [request] = requestsFor('second question')
       expect(request.body.messages.map((m) => m.content)).toEqual([
@@ -275,9 +269,20 @@ describe('replyToMessage', () => {
         'Echo: first question',
         'second question',
       ])
-      expect(await loadPromptMessages(p.db, third.inbound, 2)).toEqual([
+      await reply(third.inbound.id)
+      const [thirdRequest] = requestsFor('third question')
+      expect(thirdRequest.body.messages.slice(1)).toEqual([
+        { role: 'user', content: 'first question' },
+        { role: 'assistant', content: 'Echo: first question' },
+        { role: 'user', content: 'second question' },
+        { role: 'assistant', content: 'Echo: second question' },
         { role: 'user', content: 'third question' },
       ])
+      // A window of two: the fourth and the third's answer, which would lead as the assistant's: dropped.
+      const fourth = await receive(bot, 'fourth question', chatId)
+      await replyToMessage({ ...p.deps, conversationWindow: 2 }, fourth.inbound.id)
+      const [fourthRequest] = requestsFor('fourth question')
+      expect(fourthRequest.body.messages.slice(1)).toEqual([{ role: 'user', content: 'fourth question' }])
     })
 
     it('is trimmed from the oldest to the budget, keeps the newest, and starts with the customer', () => {

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm'
-import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { channels, type Channel } from '~/db/schema'
+import { telegramUpdateEnvelope, telegramUpdateSchema } from '~/integrations/telegram/update.server'
 import { matchesSecretHash } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
 import type { Logger } from '~/utils/logger.server'
 import { recordInboundMessage, recordSkippedEvent, type WebhookSkipReason } from '~/utils/metrics.server'
 import type { Ingest } from './ingest-batch.server'
-import { ingestInbound, normalizeTelegramUpdate, telegramUpdateSchema } from './ingest.server'
+import { ingestInbound, normalizeTelegramUpdate } from './ingest.server'
 import type { ReplyQueue } from './reply-queue.server'
 import type { WebhookChannels } from './webhook-channels.server'
 import { isUuid } from '~/lib/input'
@@ -51,9 +51,6 @@ export async function authenticateTelegramWebhook(
   return channel
 }
 
-// Only the envelope must be Telegram's (an object with its update_id): what it carries is read leniently.
-const updateEnvelope = z.looseObject({ update_id: z.number().int() })
-
 /** The update's kind: the field beside update_id that carries it (message, edited_message, my_chat_member...). */
 function updateKind(update: Record<string, unknown>): string {
   return Object.keys(update).find((key) => key !== 'update_id') ?? 'unknown'
@@ -84,7 +81,7 @@ export async function receiveTelegramUpdate({
 }): Promise<{ stored: boolean }> {
   const parsed = telegramUpdateSchema.safeParse(body)
   if (!parsed.success) {
-    const envelope = updateEnvelope.safeParse(body)
+    const envelope = telegramUpdateEnvelope.safeParse(body)
     if (!envelope.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_MESSAGES.badBody)
     return skip(envelope.data, 'malformed', logger)
   }

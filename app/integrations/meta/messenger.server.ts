@@ -1,0 +1,55 @@
+import { z } from 'zod'
+import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
+import { successSchema, graphCall, type GraphFetch } from './graph-fetch.server'
+
+/** Messenger's side of Graph: a page's webhook subscription and its sends. */
+export type MessengerClient = {
+  subscribePageToApp(pageToken: string, pageId: string, fields?: readonly string[]): Promise<void>
+  unsubscribePageFromApp(pageToken: string, pageId: string): Promise<void>
+  sendMessengerText(
+    pageToken: string,
+    pageId: string,
+    message: { recipientId: string; text: string },
+  ): Promise<{ messageId: string; recipientId: string }>
+  sendMessengerTyping(pageToken: string, pageId: string, recipientId: string): Promise<void>
+}
+
+const messengerSendSchema = z.object({ recipient_id: z.string(), message_id: z.string() })
+const senderActionSchema = z.object({ recipient_id: z.string() })
+
+const facebook = graphCall('facebook')
+
+export function createMessengerClient({ request }: GraphFetch): MessengerClient {
+  return {
+    async subscribePageToApp(pageToken, pageId, fields = MESSENGER_WEBHOOK_FIELDS) {
+      const query = { subscribed_fields: fields.join(',') }
+      await request(
+        successSchema,
+        facebook({ method: 'POST', path: [pageId, 'subscribed_apps'], query, token: pageToken }),
+      )
+    },
+
+    async unsubscribePageFromApp(pageToken, pageId) {
+      await request(
+        successSchema,
+        facebook({ method: 'DELETE', path: [pageId, 'subscribed_apps'], token: pageToken }),
+      )
+    },
+
+    async sendMessengerText(pageToken, pageId, { recipientId, text }) {
+      // RESPONSE: a reply inside the 24-hour window opened by the person's message.
+      const body = { recipient: { id: recipientId }, messaging_type: 'RESPONSE', message: { text } }
+      const call = facebook({ method: 'POST', path: [pageId, 'messages'], body, token: pageToken })
+      const answer = await request(messengerSendSchema, call)
+      return { messageId: answer.message_id, recipientId: answer.recipient_id }
+    },
+
+    async sendMessengerTyping(pageToken, pageId, recipientId) {
+      const body = { recipient: { id: recipientId }, sender_action: 'typing_on' }
+      await request(
+        senderActionSchema,
+        facebook({ method: 'POST', path: [pageId, 'messages'], body, token: pageToken }),
+      )
+    },
+  }
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod'
+
+// Meta's webhook payloads (`/webhooks/meta`), only the fields we read; anything else passes through untouched.
+// Meta's reference pages show fields that are not always there, so the envelope is strict and each event is
+// checked on its own by the service that reads it (services/messages/meta-webhook, docs/decisions/029).
+
+const idOf = z.looseObject({ id: z.string().min(1) })
+// Milliseconds as a number, or as a string on some reference pages (messaging_optins shows "TIMESTAMP").
+const millis = z.union([z.number(), z.string()]).optional()
+
+// Messenger (https://developers.facebook.com/docs/messenger-platform/webhooks): the common fields are `sender`
+// and `recipient`; `timestamp` is missing from some events (message_deliveries).
+export const messengerMessage = z.looseObject({
+  sender: idOf,
+  timestamp: millis,
+  message: z.looseObject({ mid: z.string().min(1), text: z.string().optional() }),
+})
+export const messengerPostback = z.looseObject({
+  sender: idOf,
+  timestamp: millis,
+  postback: z.looseObject({ mid: z.string().optional(), title: z.string().optional() }),
+})
+export const messengerDelivery = z.looseObject({
+  sender: idOf,
+  delivery: z.looseObject({ mids: z.array(z.string()).optional(), watermark: z.number().optional() }),
+})
+export const messengerRead = z.looseObject({ sender: idOf, read: z.looseObject({ watermark: z.number() }) })
+export const pageEntry = z.looseObject({
+  id: z.string(),
+  time: z.number().optional(),
+  messaging: z.array(z.unknown()).optional(),
+  // Events for another app of a handover (standby) and page feed changes: not ours to answer.
+  standby: z.array(z.unknown()).optional(),
+  changes: z.array(z.unknown()).optional(),
+})
+
+// Messenger's event kinds, by the key that carries each (webhook-events reference); the first four are handled.
+export const MESSENGER_KINDS = [
+  'message',
+  'postback',
+  'delivery',
+  'read',
+  'reaction',
+  'referral',
+  'optin',
+  'account_linking',
+  'policy_enforcement',
+  'pass_thread_control',
+  'take_thread_control',
+  'request_thread_control',
+  'app_roles',
+  'game_play',
+  'response_feedback',
+] as const
+
+// WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components)
+export const whatsappMessage = z.looseObject({
+  from: z.string().min(1),
+  id: z.string().min(1),
+  timestamp: millis,
+  type: z.string().optional(),
+  text: z.looseObject({ body: z.string() }).optional(),
+  button: z.looseObject({ text: z.string() }).optional(),
+  interactive: z
+    .looseObject({
+      button_reply: z.looseObject({ title: z.string() }).optional(),
+      list_reply: z.looseObject({ title: z.string() }).optional(),
+    })
+    .optional(),
+  image: z.looseObject({ caption: z.string().optional() }).optional(),
+  video: z.looseObject({ caption: z.string().optional() }).optional(),
+  document: z.looseObject({ caption: z.string().optional() }).optional(),
+})
+export const whatsappStatus = z.looseObject({
+  id: z.string().min(1),
+  status: z.string(),
+  errors: z.array(z.looseObject({ title: z.string().optional(), message: z.string().optional() })).optional(),
+})
+export const whatsappContacts = z.array(
+  z.looseObject({ wa_id: z.string(), profile: z.looseObject({ name: z.string() }).optional() }),
+)
+export const whatsappChange = z.looseObject({
+  field: z.string(),
+  value: z.looseObject({
+    metadata: z.looseObject({ phone_number_id: z.string().min(1) }).optional(),
+    contacts: z.unknown().optional(),
+    messages: z.array(z.unknown()).optional(),
+    statuses: z.array(z.unknown()).optional(),
+    errors: z.array(z.unknown()).optional(),
+  }),
+})
+export const wabaEntry = z.looseObject({ id: z.string(), changes: z.array(z.unknown()) })
+
+// Other products of the app (Instagram, permissions...) are accepted and ignored: their entries are not read.
+export const metaWebhookSchema = z.looseObject({ object: z.string(), entry: z.array(z.unknown()) })
+export type MetaWebhookBody = z.infer<typeof metaWebhookSchema>
+
+export type MetaPlatform = 'facebook' | 'whatsapp'
+
+/** Which product a delivery is for, by its `object` (Messenger or WhatsApp); `meta` for anything else. */
+export function metaWebhookPlatform(body: unknown): MetaPlatform | 'meta' {
+  const object = body && typeof body === 'object' ? Reflect.get(body, 'object') : undefined
+  if (object === 'page') return 'facebook'
+  if (object === 'whatsapp_business_account') return 'whatsapp'
+  return 'meta'
+}

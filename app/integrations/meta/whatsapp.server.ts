@@ -1,0 +1,112 @@
+import { z } from 'zod'
+import {
+  GraphApiError,
+  successSchema,
+  tokenSchema,
+  type ExchangedToken,
+  type GraphFetch,
+  graphCall,
+} from './graph-fetch.server'
+
+export type WhatsAppPhoneDetails = { id: string; verified_name: string; display_phone_number: string }
+export type WhatsAppBusinessAccount = {
+  id: string
+  name: string
+  currency?: string
+  timezone_id?: string
+  message_template_namespace?: string
+}
+
+/** The WhatsApp Cloud API's side of Graph: Embedded Signup's onboarding and the sends. */
+export type WhatsAppClient = {
+  /** The Embedded Signup code (short-lived, single use: exchange it at once) for a business token. */
+  exchangeCode(code: string): Promise<ExchangedToken>
+  registerPhoneNumber(token: string, phoneNumberId: string, pin: string): Promise<void>
+  subscribeAppToWaba(token: string, wabaId: string): Promise<void>
+  /** Stops the WABA's webhooks to this app (every number of that WABA). */
+  unsubscribeAppFromWaba(token: string, wabaId: string): Promise<void>
+  getPhoneNumber(token: string, phoneNumberId: string): Promise<WhatsAppPhoneDetails>
+  getWaba(token: string, wabaId: string): Promise<WhatsAppBusinessAccount>
+  sendWhatsAppText(
+    token: string,
+    phoneNumberId: string,
+    message: { to: string; text: string },
+  ): Promise<{ messageId: string }>
+}
+
+const PIN = /^\d{6}$/
+const WABA_FIELDS = 'id,name,currency,timezone_id,message_template_namespace'
+
+const phoneSchema = z.object({ id: z.string(), verified_name: z.string(), display_phone_number: z.string() })
+const wabaSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string().optional(),
+  timezone_id: z.string().optional(),
+  message_template_namespace: z.string().optional(),
+})
+const whatsAppSendSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) })
+
+const whatsapp = graphCall('whatsapp')
+
+export function createWhatsAppClient({ request, oauthQuery }: GraphFetch): WhatsAppClient {
+  return {
+    async exchangeCode(code) {
+      const query = { ...oauthQuery, code }
+      const answer = await request(
+        tokenSchema,
+        whatsapp({ path: ['oauth', 'access_token'], query, secrets: [code] }),
+      )
+      return { accessToken: answer.access_token, expiresIn: answer.expires_in }
+    },
+
+    async registerPhoneNumber(token, phoneNumberId, pin) {
+      if (!PIN.test(pin)) {
+        throw new GraphApiError('whatsapp', 'VALIDATION_ERROR', {
+          message: 'The two-step verification PIN must be 6 digits',
+        })
+      }
+      const body = { messaging_product: 'whatsapp', pin }
+      const call = whatsapp({
+        method: 'POST',
+        path: [phoneNumberId, 'register'],
+        body,
+        token,
+        secrets: [pin],
+      })
+      await request(successSchema, call)
+    },
+
+    async subscribeAppToWaba(token, wabaId) {
+      await request(successSchema, whatsapp({ method: 'POST', path: [wabaId, 'subscribed_apps'], token }))
+    },
+
+    async unsubscribeAppFromWaba(token, wabaId) {
+      await request(successSchema, whatsapp({ method: 'DELETE', path: [wabaId, 'subscribed_apps'], token }))
+    },
+
+    async getPhoneNumber(token, phoneNumberId) {
+      const query = { fields: 'id,verified_name,display_phone_number' }
+      return request(phoneSchema, whatsapp({ path: [phoneNumberId], query, token }))
+    },
+
+    async getWaba(token, wabaId) {
+      return request(wabaSchema, whatsapp({ path: [wabaId], query: { fields: WABA_FIELDS }, token }))
+    },
+
+    async sendWhatsAppText(token, phoneNumberId, { to, text }) {
+      const body = {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to,
+        type: 'text',
+        text: { body: text },
+      }
+      const answer = await request(
+        whatsAppSendSchema,
+        whatsapp({ method: 'POST', path: [phoneNumberId, 'messages'], body, token }),
+      )
+      return { messageId: answer.messages[0].id }
+    },
+  }
+}

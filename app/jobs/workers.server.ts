@@ -1,0 +1,16 @@
+import type { PgBoss } from 'pg-boss'
+import { startReplyWorker, type ReplyWorkerDeps } from './reply.server'
+import { startSessionPurgeWorker } from './session-purge.server'
+
+/** Every job worker of a process that works the queues: the reply pipeline and the session purge. */
+export async function startJobWorkers(
+  boss: PgBoss,
+  deps: ReplyWorkerDeps,
+  options: { concurrency?: number } = {},
+): Promise<void> {
+  await startReplyWorker(boss, deps, options)
+  await startSessionPurgeWorker(boss, {
+    db: deps.db,
+    logger: deps.logger.child({ component: 'session-purge' }),
+  })
+}

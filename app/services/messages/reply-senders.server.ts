@@ -1,0 +1,94 @@
+import type { Channel } from '~/db/schema'
+import type { MessengerClient } from '~/integrations/meta/messenger.server'
+import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
+import type { Platform } from '~/integrations/platform-errors'
+import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
+import { PLATFORM_TEXT_LIMITS, TYPING_DELAY_MS, TYPING_RENEW_MS } from '~/lib/messages'
+
+/** The platform calls an answer needs. */
+export type SenderClients = {
+  telegram: Pick<TelegramClient, 'sendMessage' | 'sendChatAction'>
+  graph: Pick<MessengerClient, 'sendMessengerText' | 'sendMessengerTyping'> &
+    Pick<WhatsAppClient, 'sendWhatsAppText'>
+}
+
+/** One platform's way of answering in one conversation. */
+export type Sender = {
+  platform: Platform
+  limit: number
+  typing(): Promise<void>
+  send(text: string): Promise<{ platformMessageId: string }>
+}
+
+export const isReplyPlatform = (name: Channel['platformName']): name is Platform =>
+  name === 'telegram' || name === 'facebook' || name === 'whatsapp'
+
+/**
+ * How the agent answers in one conversation of the channel: Telegram's sendMessage, Messenger's Send API
+ * (`messaging_type: RESPONSE`, typing_on meanwhile) or a WhatsApp Cloud API text message. WhatsApp shows typing
+ * only while marking the person's message read, which we do not do on their behalf: no indicator there.
+ */
+export function senderFor(clients: SenderClients, channel: Channel, token: string, chatId: string): Sender {
+  switch (channel.platformName) {
+    case 'facebook': {
+      const pageId = channel.platformChannelId
+      return {
+        platform: 'facebook',
+        limit: PLATFORM_TEXT_LIMITS.facebook,
+        typing: () => clients.graph.sendMessengerTyping(token, pageId, chatId),
+        async send(text) {
+          const { messageId } = await clients.graph.sendMessengerText(token, pageId, {
+            recipientId: chatId,
+            text,
+          })
+          return { platformMessageId: messageId }
+        },
+      }
+    }
+    case 'whatsapp': {
+      const phoneNumberId = channel.platformChannelId
+      return {
+        platform: 'whatsapp',
+        limit: PLATFORM_TEXT_LIMITS.whatsapp,
+        typing: async () => undefined,
+        async send(text) {
+          const { messageId } = await clients.graph.sendWhatsAppText(token, phoneNumberId, {
+            to: chatId,
+            text,
+          })
+          return { platformMessageId: messageId }
+        },
+      }
+    }
+    default:
+      return {
+        platform: 'telegram',
+        limit: PLATFORM_TEXT_LIMITS.telegram,
+        typing: () => clients.telegram.sendChatAction(token, { chatId, action: 'typing' }),
+        async send(text) {
+          const { messageId } = await clients.telegram.sendMessage(token, { chatId, text })
+          return { platformMessageId: `${chatId}:${messageId}` }
+        },
+      }
+  }
+}
+
+/**
+ * "typing..." while `work` runs, once it has taken TYPING_DELAY_MS: an answer faster than that needs no indicator
+ * (and spares the platform a call, which counts against the bot's rate limits). A failed indicator is ignored:
+ * a refusal that matters (an invalid token, a blocked bot) meets the send too, which reports it.
+ */
+export async function whileTyping<T>(sender: Sender, work: () => Promise<T>): Promise<T> {
+  let renew: NodeJS.Timeout | undefined
+  const typing = () => void sender.typing().catch(() => undefined)
+  const start = setTimeout(() => {
+    typing()
+    renew = setInterval(typing, TYPING_RENEW_MS)
+  }, TYPING_DELAY_MS)
+  try {
+    return await work()
+  } finally {
+    clearTimeout(start)
+    clearInterval(renew)
+  }
+}
