@@ -15,8 +15,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
-import { INVITATION_STATUSES } from '~/lib/organization-schemas'
+import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agent-schemas'
+import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
+import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -34,15 +35,12 @@ export const users = pgTable('users', {
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
-  plan: text('plan', { enum: ['free', 'pro', 'enterprise'] })
-    .notNull()
-    .default('free'),
+  plan: text('plan', { enum: ORGANIZATION_PLANS }).notNull().default('free'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
 
-export const MEMBERSHIP_ROLES = ['owner', 'member'] as const
-export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number]
+export type MembershipRole = (typeof ORGANIZATION_ROLES)[number]
 
 export const memberships = pgTable(
   'memberships',
@@ -53,7 +51,7 @@ export const memberships = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: MEMBERSHIP_ROLES }).notNull(),
+    role: text('role', { enum: ORGANIZATION_ROLES }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -77,7 +75,7 @@ export const invitations = pgTable(
     email: text('email'),
     invitedUserId: uuid('invited_user_id').references(() => users.id, { onDelete: 'cascade' }),
     invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
-    role: text('role', { enum: MEMBERSHIP_ROLES }).notNull().default('member'),
+    role: text('role', { enum: ORGANIZATION_ROLES }).notNull().default('member'),
     status: text('status', { enum: INVITATION_STATUSES }).notNull().default('pending'),
     createdAt: createdAt(),
     respondedAt: timestamp('responded_at', { withTimezone: true }),
@@ -119,9 +117,6 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 )
 
-export const AGENT_MODEL_TYPES = ['simple', 'medium', 'pro'] as const
-export const AGENT_STATUSES = ['active', 'inactive', 'archived'] as const
-
 /** An AI agent of an organization; its readable id is unique in the organization and never changes. */
 export const agents = pgTable(
   'agents',
@@ -133,13 +128,13 @@ export const agents = pgTable(
     readableId: text('readable_id').notNull(),
     name: text('name').notNull(),
     description: text('description'),
-    modelType: text('model_type', { enum: AGENT_MODEL_TYPES }).notNull().default('medium'),
-    creativityLevel: doublePrecision('creativity_level').notNull().default(0.7),
+    modelType: text('model_type', { enum: MODEL_TYPES }).notNull().default(AGENT_DEFAULTS.modelType),
+    creativityLevel: doublePrecision('creativity_level').notNull().default(AGENT_DEFAULTS.creativityLevel),
     systemPrompt: text('system_prompt').notNull(),
-    maxTokens: integer('max_tokens').default(1000),
-    topP: doublePrecision('top_p').default(0.9),
-    topK: integer('top_k').default(40),
-    status: text('status', { enum: AGENT_STATUSES }).notNull().default('active'),
+    maxTokens: integer('max_tokens').default(AGENT_DEFAULTS.maxTokens),
+    topP: doublePrecision('top_p').default(AGENT_DEFAULTS.topP),
+    topK: integer('top_k').default(AGENT_DEFAULTS.topK),
+    status: text('status', { enum: AGENT_STATUS_VALUES }).notNull().default(AGENT_DEFAULTS.status),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -176,15 +171,6 @@ export const agentRuns = pgTable(
   },
   (t) => [index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt)],
 )
-
-export const CHANNEL_TYPES = [
-  'facebook_page',
-  'telegram_bot',
-  'whatsapp_number',
-  'instagram_account',
-  'tiktok_account',
-] as const
-export const CHANNEL_STATUSES = ['active', 'error', 'pending', 'disconnected'] as const
 
 /**
  * A connected messaging channel. One bot, page or number belongs to one channel in the whole product

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const
@@ -24,66 +24,159 @@ export const MODEL_TYPE_LABELS: Record<ModelType, string> = {
 
 export const READABLE_ID_IMMUTABLE = 'The readable ID cannot be changed after creation'
 
-const name = z
-  .string({ error: 'Name must be at least 3 characters' })
-  .trim()
-  .min(3, 'Name must be at least 3 characters')
-  .max(100, 'Name must be less than 100 characters')
-  .refine(hasNoNul, NUL_MESSAGE)
+const NAME_SHORT = 'Name must be at least 3 characters'
+const ID_SHORT = 'ID must be at least 3 characters'
+const PROMPT_SHORT = 'System prompt must be at least 10 characters'
+const CREATIVITY_NOT_A_NUMBER = 'Creativity must be a number'
 
-const readableId = z
-  .string({ error: 'ID must be at least 3 characters' })
-  .trim()
-  .min(3, 'ID must be at least 3 characters')
-  .max(50, 'ID must be less than 50 characters')
-  .regex(/^[a-z0-9-]+$/, 'ID must contain only lowercase letters, numbers, and hyphens')
+/** What an API body that leaves out a required field is told. */
+export const AGENT_REQUIRED = {
+  name: 'Name is required',
+  readableId: 'ID is required',
+  modelType: 'Model type is required',
+  creativityLevel: 'Creativity is required',
+  systemPrompt: 'System prompt is required',
+} as const
 
-const fields = {
-  name,
-  description: z
-    .string()
-    .trim()
-    .max(500, 'Description must be less than 500 characters')
-    .refine(hasNoNul, NUL_MESSAGE)
-    .optional(),
-  modelType: z.enum(MODEL_TYPES),
-  creativityLevel: z
-    .number({ error: 'Creativity must be a number' })
-    .min(0, 'Creativity must be at least 0')
-    .max(1, 'Creativity must be at most 1'),
-  systemPrompt: z
-    .string({ error: 'System prompt must be at least 10 characters' })
-    .trim()
-    .min(10, 'System prompt must be at least 10 characters')
-    .max(5000, 'System prompt must be less than 5000 characters')
-    .refine(hasNoNul, NUL_MESSAGE),
-  maxTokens: z
-    .number({ error: 'Max tokens must be a number' })
-    .int('Max tokens must be a whole number')
-    .min(100, 'Max tokens must be at least 100')
-    .max(8192, 'Max tokens must be at most 8192')
-    .optional(),
-  topP: z
-    .number({ error: 'Top P must be a number' })
-    .min(0, 'Top P must be at least 0')
-    .max(1, 'Top P must be at most 1')
-    .optional(),
-  topK: z
-    .number({ error: 'Top K must be a number' })
-    .int('Top K must be a whole number')
-    .min(1, 'Top K must be at least 1')
-    .max(100, 'Top K must be at most 100')
-    .optional(),
+const MODEL_TYPE_INVALID = `Model type must be one of: ${MODEL_TYPES.join(', ')}`
+const STATUS_INVALID = `Status must be one of: ${AGENT_STATUS_VALUES.join(', ')}`
+
+/**
+ * The rules and texts of the spec's agent table (section 5). `absent` says where a value may be missing: in a form
+ * that is an empty box (Conform reads it as undefined), which the spec words as its minimum ("Name must be at least 3
+ * characters"); in an API body it is a key left out, worded "Name is required".
+ */
+function agentFields(absent: 'form' | 'api') {
+  const missing = (required: string, otherwise: string) =>
+    absent === 'api' ? requiredOr(required, otherwise) : otherwise
+  const requiredText = (required: string, short: string, [min, max]: [number, number], tooLong: string) =>
+    z
+      .string({ error: missing(required, short) })
+      .trim()
+      .min(min, short)
+      .max(max, tooLong)
+      .refine(hasNoNul, NUL_MESSAGE)
+  return {
+    name: requiredText(AGENT_REQUIRED.name, NAME_SHORT, [3, 100], 'Name must be less than 100 characters'),
+    readableId: z
+      .string({ error: missing(AGENT_REQUIRED.readableId, ID_SHORT) })
+      .trim()
+      .min(3, ID_SHORT)
+      .max(50, 'ID must be less than 50 characters')
+      .regex(/^[a-z0-9-]+$/, 'ID must contain only lowercase letters, numbers, and hyphens'),
+    description: z
+      .string({ error: 'Description must be text' })
+      .trim()
+      .max(500, 'Description must be less than 500 characters')
+      .refine(hasNoNul, NUL_MESSAGE),
+    modelType: z.enum(MODEL_TYPES, { error: requiredOr(AGENT_REQUIRED.modelType, MODEL_TYPE_INVALID) }),
+    creativityLevel: z
+      .number({ error: missing(AGENT_REQUIRED.creativityLevel, CREATIVITY_NOT_A_NUMBER) })
+      .min(0, 'Creativity must be at least 0')
+      .max(1, 'Creativity must be at most 1'),
+    systemPrompt: requiredText(
+      AGENT_REQUIRED.systemPrompt,
+      PROMPT_SHORT,
+      [10, 5000],
+      'System prompt must be less than 5000 characters',
+    ),
+    maxTokens: z
+      .number({ error: 'Max tokens must be a number' })
+      .int('Max tokens must be a whole number')
+      .min(100, 'Max tokens must be at least 100')
+      .max(8192, 'Max tokens must be at most 8192'),
+    topP: z
+      .number({ error: 'Top P must be a number' })
+      .min(0, 'Top P must be at least 0')
+      .max(1, 'Top P must be at most 1'),
+    topK: z
+      .number({ error: 'Top K must be a number' })
+      .int('Top K must be a whole number')
+      .min(1, 'Top K must be at least 1')
+      .max(100, 'Top K must be at most 100'),
+  }
 }
 
-/** Create Agent: the form and POST .../agents share it. */
-export const createAgentSchema = z.object({ ...fields, readableId })
+const agentStatus = z.enum(AGENT_STATUS_VALUES, { error: STATUS_INVALID })
+const readableIdRefused = z.never({ error: READABLE_ID_IMMUTABLE }).optional()
 
-/** Edit Agent: the form and PATCH .../agents/{id}; the readable id is refused, never silently ignored. */
+/** A new agent: what is left out takes the spec's defaults (section 9), active included. */
+function creating(fields: ReturnType<typeof agentFields>) {
+  return z.object({
+    ...fields,
+    description: fields.description.optional(),
+    modelType: fields.modelType.default(AGENT_DEFAULTS.modelType),
+    creativityLevel: fields.creativityLevel.default(AGENT_DEFAULTS.creativityLevel),
+    maxTokens: fields.maxTokens.default(AGENT_DEFAULTS.maxTokens),
+    topP: fields.topP.default(AGENT_DEFAULTS.topP),
+    topK: fields.topK.default(AGENT_DEFAULTS.topK),
+    status: agentStatus.default(AGENT_DEFAULTS.status),
+  })
+}
+
+/** Create Agent form. */
+export const createAgentSchema = creating(agentFields('form'))
+
+/** POST .../agents: the form's rules, with a left-out required field named as such. */
+export const createAgentBodySchema = creating(agentFields('api'))
+
+const formFields = agentFields('form')
+/** An optional field the edit form shows: an emptied box clears it (null), as the form holds the whole agent. */
+const clearable = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? null)
+
+/** Edit Agent form: the whole agent; the readable id is refused, never silently ignored. */
 export const updateAgentSchema = z.object({
-  ...fields,
-  status: z.enum(AGENT_STATUS_VALUES).optional(),
-  readableId: z.never({ error: READABLE_ID_IMMUTABLE }).optional(),
+  name: formFields.name,
+  description: clearable(formFields.description),
+  modelType: formFields.modelType,
+  creativityLevel: formFields.creativityLevel,
+  systemPrompt: formFields.systemPrompt,
+  maxTokens: clearable(formFields.maxTokens),
+  topP: clearable(formFields.topP),
+  topK: clearable(formFields.topK),
+  status: agentStatus.optional(),
+  readableId: readableIdRefused,
+})
+
+const apiFields = agentFields('api')
+/**
+ * PATCH .../agents/{id}: partial. A field left out stays as it is; null clears an optional one (description,
+ * maxTokens, topP, topK); a required one cannot be cleared. The readable id is refused.
+ */
+export const patchAgentBodySchema = z.object({
+  name: apiFields.name.optional(),
+  description: apiFields.description.nullable().optional(),
+  modelType: apiFields.modelType.optional(),
+  creativityLevel: apiFields.creativityLevel.optional(),
+  systemPrompt: apiFields.systemPrompt.optional(),
+  maxTokens: apiFields.maxTokens.nullable().optional(),
+  topP: apiFields.topP.nullable().optional(),
+  topK: apiFields.topK.nullable().optional(),
+  status: agentStatus.optional(),
+  readableId: readableIdRefused,
+})
+
+/** A point in time: a Date on the server, an ISO 8601 string once it is JSON (as the OpenAPI document says). */
+const timestamp = z.date().meta({ type: 'string', format: 'date-time' })
+
+/** An agent as the API and the screens read it (spec section 3, "Agent"); the service's AgentView is this. */
+export const agentSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  readableId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  modelType: z.enum(MODEL_TYPES),
+  creativityLevel: z.number(),
+  systemPrompt: z.string(),
+  maxTokens: z.number().nullable(),
+  topP: z.number().nullable(),
+  topK: z.number().nullable(),
+  status: z.enum(AGENT_STATUS_VALUES),
+  /** Who created it: their display name, else their email. */
+  createdBy: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
 })
 
 export const TEST_MESSAGE_REQUIRED = 'Please enter a message to test'
@@ -122,6 +215,9 @@ export const agentListQuerySchema = z.object({
 
 export type CreateAgentInput = z.output<typeof createAgentSchema>
 export type UpdateAgentInput = z.output<typeof updateAgentSchema>
+/** What an update may change: a field left out stays, null clears an optional one. */
+export type AgentChanges = z.output<typeof patchAgentBodySchema>
+export type AgentRecord = z.output<typeof agentSchema>
 export type RunAgentInput = z.output<typeof runAgentSchema>
 
 /** Creativity as the UI shows it: 0.7 → "70%". */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { CHANNEL_MESSAGES } from './channels'
 import { MESSENGER_WEBHOOK_FIELDS } from './facebook'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
 
 /**
  * What the Facebook and WhatsApp connect flows post to the server, shared by the product API and the Channels
@@ -10,7 +10,11 @@ import { hasNoNul, NUL_MESSAGE } from './input'
 
 /** Graph object ids (pages, phone numbers, WABAs) are digits. */
 const GRAPH_ID = /^\d{1,32}$/
-export const facebookPageIdSchema = z.string().trim().regex(GRAPH_ID, 'Invalid Facebook page id')
+const INVALID_PAGE_ID = 'Invalid Facebook page id'
+export const facebookPageIdSchema = z
+  .string({ error: requiredOr('Facebook page id is required', INVALID_PAGE_ID) })
+  .trim()
+  .regex(GRAPH_ID, INVALID_PAGE_ID)
 export const PIN_FORMAT_MESSAGE = 'The two-step verification PIN must be 6 digits'
 
 /** A Meta access token posted by the client; the spec's message when it is missing. */
@@ -83,12 +87,18 @@ export const pageSubscribeSchema = z.object({
 export const pageSendSchema = z.object({
   pageAccessToken: accessTokenSchema,
   /** The person's page-scoped id (PSID), as the page's webhook gives it. */
-  recipientId: z.string().trim().regex(GRAPH_ID, 'Invalid recipient id'),
+  recipientId: z
+    .string({ error: requiredOr('Recipient id is required', 'Invalid recipient id') })
+    .trim()
+    .regex(GRAPH_ID, 'Invalid recipient id'),
   /** A text, or the Send API's message object with a text. */
-  message: z.union([
-    z.string().trim().min(1, 'Message text is required').max(20_000).refine(hasNoNul, NUL_MESSAGE),
-    z.object({
-      text: z.string().trim().min(1, 'Message text is required').max(20_000).refine(hasNoNul, NUL_MESSAGE),
-    }),
-  ]),
+  message: z.union(
+    [
+      z.string().trim().min(1, 'Message text is required').max(20_000).refine(hasNoNul, NUL_MESSAGE),
+      z.object({
+        text: z.string().trim().min(1, 'Message text is required').max(20_000).refine(hasNoNul, NUL_MESSAGE),
+      }),
+    ],
+    { error: requiredOr('Message text is required', 'The message must be a text or {"text": "..."}') },
+  ),
 })

@@ -2,6 +2,19 @@
 export const PLATFORM_NAMES = ['facebook', 'telegram', 'instagram', 'whatsapp', 'tiktok'] as const
 export type PlatformName = (typeof PLATFORM_NAMES)[number]
 
+/** What kind of account a channel is; the table's column and the API's enum both take this list. */
+export const CHANNEL_TYPES = [
+  'facebook_page',
+  'telegram_bot',
+  'whatsapp_number',
+  'instagram_account',
+  'tiktok_account',
+] as const
+export type ChannelType = (typeof CHANNEL_TYPES)[number]
+
+export const CHANNEL_STATUSES = ['active', 'error', 'pending', 'disconnected'] as const
+export type ChannelStatus = (typeof CHANNEL_STATUSES)[number]
+
 export const PLATFORM_LABELS: Record<PlatformName, string> = {
   facebook: 'Facebook',
   telegram: 'Telegram',
@@ -41,8 +54,8 @@ export type ChannelView = {
   organizationId: string
   platformName: PlatformName
   platformChannelId: string
-  channelType: 'facebook_page' | 'telegram_bot' | 'whatsapp_number' | 'instagram_account' | 'tiktok_account'
-  status: 'active' | 'error' | 'pending' | 'disconnected'
+  channelType: ChannelType
+  status: ChannelStatus
   statusReason: string | null
   agentId: string | null
   agentEnabled: boolean

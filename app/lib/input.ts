@@ -12,8 +12,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (value: string) => UUID.test(value)
 export const hasNoNul = (value: string) => !value.includes('\u0000')
 
+/**
+ * A type error's text: `required` when the value is not there (a key left out of a body, or null), `otherwise`
+ * when it is there but of the wrong type; never zod's "Invalid input: expected string, received undefined".
+ */
+export const requiredOr =
+  (required: string, otherwise = required) =>
+  (issue: { input?: unknown }) =>
+    issue.input == null ? required : otherwise
+
 /** An id of one of our rows, as a path parameter or a field. */
 export const idSchema = z.string({ error: INVALID_ID_MESSAGE }).regex(UUID, INVALID_ID_MESSAGE)
+
+/** An id a body must carry: a missing one is named ("Channel ID is required"). */
+export const requiredIdSchema = (label: string) =>
+  z.string({ error: requiredOr(`${label} is required`, INVALID_ID_MESSAGE) }).regex(UUID, INVALID_ID_MESSAGE)
 
 /** How deep a request's JSON may nest: no form or body of ours goes past a few levels. */
 export const MAX_INPUT_DEPTH = 32

@@ -1,3 +1,4 @@
+import { AGENT_DEFAULTS } from '../../app/lib/agent-schemas'
 import { expect, test } from './helpers'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 
@@ -218,4 +219,101 @@ test.describe('runs against the fake model', () => {
     expect(run.status).toBe(502)
     expect(run.body.message).toMatch(/rate/i)
   })
+})
+
+test('a create body with only the required fields gets the spec defaults (section 9)', async ({
+  request,
+}) => {
+  const { create } = await setup(request)
+  const created = await create({
+    name: 'Minimal Agent',
+    readableId: `minimal-${++counter}`,
+    systemPrompt: 'Answer politely, always.',
+  })
+  expect(created.status).toBe(201)
+  // AGENT_DEFAULTS holds the spec's values (section 9); agents.server.test.ts asserts them literally.
+  expect(created.body.data).toMatchObject({ name: 'Minimal Agent', description: null, ...AGENT_DEFAULTS })
+})
+
+test('PATCH with one field changes only that field; null clears an optional one', async ({ request }) => {
+  const { user, base, create } = await setup(request)
+  const agent = (await create(valid({ description: 'Front desk', topK: 12 }))).body.data
+  const path = `${base}/${agent.id}`
+  const expectOnly = (data: Agent & { updatedAt?: string }, changed: Partial<Agent>) =>
+    expect({ ...data, updatedAt: undefined }).toEqual({ ...agent, updatedAt: undefined, ...changed })
+
+  const inactive = await user.call<Agent>('PATCH', path, { body: { status: 'inactive' } })
+  expect(inactive.status).toBe(200)
+  expect(inactive.body.message).toBe('Agent updated successfully')
+  expectOnly(inactive.body.data, { status: 'inactive' })
+
+  const renamed = await user.call<Agent>('PATCH', path, { body: { name: 'Renamed' } })
+  expect(renamed.status).toBe(200)
+  expectOnly(renamed.body.data, { status: 'inactive', name: 'Renamed' })
+
+  const cleared = await user.call<Agent>('PATCH', path, { body: { topK: null } })
+  expect(cleared.status).toBe(200)
+  expectOnly(cleared.body.data, { status: 'inactive', name: 'Renamed', topK: null })
+  expectOnly((await user.call<Agent>('GET', path)).body.data, {
+    status: 'inactive',
+    name: 'Renamed',
+    topK: null,
+  })
+})
+
+test('a missing or cleared required field is a 400 that says so in words, and nothing changes', async ({
+  request,
+}) => {
+  const { user, base, create } = await setup(request)
+  const empty = await create({})
+  expect(empty.status).toBe(400)
+  expect(empty.body).toMatchObject({
+    success: false,
+    code: 'VALIDATION_ERROR',
+    message: 'Name is required',
+    errors: {
+      name: ['Name is required'],
+      readableId: ['ID is required'],
+      systemPrompt: ['System prompt is required'],
+    },
+  })
+  const badModel = await create(valid({ modelType: 'huge' }))
+  expect(badModel.status).toBe(400)
+  expect(badModel.body.errors).toEqual({ modelType: ['Model type must be one of: simple, medium, pro'] })
+  expect(JSON.stringify(badModel.body)).not.toContain('Invalid option')
+  expect((await user.call<Agent[]>('GET', base)).body.data).toEqual([])
+
+  const agent = (await create(valid())).body.data
+  const path = `${base}/${agent.id}`
+  for (const [body, message] of [
+    [{ modelType: null }, 'Model type is required'],
+    [{ name: null, status: 'inactive' }, 'Name is required'],
+    [{ systemPrompt: null }, 'System prompt is required'],
+    [{ status: 'deleted' }, 'Status must be one of: active, inactive, archived'],
+  ] as const) {
+    const refused = await user.call('PATCH', path, { body })
+    expect(refused.status, message).toBe(400)
+    expect(refused.body.message, message).toBe(message)
+  }
+  expect((await user.call<Agent>('GET', path)).body.data).toEqual(agent)
+})
+
+test('the OpenAPI document shows the agent defaults and which fields are optional', async ({ request }) => {
+  const document = await (await request.get('/api/v1/openapi.json')).json()
+  const body = (method: 'post' | 'patch', path: string) =>
+    document.paths[`/api/v1/organizations/{orgId}/agents${path}`][method].requestBody.content[
+      'application/json'
+    ].schema
+  const create = body('post', '')
+  expect([...create.required].sort()).toEqual(['name', 'readableId', 'systemPrompt'])
+  expect(create.properties.modelType.enum).toEqual(['simple', 'medium', 'pro'])
+  for (const [field, value] of Object.entries(AGENT_DEFAULTS)) {
+    expect(create.properties[field].default, field).toBe(value)
+  }
+  expect(body('patch', '/{agentId}').required ?? []).toEqual([])
+  const agent =
+    document.paths['/api/v1/organizations/{orgId}/agents/{agentId}'].get.responses['200'].content[
+      'application/json'
+    ].schema.properties.data
+  expect(agent.properties.createdAt).toEqual({ type: 'string', format: 'date-time' })
 })

@@ -186,3 +186,43 @@ test('PATCH webhookSubscribed switches the webhook at the platform (Telegram: se
   expect((await calls()).some((c) => c.method === 'deleteWebhook' && c.token === token)).toBe(true)
   expect(JSON.stringify([on.body, off.body])).not.toContain(token)
 })
+
+test('PATCH with one field changes only that field; a bad field is a 400 in words and changes nothing', async ({
+  request,
+}) => {
+  const { user, base } = await setup(request)
+  const created = await user.call<Channel[]>('POST', base, {
+    body: { platformName: 'telegram', botToken: await registerBot('partial_patch_bot') },
+  })
+  expect(created.status).toBe(201)
+  const [channel] = created.body.data
+  const path = `${base}/${channel.id}`
+
+  const off = await user.call<Channel>('PATCH', path, { body: { agentEnabled: false } })
+  expect(off.status).toBe(200)
+  expect(off.body.data).toEqual({ ...channel, agentEnabled: false })
+
+  const renamed = await user.call<Channel>('PATCH', path, { body: { name: 'Front desk' } })
+  expect(renamed.status).toBe(200)
+  expect(renamed.body.data).toEqual({
+    ...channel,
+    agentEnabled: false,
+    metadata: { ...channel.metadata, name: 'Front desk' },
+  })
+
+  for (const [body, message] of [
+    [{ name: '  ' }, 'Channel name is required'],
+    [{ name: 'x'.repeat(101) }, 'Channel name must be at most 100 characters'],
+    [{ agentEnabled: 'no' }, 'agentEnabled must be true or false'],
+    [{ webhookSubscribed: 1 }, 'webhookSubscribed must be true or false'],
+  ] as const) {
+    const refused = await user.call('PATCH', path, { body })
+    expect(refused.status, message).toBe(400)
+    expect(refused.body.message, message).toBe(message)
+  }
+  expect((await user.call<Channel>('GET', path)).body.data).toEqual(renamed.body.data)
+
+  const document = await (await request.get('/api/v1/openapi.json')).json()
+  const patch = document.paths['/api/v1/organizations/{orgId}/channels/{channelId}'].patch
+  expect(patch.requestBody.content['application/json'].schema.required ?? []).toEqual([])
+})

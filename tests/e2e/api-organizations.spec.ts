@@ -112,6 +112,42 @@ test.describe('organizations', () => {
     expect((await owner.call('GET', `/organizations/${created.id}`)).status).toBe(404)
   })
 
+  test('create without a plan is on the free plan; PATCH {name} changes only the name; a missing name is a 400 in words and changes nothing', async ({
+    request,
+  }) => {
+    const owner = await apiUser(request)
+    const created = await owner.call<{ id: string; plan: string }>('POST', '/organizations', {
+      body: { name: 'Defaults Co' },
+    })
+    expect(created.status).toBe(201)
+    expect(created.body.data.plan).toBe('free')
+    const path = `/organizations/${created.body.data.id}`
+    const before = (await owner.call<Record<string, unknown>>('GET', path)).body.data
+
+    const renamed = await owner.call<Record<string, unknown>>('PATCH', path, { body: { name: 'Renamed Co' } })
+    expect(renamed.status).toBe(200)
+    expect({ ...renamed.body.data, updatedAt: undefined }).toEqual({
+      ...before,
+      name: 'Renamed Co',
+      updatedAt: undefined,
+    })
+
+    for (const body of [{}, { name: null }, { name: '  ' }]) {
+      const refused = await owner.call('PATCH', path, { body })
+      expect(refused.status, JSON.stringify(body)).toBe(400)
+      expect(refused.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: 'Organization name is required',
+        errors: { name: ['Organization name is required'] },
+      })
+    }
+    const plan = await owner.call('POST', '/organizations', { body: { name: 'Pro Co', plan: 'pro' } })
+    expect(plan.status).toBe(400)
+    expect(plan.body.message).toBe('A new organization is on the free plan')
+    expect((await owner.call<Record<string, unknown>>('GET', path)).body.data.name).toBe('Renamed Co')
+    expect((await owner.call<unknown[]>('GET', '/organizations')).body.data).toHaveLength(1)
+  })
+
   test('members: POST .../members {memberId} invites; the user joins only by accepting; the last owner stays', async ({
     request,
   }) => {
@@ -382,6 +418,16 @@ test('the OpenAPI document is valid OpenAPI 3.1 and lists every API route', asyn
     )
     .map((p) => `/${p}`)
   expect(Object.keys(document.paths).sort()).toEqual(routePaths.sort())
+})
+
+test('the OpenAPI document shows the organization defaults and the required fields', async ({ request }) => {
+  const document = await (await request.get('/api/v1/openapi.json')).json()
+  const body = (path: string, method: string) =>
+    document.paths[`/api/v1${path}`][method].requestBody.content['application/json'].schema
+  const create = body('/organizations', 'post')
+  expect(create.required).toEqual(['name'])
+  expect(create.properties.plan).toMatchObject({ default: 'free' })
+  expect(body('/organizations/{orgId}', 'patch').required).toEqual(['name'])
 })
 
 test('sign-in attempts are rate limited per account with 429 and Retry-After', async ({ request }) => {

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { agentRuns } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
-import { AGENT_DEFAULTS, createAgentSchema, TEST_RUN_CONTEXT, updateAgentSchema } from '~/lib/agent-schemas'
+import {
+  AGENT_DEFAULTS,
+  createAgentBodySchema,
+  createAgentSchema,
+  patchAgentBodySchema,
+  TEST_RUN_CONTEXT,
+  updateAgentSchema,
+} from '~/lib/agent-schemas'
 import { startOpenAiFake } from '../../../tests/fakes/openai-server'
 import { openTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'
@@ -69,6 +76,40 @@ describe('agents', () => {
       readableId: agent.readableId,
     })
     expect(updateAgentSchema.safeParse({ ...patch, readableId: 'new-id' }).success).toBe(false)
+  })
+
+  it('an API create body with only the required fields gets the spec defaults', async () => {
+    const scope = await newScope()
+    const { name, readableId, systemPrompt } = input()
+    const agent = await createAgent(scope, createAgentBodySchema.parse({ name, readableId, systemPrompt }))
+    expect(agent).toMatchObject({ ...AGENT_DEFAULTS, description: null })
+  })
+
+  it('a partial update changes only the fields given; null clears an optional one', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input({ description: 'Answers questions', topK: 7 }))
+    const unchanged = { ...agent, updatedAt: expect.any(Date) }
+
+    const inactive = await updateAgent(scope, agent.id, patchAgentBodySchema.parse({ status: 'inactive' }))
+    expect(inactive).toEqual({ ...unchanged, status: 'inactive' })
+    const renamed = await updateAgent(scope, agent.id, patchAgentBodySchema.parse({ name: 'Renamed' }))
+    expect(renamed).toEqual({ ...unchanged, status: 'inactive', name: 'Renamed' })
+    const cleared = await updateAgent(
+      scope,
+      agent.id,
+      patchAgentBodySchema.parse({ topK: null, description: null }),
+    )
+    expect(cleared).toEqual({
+      ...unchanged,
+      status: 'inactive',
+      name: 'Renamed',
+      topK: null,
+      description: null,
+    })
+    expect(await updateAgent(scope, agent.id, patchAgentBodySchema.parse({}))).toEqual({
+      ...cleared,
+      updatedAt: expect.any(Date),
+    })
   })
 
   it('lists by status with pagination; deleting archives', async () => {

@@ -1,7 +1,6 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm'
-import { agents, users, type Agent } from '~/db/schema'
-import type { AgentStatus, CreateAgentInput, UpdateAgentInput } from '~/lib/agent-schemas'
-import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
+import { agents, users } from '~/db/schema'
+import type { AgentChanges, AgentRecord, AgentStatus, CreateAgentInput } from '~/lib/agent-schemas'
 import { isUniqueViolation } from '~/db/errors.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
@@ -10,8 +9,8 @@ import { isUuid } from '~/lib/input'
 export const AGENT_NOT_FOUND = 'Agent not found'
 export const READABLE_ID_TAKEN = 'An agent with this ID already exists in this organization'
 
-/** What the API and the screens show of an agent (with who created it). */
-export type AgentView = Omit<Agent, 'createdBy'> & { createdBy: string | null }
+/** What the API and the screens show of an agent (with who created it): the contract's agentSchema. */
+export type AgentView = AgentRecord
 
 const columns = {
   id: agents.id,
@@ -76,16 +75,8 @@ export async function createAgent(scope: OrganizationScope, input: CreateAgentIn
       .values({
         organizationId: scope.organizationId,
         createdBy: scope.userId,
-        readableId: input.readableId,
-        name: input.name,
+        ...input,
         description: input.description || null,
-        modelType: input.modelType,
-        creativityLevel: input.creativityLevel,
-        systemPrompt: input.systemPrompt,
-        maxTokens: input.maxTokens ?? AGENT_DEFAULTS.maxTokens,
-        topP: input.topP ?? AGENT_DEFAULTS.topP,
-        topK: input.topK ?? AGENT_DEFAULTS.topK,
-        status: AGENT_DEFAULTS.status,
       })
       .returning({ id: agents.id })
     return getAgent(scope, created.id)
@@ -97,24 +88,18 @@ export async function createAgent(scope: OrganizationScope, input: CreateAgentIn
   }
 }
 
+/** Changes only the fields given (Drizzle leaves out a key whose value is undefined); null clears an optional one. */
 export async function updateAgent(
   scope: OrganizationScope,
   agentId: string,
-  input: UpdateAgentInput,
+  { readableId: _immutable, description, ...changes }: AgentChanges,
 ): Promise<AgentView> {
   await getAgent(scope, agentId)
   await scope.db
     .update(agents)
     .set({
-      name: input.name,
-      description: input.description || null,
-      modelType: input.modelType,
-      creativityLevel: input.creativityLevel,
-      systemPrompt: input.systemPrompt,
-      maxTokens: input.maxTokens ?? null,
-      topP: input.topP ?? null,
-      topK: input.topK ?? null,
-      ...(input.status ? { status: input.status } : {}),
+      ...changes,
+      ...(description === undefined ? {} : { description: description || null }),
       updatedAt: new Date(),
     })
     .where(and(eq(agents.organizationId, scope.organizationId), eq(agents.id, agentId)))

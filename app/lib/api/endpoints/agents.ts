@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import {
+  agentListQuerySchema,
+  agentSchema,
+  createAgentBodySchema,
+  patchAgentBodySchema,
+  runAgentSchema,
+} from '~/lib/agent-schemas'
+import { idSchema } from '~/lib/input'
+import { defineEndpoint } from '~/lib/api/contract'
+import { orgParams } from './shared'
+
+const agentRunResultSchema = z.object({
+  output: z.string(),
+  executionId: z.string(),
+  modelUsed: z.string(),
+  tokensUsed: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
+  latencyMs: z.number(),
+  timestamp: z.string(),
+})
+
+const agentParams = orgParams.extend({ agentId: idSchema })
+
+export const agentEndpoints = {
+  listAgents: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/agents',
+    operationId: 'listAgents',
+    summary: "The organization's agents, optionally by status, a page at a time",
+    tag: 'Agents',
+    params: orgParams,
+    query: agentListQuerySchema,
+    response: z.array(agentSchema),
+  }),
+  createAgent: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/agents',
+    operationId: 'createAgent',
+    summary:
+      'Create an agent: name, readableId and systemPrompt are required; what else is left out takes the spec defaults (shown per field), status active',
+    tag: 'Agents',
+    params: orgParams,
+    body: createAgentBodySchema,
+    response: agentSchema,
+    successStatus: 201,
+  }),
+  getAgent: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/agents/{agentId}',
+    operationId: 'getAgent',
+    summary: 'One agent',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentSchema,
+  }),
+  updateAgent: defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/{orgId}/agents/{agentId}',
+    operationId: 'updateAgent',
+    summary:
+      'Change the fields given, and only those; null clears description, maxTokens, topP or topK. The readable id cannot change',
+    tag: 'Agents',
+    params: agentParams,
+    body: patchAgentBodySchema,
+    response: agentSchema,
+  }),
+  deleteAgent: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/agents/{agentId}',
+    operationId: 'deleteAgent',
+    summary: 'Archive an agent (it stays, with its runs, and answers no one)',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentSchema,
+  }),
+  runAgent: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/agents/{agentId}/run',
+    operationId: 'runAgent',
+    summary: 'Run an agent on one message and record the run (context.metadata.testMode marks a test)',
+    tag: 'Agents',
+    params: agentParams,
+    body: runAgentSchema,
+    response: agentRunResultSchema,
+  }),
+}

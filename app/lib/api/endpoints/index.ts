@@ -1,0 +1,20 @@
+import { agentEndpoints } from './agents'
+import { channelEndpoints } from './channels'
+import { facebookEndpoints } from './facebook'
+import { invitationEndpoints } from './invitations'
+import { organizationEndpoints } from './organizations'
+import { platformEndpoints } from './platforms'
+import { userEndpoints } from './users'
+import { webhookEndpoints } from './webhooks'
+
+/** The product API's contract, one file per resource; the OpenAPI document lists them in this order. */
+export const endpoints = {
+  ...userEndpoints,
+  ...organizationEndpoints,
+  ...invitationEndpoints,
+  ...agentEndpoints,
+  ...channelEndpoints,
+  ...platformEndpoints,
+  ...webhookEndpoints,
+  ...facebookEndpoints,
+}

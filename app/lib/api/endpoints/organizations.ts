@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { requiredOr } from '~/lib/input'
+import { organizationNameSchema, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import { defineEndpoint } from '~/lib/api/contract'
+import { organizationInvitationSchema } from './invitations'
+import { externalId, organizationSchema, orgParams } from './shared'
+
+const organizationDetailSchema = organizationSchema.extend({ createdAt: z.string(), updatedAt: z.string() })
+
+const memberSchema = z.object({
+  uid: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  role: z.enum(ORGANIZATION_ROLES),
+})
+
+export const organizationEndpoints = {
+  createOrganization: defineEndpoint({
+    method: 'POST',
+    path: '/organizations',
+    operationId: 'createOrganization',
+    summary: 'Create an organization; the caller becomes its owner, on the free plan',
+    tag: 'Organizations',
+    body: z.object({
+      name: organizationNameSchema,
+      plan: z.literal('free', { error: 'A new organization is on the free plan' }).default('free'),
+    }),
+    response: organizationSchema,
+    successStatus: 201,
+    public: true,
+  }),
+  listOrganizations: defineEndpoint({
+    method: 'GET',
+    path: '/organizations',
+    operationId: 'listOrganizations',
+    summary: "The caller's organizations with its role in each",
+    tag: 'Organizations',
+    response: z.array(organizationSchema),
+    public: true,
+  }),
+  getOrganization: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}',
+    operationId: 'getOrganization',
+    summary: 'One organization the caller belongs to',
+    tag: 'Organizations',
+    params: orgParams,
+    response: organizationDetailSchema,
+  }),
+  updateOrganization: defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/{orgId}',
+    operationId: 'updateOrganization',
+    summary:
+      'Rename an organization (owners only). Its name is the one field a client may change, so it is required',
+    tag: 'Organizations',
+    params: orgParams,
+    body: z.object({ name: organizationNameSchema }),
+    response: organizationDetailSchema,
+  }),
+  deleteOrganization: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}',
+    operationId: 'deleteOrganization',
+    summary: 'Delete an organization and everything in it (owners only)',
+    tag: 'Organizations',
+    params: orgParams,
+    response: z.null(),
+  }),
+  addMember: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/members',
+    operationId: 'addMember',
+    summary:
+      'Invite a user (by uid) to become a member (owners only): they join when they accept. Answers the invitation, never their email; an already pending one is answered again',
+    tag: 'Organizations',
+    params: orgParams,
+    body: z.object({
+      memberId: z
+        .string({ error: requiredOr('Member ID is required', 'Member ID must be text') })
+        .min(1, 'Member ID is required')
+        .max(200, 'Member ID must be at most 200 characters'),
+    }),
+    response: organizationInvitationSchema,
+    successStatus: 201,
+  }),
+  removeMember: defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/{orgId}/members/{memberId}',
+    operationId: 'removeMember',
+    summary: 'Remove a member (owners only; the last owner stays)',
+    tag: 'Organizations',
+    params: orgParams.extend({ memberId: externalId }),
+    response: z.array(memberSchema),
+  }),
+  leaveOrganization: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/leave',
+    operationId: 'leaveOrganization',
+    summary: 'Leave an organization (any member; not its last owner)',
+    tag: 'Organizations',
+    params: orgParams,
+    response: z.null(),
+  }),
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
+import { endpoints } from './endpoints'
+import { buildOpenApiDocument } from './openapi'
+
+type Schema = { properties: Record<string, { default?: unknown }>; required?: string[] }
+
+const document = buildOpenApiDocument(endpoints, 'http://localhost')
+const bodyOf = (path: string, method: string): Schema => {
+  const operation = document.paths[`/api/v1${path}`][method] as {
+    requestBody: { content: { 'application/json': { schema: Schema } } }
+  }
+  return operation.requestBody.content['application/json'].schema
+}
+
+describe('the OpenAPI document', () => {
+  it('shows the agent defaults and that only name, readableId and systemPrompt are required on create', () => {
+    const create = bodyOf('/organizations/{orgId}/agents', 'post')
+    expect(create.required?.sort()).toEqual(['name', 'readableId', 'systemPrompt'])
+    const defaults = Object.fromEntries(
+      Object.entries(create.properties)
+        .filter(([, property]) => 'default' in property)
+        .map(([name, property]) => [name, property.default]),
+    )
+    expect(defaults).toEqual(AGENT_DEFAULTS)
+  })
+
+  it('every PATCH body has no required field but the organization name, its only changeable one', () => {
+    expect(bodyOf('/organizations/{orgId}/agents/{agentId}', 'patch').required ?? []).toEqual([])
+    expect(bodyOf('/organizations/{orgId}/channels/{channelId}', 'patch').required ?? []).toEqual([])
+    expect(bodyOf('/organizations/{orgId}', 'patch').required).toEqual(['name'])
+  })
+
+  it('lists every endpoint of every resource file once', () => {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods))
+    expect(operations).toHaveLength(Object.keys(endpoints).length)
+  })
+})
