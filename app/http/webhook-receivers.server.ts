@@ -4,13 +4,13 @@ import {
   matchesVerifyToken,
   verifyMetaSignature,
 } from '~/integrations/meta/signature.server'
-import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/messages'
+import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/reply-pipeline'
 import { metaWebhookPlatform } from '~/integrations/meta/webhook-payload.server'
-import { META_WEBHOOK_MESSAGES, receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
+import { META_WEBHOOK_TEXTS, receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-  WEBHOOK_MESSAGES,
+  WEBHOOK_TEXTS,
 } from '~/services/messages/telegram-webhook.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
 import {
@@ -71,7 +71,7 @@ export async function receiveTelegramCall(
     try {
       update = JSON.parse(body.text)
     } catch {
-      return answer('telegram', 'bad_body', 400, WEBHOOK_MESSAGES.badBody)
+      return answer('telegram', 'bad_body', 400, WEBHOOK_TEXTS.badBody)
     }
     await receiveTelegramUpdate({ db: database.db, boss, channel, body: update, ingest, logger })
     // Above REPLY_QUEUE_HIGH_WATER the update is still stored and acknowledged: this only counts it.
@@ -102,13 +102,13 @@ export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCal
   const body = await call.readBody(WEBHOOK_MAX_BODY_BYTES)
   if (!body.ok) return tooLarge()
   if (!verifyMetaSignature(body.bytes, call.header(META_SIGNATURE_HEADER), config.meta.appSecret)) {
-    return answer('meta', 'bad_signature', 401, META_WEBHOOK_MESSAGES.badSignature)
+    return answer('meta', 'bad_signature', 401, META_WEBHOOK_TEXTS.badSignature)
   }
   let payload: unknown
   try {
     payload = JSON.parse(body.text)
   } catch {
-    return answer('meta', 'bad_body', 400, META_WEBHOOK_MESSAGES.badBody)
+    return answer('meta', 'bad_body', 400, META_WEBHOOK_TEXTS.badBody)
   }
   const platform = metaWebhookPlatform(payload)
   try {

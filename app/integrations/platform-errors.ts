@@ -25,7 +25,7 @@ export const PLATFORM_RETRY_BASE_DELAY_MS = 1000
 export const PLATFORM_RETRY_MAX_DELAY_MS = 10_000
 
 /** The spec's message per code, word for word. UNKNOWN_ERROR has none: it carries the server's text. */
-export const PLATFORM_ERROR_MESSAGES: Record<Exclude<PlatformErrorCode, 'UNKNOWN_ERROR'>, string> = {
+export const PLATFORM_ERROR_TEXTS: Record<Exclude<PlatformErrorCode, 'UNKNOWN_ERROR'>, string> = {
   VALIDATION_ERROR: 'Invalid request data',
   AUTH_TOKEN_INVALID: 'Authentication token is invalid or expired',
   AUTH_TOKEN_MISSING: 'Authentication token is missing',
@@ -66,7 +66,7 @@ export class PlatformError extends Error {
   readonly retryAfterMs?: number
 
   constructor(platform: Platform, code: PlatformErrorCode, options: PlatformErrorOptions = {}) {
-    super(options.message ?? (code === 'UNKNOWN_ERROR' ? 'Unknown error' : PLATFORM_ERROR_MESSAGES[code]))
+    super(options.message ?? (code === 'UNKNOWN_ERROR' ? 'Unknown error' : PLATFORM_ERROR_TEXTS[code]))
     this.name = 'PlatformError'
     this.platform = platform
     this.code = code

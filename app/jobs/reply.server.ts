@@ -1,6 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
-import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/messages'
+import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/reply-pipeline'
 import { replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
 import { markReplyFailed } from '~/services/messages/reply-queries.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CHANNEL_MESSAGES } from './channels'
+import { CHANNEL_TEXTS } from './channels'
 import { MESSENGER_WEBHOOK_FIELDS } from './facebook'
 import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
 
@@ -19,9 +19,9 @@ export const PIN_FORMAT_MESSAGE = 'The two-step verification PIN must be 6 digit
 
 /** A Meta access token posted by the client; the spec's message when it is missing. */
 export const accessTokenSchema = z
-  .string({ error: CHANNEL_MESSAGES.noAccessToken })
+  .string({ error: CHANNEL_TEXTS.noAccessToken })
   .trim()
-  .min(1, { error: CHANNEL_MESSAGES.noAccessToken })
+  .min(1, { error: CHANNEL_TEXTS.noAccessToken })
   .max(2048)
 
 export const facebookPageSchema = z.object({
@@ -36,8 +36,8 @@ export const facebookPageSchema = z.object({
 /** The pages chosen in the Facebook login, one channel each. */
 export const facebookPagesSchema = z.object({
   pages: z
-    .array(facebookPageSchema, { error: CHANNEL_MESSAGES.noFacebookPages })
-    .min(1, { error: CHANNEL_MESSAGES.noFacebookPages })
+    .array(facebookPageSchema, { error: CHANNEL_TEXTS.noFacebookPages })
+    .min(1, { error: CHANNEL_TEXTS.noFacebookPages })
     .max(100),
   /**
    * The person's user token from the same login, optional. With it the server exchanges it for a long-lived one
@@ -49,16 +49,16 @@ export const facebookPagesSchema = z.object({
 export type FacebookPagesInput = z.infer<typeof facebookPagesSchema>
 
 const graphId = z
-  .string({ error: CHANNEL_MESSAGES.whatsappSignupFailed })
+  .string({ error: CHANNEL_TEXTS.whatsappSignupFailed })
   .trim()
-  .regex(GRAPH_ID, { error: CHANNEL_MESSAGES.whatsappSignupFailed })
+  .regex(GRAPH_ID, { error: CHANNEL_TEXTS.whatsappSignupFailed })
 
 /** Embedded Signup's result (spec section 3, "WhatsApp connect payload"); an empty PIN is no PIN. */
 export const whatsappConnectSchema = z.object({
   code: z
-    .string({ error: CHANNEL_MESSAGES.whatsappNoCode })
+    .string({ error: CHANNEL_TEXTS.whatsappNoCode })
     .trim()
-    .min(1, { error: CHANNEL_MESSAGES.whatsappNoCode })
+    .min(1, { error: CHANNEL_TEXTS.whatsappNoCode })
     .max(2048),
   wabaId: graphId,
   phoneNumberId: graphId,

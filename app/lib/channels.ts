@@ -102,7 +102,7 @@ export function connectionStatus(channel: Pick<ChannelView, 'status' | 'platform
   }
 }
 
-export const CHANNEL_MESSAGES = {
+export const CHANNEL_TEXTS = {
   botTokenRequired: 'Bot token is required for Telegram connection',
   botInfoFailed: 'Failed to retrieve bot information. Please check your token.',
   botTokenInvalid: 'Bot token is invalid or expired',

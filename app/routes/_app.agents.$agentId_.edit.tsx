@@ -3,7 +3,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentFormPanel } from '~/components/agents/agent-form-panel'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
-import { AGENT_MESSAGES } from '~/components/agents/messages'
+import { AGENT_TEXTS } from '~/components/agents/texts'
 import { AGENTS_PATH } from '~/components/agents/paths'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
@@ -36,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   )
   if (!outcome.ok) {
     const { status, reason } = outcome.failure
-    const result = replyRefused(submission, outcome.failure, AGENT_MESSAGES.updateFailed(reason))
+    const result = replyRefused(submission, outcome.failure, AGENT_TEXTS.updateFailed(reason))
     return data({ result, saved: null, error: reason }, status)
   }
   if (formData.has('noscript')) return redirect(AGENTS_PATH)

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { useActionData } from '@remix-run/react'
 import { AgentFormPanel } from '~/components/agents/agent-form-panel'
-import { AGENT_MESSAGES } from '~/components/agents/messages'
+import { AGENT_TEXTS } from '~/components/agents/texts'
 import { AGENTS_PATH } from '~/components/agents/paths'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
@@ -30,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   )
   if (!outcome.ok) {
     const { status, reason } = outcome.failure
-    const result = replyRefused(submission, outcome.failure, AGENT_MESSAGES.createFailed(reason))
+    const result = replyRefused(submission, outcome.failure, AGENT_TEXTS.createFailed(reason))
     return data({ result, saved: null, error: reason }, status)
   }
   if (formData.has('noscript')) return redirect(AGENTS_PATH)

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { AgentsScreen } from '~/components/agents/agents-screen'
-import { AGENT_MESSAGES } from '~/components/agents/messages'
+import { AGENT_TEXTS } from '~/components/agents/texts'
 import { PRODUCT_NAME } from '~/lib/constants'
 import { listAgents } from '~/services/agents/agents.server'
 import { isAppError } from '~/utils/errors'
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return {
       hasOrganization: true,
       agents: [],
-      loadError: isAppError(error) ? error.message : AGENT_MESSAGES.loadFailed,
+      loadError: isAppError(error) ? error.message : AGENT_TEXTS.loadFailed,
     }
   }
 }

@@ -3,7 +3,7 @@ import { useActionData } from '@remix-run/react'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { assignAgentSchema } from '~/components/channels/schemas'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { assignAgent } from '~/services/channels/channels.server'
 
 /** The "Agent Enabled" switch of the Channel Details dialog: the assignment again, switched on or off. */
@@ -12,7 +12,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const section = { section: 'agent', schema: assignAgentSchema, succeeded: null } as const
   return changeInCurrentScope(
     request,
-    { ...section, failed: CHANNEL_MESSAGES.assignFailed },
+    { ...section, failed: CHANNEL_TEXTS.assignFailed },
     (scope, assignment) => assignAgent(scope, channelId, assignment),
     { action: 'switch agent', channelId },
   )

@@ -3,13 +3,13 @@ import { useActionData } from '@remix-run/react'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { assignAgentSchema } from '~/components/channels/schemas'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { assignAgent } from '~/services/channels/channels.server'
 
 /** The Assign button of the Channel Details dialog. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const channelId = params.channelId ?? ''
-  const { assigned: succeeded, assignFailed: failed } = CHANNEL_MESSAGES
+  const { assigned: succeeded, assignFailed: failed } = CHANNEL_TEXTS
   return changeInCurrentScope(
     request,
     { section: 'agent', schema: assignAgentSchema, succeeded, failed },

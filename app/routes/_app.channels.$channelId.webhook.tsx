@@ -3,7 +3,7 @@ import { useActionData } from '@remix-run/react'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { webhookSchema } from '~/components/channels/schemas'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { platformDeps } from '~/runtime/channel-deps.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { setChannelWebhook } from '~/services/channels/webhook.server'
@@ -14,7 +14,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const deps = platformDeps(await getRuntime())
   return changeInCurrentScope(
     request,
-    { section: 'webhook', schema: webhookSchema, succeeded: null, failed: CHANNEL_MESSAGES.webhookFailed },
+    { section: 'webhook', schema: webhookSchema, succeeded: null, failed: CHANNEL_TEXTS.webhookFailed },
     (scope, { subscribed }) => setChannelWebhook(scope, channelId, subscribed, deps),
     { action: 'channel webhook', channelId },
   )

@@ -6,7 +6,7 @@ import { DeleteChannelPanel } from '~/components/channels/delete-channel-panel'
 import { CHANNELS_PATH } from '~/components/channels/paths'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { getChannel, toChannelView } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { platformDeps } from '~/runtime/channel-deps.server'
@@ -30,7 +30,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const outcome = await attemptInScope(
     scope,
     (s) => deleteChannel(s, channelId, deps),
-    CHANNEL_MESSAGES.deleteFailed,
+    CHANNEL_TEXTS.deleteFailed,
     { action: 'delete channel', channelId },
   )
   if (!outcome.ok) {
@@ -51,7 +51,7 @@ export default function DeleteChannelDialog() {
   if (!shown) {
     return (
       <Alert color="red" variant="light" role="alert">
-        {CHANNEL_MESSAGES.notFound}
+        {CHANNEL_TEXTS.notFound}
       </Alert>
     )
   }

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { facebookPagesSchema } from '~/lib/channel-connect-schemas'
-import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
+import { CHANNEL_TEXTS, channelDisplayName } from '~/lib/channels'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectFacebookPages } from '~/services/channels/facebook.server'
 import { platformDeps } from '~/runtime/channel-deps.server'
@@ -17,11 +17,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const scope = await getCurrentScope(request)
   const submission = parseWithZod(await request.formData(), { schema: facebookPagesSchema })
   if (submission.status !== 'success') {
-    const error = firstMessage(submission.error) ?? CHANNEL_MESSAGES.noFacebookPages
+    const error = firstMessage(submission.error) ?? CHANNEL_TEXTS.noFacebookPages
     return data({ connected: null, error }, 400)
   }
   const deps = platformDeps(await getRuntime())
-  const failed = CHANNEL_MESSAGES.facebookCreateFailed
+  const failed = CHANNEL_TEXTS.facebookCreateFailed
   const outcome = await attemptInScope(
     scope,
     (s) => connectFacebookPages(s, submission.value, deps),

@@ -7,7 +7,7 @@ import { CHANNELS_PATH } from '~/components/channels/paths'
 import { connectTelegramSchema } from '~/components/channels/schemas'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
-import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
+import { CHANNEL_TEXTS, channelDisplayName } from '~/lib/channels'
 import { replyRefused } from '~/lib/form-reply'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectTelegramBot } from '~/services/channels/telegram.server'
@@ -32,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const outcome = await attemptInScope(
     scope,
     (s) => connectTelegramBot(s, submission.value, deps),
-    CHANNEL_MESSAGES.telegramCreateFailed,
+    CHANNEL_TEXTS.telegramCreateFailed,
     { action: 'connect telegram' },
   )
   if (!outcome.ok) {

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { whatsappConnectSchema } from '~/lib/channel-connect-schemas'
-import { CHANNEL_MESSAGES, channelDisplayName } from '~/lib/channels'
+import { CHANNEL_TEXTS, channelDisplayName } from '~/lib/channels'
 import { toChannelView } from '~/services/channels/channels.server'
 import { connectWhatsApp } from '~/services/channels/whatsapp.server'
 import { platformDeps } from '~/runtime/channel-deps.server'
@@ -17,11 +17,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const scope = await getCurrentScope(request)
   const submission = parseWithZod(await request.formData(), { schema: whatsappConnectSchema })
   if (submission.status !== 'success') {
-    const error = firstMessage(submission.error) ?? CHANNEL_MESSAGES.whatsappSignupFailed
+    const error = firstMessage(submission.error) ?? CHANNEL_TEXTS.whatsappSignupFailed
     return data({ connected: null, error }, 400)
   }
   const deps = platformDeps(await getRuntime())
-  const failed = CHANNEL_MESSAGES.whatsappConnectFailed
+  const failed = CHANNEL_TEXTS.whatsappConnectFailed
   const outcome = await attemptInScope(scope, (s) => connectWhatsApp(s, submission.value, deps), failed, {
     action: 'connect whatsapp',
   })

@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { assignAgent, removeAgent, toChannelView } from '~/services/channels/channels.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
@@ -9,14 +9,14 @@ const route = apiRoute(
       await assignAgent(await scopeOf(caller, params.orgId), params.channelId, body),
       caller.runtime.config,
     ),
-    message: CHANNEL_MESSAGES.assigned,
+    message: CHANNEL_TEXTS.assigned,
   })),
   handle(endpoints.removeChannelAgent, async ({ caller, params }) => ({
     data: toChannelView(
       await removeAgent(await scopeOf(caller, params.orgId), params.channelId),
       caller.runtime.config,
     ),
-    message: CHANNEL_MESSAGES.removed,
+    message: CHANNEL_TEXTS.removed,
   })),
 )
 

@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { getChannel, toChannelView, updateChannel } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { setChannelWebhook } from '~/services/channels/webhook.server'
@@ -36,7 +36,7 @@ const route = apiRoute(
         channelId: params.channelId,
         reason: warning,
       })
-    return { data: null, message: CHANNEL_MESSAGES.deleted }
+    return { data: null, message: CHANNEL_TEXTS.deleted }
   }),
 )
 

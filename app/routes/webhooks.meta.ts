@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { META_WEBHOOK_MESSAGES } from '~/services/messages/meta-webhook.server'
+import { META_WEBHOOK_TEXTS } from '~/services/messages/meta-webhook.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { callFromRequest, metaHandshakeChallenge, receiveMetaCall } from '~/http/webhook-receivers.server'
 
@@ -16,7 +16,7 @@ const reply = (status: number, message?: string) =>
 export async function loader({ request }: LoaderFunctionArgs) {
   const { config } = await getRuntime()
   const challenge = metaHandshakeChallenge(new URL(request.url).searchParams, config.meta.verifyToken)
-  if (challenge === undefined) return reply(403, META_WEBHOOK_MESSAGES.badVerifyToken)
+  if (challenge === undefined) return reply(403, META_WEBHOOK_TEXTS.badVerifyToken)
   return new Response(challenge, {
     status: 200,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },

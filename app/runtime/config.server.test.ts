@@ -44,7 +44,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' }).trustProxy).toBe(true)
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '2' }).trustProxy).toBe(2)
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback')
-    expect(loadConfig({ DATA_DIR: dir, MIGRATIONS_DIR: '/srv/migrations' }).migrationsDir).toBe('/srv/migrations')
+    expect(loadConfig({ DATA_DIR: dir, MIGRATIONS_DIR: '/srv/migrations' }).migrationsDir).toBe(
+      '/srv/migrations',
+    )
   })
 
   it('honours PORT and PUBLIC_URL', () => {

@@ -9,7 +9,7 @@ import {
   DEFAULT_REPLY_QUEUE_HIGH_WATER,
   DEFAULT_REPLY_WORKER_CONCURRENCY,
   MAX_REPLY_WORKER_CONCURRENCY,
-} from '~/lib/messages'
+} from '~/lib/reply-pipeline'
 import { LOG_LEVELS } from '~/utils/logger.server'
 import { isPublicHttpsUrl } from '~/utils/public-url.server'
 
@@ -300,9 +300,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** Whether the embedded defaults are in use (not a strict production configuration). */
     embedded: !strict,
     llm: {
-      openaiCompatible: env.LLM_BASE_URL
-        ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY }
-        : undefined,
+      openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
       anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,
       models: { simple: env.LLM_MODEL_SIMPLE, medium: env.LLM_MODEL_MEDIUM, pro: env.LLM_MODEL_PRO },
       timeoutMs: env.LLM_TIMEOUT_MS,

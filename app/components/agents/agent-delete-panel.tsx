@@ -5,7 +5,7 @@ import { useEffect } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
 import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
-import { AGENT_MESSAGES } from './messages'
+import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH } from './paths'
 import type { AgentItem } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
@@ -25,10 +25,10 @@ export function AgentDeletePanel({
   useEffect(() => {
     if (!done) return
     if (done.deleted) {
-      notifications.show({ color: 'green', message: AGENT_MESSAGES.deleted })
+      notifications.show({ color: 'green', message: AGENT_TEXTS.deleted })
       ignoreInterruption(navigate(AGENTS_PATH, { preventScrollReset: true }))
     } else {
-      notifications.show({ color: 'red', message: AGENT_MESSAGES.deleteFailed })
+      notifications.show({ color: 'red', message: AGENT_TEXTS.deleteFailed })
     }
   }, [done, navigate])
 
@@ -36,7 +36,7 @@ export function AgentDeletePanel({
   return (
     <FormComponent method="post" aria-label="Delete Agent">
       <Stack gap="md">
-        <FormError message={failed ? AGENT_MESSAGES.deleteFailed : undefined} />
+        <FormError message={failed ? AGENT_TEXTS.deleteFailed : undefined} />
         <Text>
           Are you sure you want to delete{' '}
           <Text span fw={700}>

@@ -4,7 +4,7 @@ import { useNavigate } from '@remix-run/react'
 import { useEffect } from 'react'
 import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { AgentForm } from './agent-form'
-import { AGENT_MESSAGES } from './messages'
+import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH } from './paths'
 import type { AgentItem } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
@@ -29,13 +29,13 @@ export function AgentFormPanel({
     if (done.saved) {
       notifications.show({
         color: 'green',
-        message: creating ? AGENT_MESSAGES.created : AGENT_MESSAGES.updated,
+        message: creating ? AGENT_TEXTS.created : AGENT_TEXTS.updated,
       })
       ignoreInterruption(navigate(AGENTS_PATH, { preventScrollReset: true }))
     } else if (done.error) {
       notifications.show({
         color: 'red',
-        message: creating ? AGENT_MESSAGES.createFailed(done.error) : AGENT_MESSAGES.updateFailed(done.error),
+        message: creating ? AGENT_TEXTS.createFailed(done.error) : AGENT_TEXTS.updateFailed(done.error),
       })
     }
   }, [done, creating, navigate])

@@ -15,7 +15,7 @@ import {
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from './date-time'
-import { AGENT_MESSAGES } from './messages'
+import { AGENT_TEXTS } from './texts'
 import type { AgentItem } from './types'
 
 /** The Agent run result of the spec (section 3), as the Test Agent dialog shows it. */
@@ -92,8 +92,8 @@ export function AgentTestPanel({
 
   useEffect(() => {
     if (!done) return
-    if (done.run) notifications.show({ color: 'green', message: AGENT_MESSAGES.tested })
-    else if (done.error) notifications.show({ color: 'red', message: AGENT_MESSAGES.testFailed(done.error) })
+    if (done.run) notifications.show({ color: 'green', message: AGENT_TEXTS.tested })
+    else if (done.error) notifications.show({ color: 'red', message: AGENT_TEXTS.testFailed(done.error) })
   }, [done])
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -135,7 +135,7 @@ export function AgentTestPanel({
         aria-label="Test Agent"
       >
         <Stack gap="sm">
-          <FormError message={answer?.error ? AGENT_MESSAGES.testFailed(answer.error) : undefined} />
+          <FormError message={answer?.error ? AGENT_TEXTS.testFailed(answer.error) : undefined} />
           <Textarea
             key={fields.input.key}
             id={fields.input.id}

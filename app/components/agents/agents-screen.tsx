@@ -21,7 +21,7 @@ import { AGENT_STATUS_VALUES, type AgentStatus } from '~/lib/agent-schemas'
 import { AgentCard } from './agent-card'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
-import { AGENT_MESSAGES } from './messages'
+import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH, NEW_AGENT_PATH } from './paths'
 import type { AgentItem } from './types'
 
@@ -140,10 +140,10 @@ export function AgentsScreen({
       <Alert
         color="red"
         variant="light"
-        title={AGENT_MESSAGES.loadErrorTitle}
+        title={AGENT_TEXTS.loadErrorTitle}
         icon={<IconAlertCircle aria-hidden />}
       >
-        {loadError || AGENT_MESSAGES.loadFailed}
+        {loadError || AGENT_TEXTS.loadFailed}
       </Alert>
     )
   } else if (!hasOrganization) {

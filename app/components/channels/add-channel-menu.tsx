@@ -10,7 +10,7 @@ import { Link } from '@remix-run/react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import classes from './channels.module.css'
 import { CONNECT_PATHS } from './paths'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import type { MetaConnect, MetaPlatform } from './use-meta-connect'
 
 const META_ENTRIES = [
@@ -20,10 +20,10 @@ const META_ENTRIES = [
 
 /** Why a Meta entry cannot be used on this server, or null when it can. */
 function unavailableReason(platform: MetaPlatform, { meta }: MetaConnect): string | null {
-  if (platform === 'facebook') return meta.configured ? null : CHANNEL_UI_MESSAGES.facebookNotConfigured
+  if (platform === 'facebook') return meta.configured ? null : CHANNEL_UI_TEXTS.facebookNotConfigured
   return meta.configured && meta.whatsappConfigId
     ? null
-    : CHANNEL_UI_MESSAGES.whatsappNotConfigured(meta.configured)
+    : CHANNEL_UI_TEXTS.whatsappNotConfigured(meta.configured)
 }
 
 /** Without JavaScript the Facebook SDK cannot run: the entries say so. */
@@ -33,7 +33,7 @@ function NoScriptEntry({ entry }: { entry: (typeof META_ENTRIES)[number] }) {
       <entry.Icon size={16} aria-hidden />
       {entry.label}
       <Badge size="xs" variant="light" color="gray" radius="sm">
-        {CHANNEL_UI_MESSAGES.needsJavaScript}
+        {CHANNEL_UI_TEXTS.needsJavaScript}
       </Badge>
     </span>
   )
@@ -81,7 +81,7 @@ export function AddChannelMenu({ centered = false, meta }: { centered?: boolean;
         leftSection={connecting ? <Loader size={16} aria-hidden /> : <entry.Icon size={16} aria-hidden />}
         aria-busy={connecting}
       >
-        {connecting ? `${entry.label}: ${CHANNEL_UI_MESSAGES.connecting}` : entry.label}
+        {connecting ? `${entry.label}: ${CHANNEL_UI_TEXTS.connecting}` : entry.label}
         {reason ? (
           <Text size="xs" c="gray.7" className={classes.menuHint}>
             {reason}
@@ -107,7 +107,7 @@ export function AddChannelMenu({ centered = false, meta }: { centered?: boolean;
           rightSection={<IconChevronDown size={14} aria-hidden />}
           aria-busy={busy !== null}
         >
-          {busy ? CHANNEL_UI_MESSAGES.connecting : 'Add Channel'}
+          {busy ? CHANNEL_UI_TEXTS.connecting : 'Add Channel'}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

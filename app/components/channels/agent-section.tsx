@@ -16,7 +16,7 @@ import { useNavigation } from '@remix-run/react'
 import { useState, type FormEvent } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import type { ChannelDetailsContext } from './channel-details-panel'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { channelPath } from './paths'
 import type { AgentOption } from './types'
 
@@ -96,7 +96,7 @@ export function AgentSection({
     options.unshift({ value: assignedAgent.id, label })
   }
   const descriptions = new Map(agents.map((agent) => [agent.id, agent.description]))
-  const noAgents = agents.length === 0 ? CHANNEL_UI_MESSAGES.noActiveAgents : undefined
+  const noAgents = agents.length === 0 ? CHANNEL_UI_TEXTS.noActiveAgents : undefined
 
   const showAssign = assigned === null || chosen !== assigned
   const showRemove = assigned !== null && chosen === assigned
@@ -109,7 +109,7 @@ export function AgentSection({
       return
     }
     event.preventDefault()
-    setLocalError(CHANNEL_UI_MESSAGES.selectAgent)
+    setLocalError(CHANNEL_UI_TEXTS.selectAgent)
   }
 
   return (
@@ -156,9 +156,7 @@ export function AgentSection({
             <Select
               label="Select Agent"
               name="agentId"
-              placeholder={
-                loadingAgents ? CHANNEL_UI_MESSAGES.loadingAgents : CHANNEL_UI_MESSAGES.chooseAgent
-              }
+              placeholder={loadingAgents ? CHANNEL_UI_TEXTS.loadingAgents : CHANNEL_UI_TEXTS.chooseAgent}
               data={options}
               value={chosen}
               onChange={(value) => {
@@ -175,7 +173,7 @@ export function AgentSection({
                   ) : null}
                 </Stack>
               )}
-              nothingFoundMessage={CHANNEL_UI_MESSAGES.noActiveAgents}
+              nothingFoundMessage={CHANNEL_UI_TEXTS.noActiveAgents}
               description={noAgents}
               disabled={loadingAgents || pending}
               error={localError ? true : undefined}
@@ -188,7 +186,7 @@ export function AgentSection({
               name="agentId"
               defaultValue={assigned ?? ''}
               description={noAgents}
-              data={[{ value: '', label: CHANNEL_UI_MESSAGES.chooseAgent }, ...options]}
+              data={[{ value: '', label: CHANNEL_UI_TEXTS.chooseAgent }, ...options]}
             />
           )}
           {error ? (

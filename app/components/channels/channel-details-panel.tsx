@@ -6,7 +6,7 @@ import { channelDisplayName } from '~/lib/channels'
 import { AgentSection } from './agent-section'
 import classes from './channels.module.css'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { CHANNELS_PATH, channelPath } from './paths'
 import { CHANNEL_TYPE_LABELS, ChannelStatusBadge, PLATFORM_LABELS } from './platform'
 import type { AgentOption, ChannelItem } from './types'
@@ -55,7 +55,7 @@ export function ChannelDetailsPanel({
   if (!channel) {
     return (
       <Alert color="red" variant="light" role="alert">
-        {CHANNEL_UI_MESSAGES.notFound}
+        {CHANNEL_UI_TEXTS.notFound}
       </Alert>
     )
   }

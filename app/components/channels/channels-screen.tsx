@@ -9,7 +9,7 @@ import { AddChannelMenu } from './add-channel-menu'
 import { ChannelCard } from './channel-card'
 import classes from './channels.module.css'
 import { ConnectionErrorBanner } from './connection-error-banner'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { CHANNELS_PATH } from './paths'
 import type { ChannelItem } from './types'
 import { useMetaConnect, type MetaConnect } from './use-meta-connect'
@@ -22,9 +22,9 @@ function EmptyState({ meta }: { meta: MetaConnect }) {
           <IconPlugConnected size={28} aria-hidden />
         </ThemeIcon>
         <Text fw={600} size="lg">
-          {CHANNEL_UI_MESSAGES.emptyTitle}
+          {CHANNEL_UI_TEXTS.emptyTitle}
         </Text>
-        <Text c="gray.7">{CHANNEL_UI_MESSAGES.emptyHint}</Text>
+        <Text c="gray.7">{CHANNEL_UI_TEXTS.emptyHint}</Text>
         <Stack mt="sm">
           <AddChannelMenu centered meta={meta} />
         </Stack>
@@ -34,8 +34,8 @@ function EmptyState({ meta }: { meta: MetaConnect }) {
 }
 
 const CONNECTING_ANNOUNCEMENTS = {
-  facebook: `Facebook Page: ${CHANNEL_UI_MESSAGES.connecting}`,
-  whatsapp: `WhatsApp Business Account: ${CHANNEL_UI_MESSAGES.connecting}`,
+  facebook: `Facebook Page: ${CHANNEL_UI_TEXTS.connecting}`,
+  whatsapp: `WhatsApp Business Account: ${CHANNEL_UI_TEXTS.connecting}`,
 }
 
 /** What the Channels screen hands to its dialog routes (`useOutletContext`). */
@@ -83,7 +83,7 @@ export function ChannelsScreen({
             <IconBuilding size={28} aria-hidden />
           </ThemeIcon>
           <Text fw={600} size="lg">
-            {CHANNEL_UI_MESSAGES.noOrganization}
+            {CHANNEL_UI_TEXTS.noOrganization}
           </Text>
           <Text c="gray.7">Create or choose an organization to manage its channels.</Text>
         </Stack>
@@ -105,7 +105,7 @@ export function ChannelsScreen({
     <>
       <PageHeader
         title="Channels"
-        subtitle={CHANNEL_UI_MESSAGES.subtitle}
+        subtitle={CHANNEL_UI_TEXTS.subtitle}
         actions={hasOrganization && channels.length > 0 ? <AddChannelMenu meta={metaConnect} /> : null}
       />
       <VisuallyHidden role="status" aria-live="polite">

@@ -9,7 +9,7 @@ import { PendingButton } from '~/components/forms/pending-button'
 import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { ConnectionErrorBanner } from './connection-error-banner'
 import classes from './channels.module.css'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { CHANNELS_PATH } from './paths'
 import { connectTelegramSchema } from './schemas'
 import { ignoreInterruption } from '~/lib/navigation'
@@ -72,7 +72,7 @@ export function ConnectTelegramPanel({
   useEffect(() => {
     if (!done) return
     if (done.connected) {
-      notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.connected(done.connected.name) })
+      notifications.show({ color: 'green', message: CHANNEL_UI_TEXTS.connected(done.connected.name) })
       onConnectError(null)
       ignoreInterruption(navigate(CHANNELS_PATH, { preventScrollReset: true }))
     } else if (done.error) {

@@ -2,7 +2,7 @@ import { Alert, CloseButton, Group, Text } from '@mantine/core'
 import { IconAlertCircle } from '@tabler/icons-react'
 import { Link, useLocation } from '@remix-run/react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 
 /** The dismissible "Connection Error" banner; without JavaScript, dismissing reloads the page without it. */
 export function ConnectionErrorBanner({ message, onDismiss }: { message: string; onDismiss?: () => void }) {
@@ -14,7 +14,7 @@ export function ConnectionErrorBanner({ message, onDismiss }: { message: string;
       variant="light"
       role="alert"
       mb="lg"
-      title={CHANNEL_UI_MESSAGES.connectionErrorTitle}
+      title={CHANNEL_UI_TEXTS.connectionErrorTitle}
       icon={<IconAlertCircle aria-hidden />}
     >
       <Group justify="space-between" wrap="nowrap" align="flex-start">

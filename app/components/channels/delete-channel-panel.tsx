@@ -7,7 +7,7 @@ import { channelDisplayName } from '~/lib/channels'
 import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { loadedFacebookSdk } from './facebook-sdk'
 import { logOutOfFacebook } from './meta-connect'
-import { CHANNEL_UI_MESSAGES, DELETE_CLOSE_DELAY_MS } from './messages'
+import { CHANNEL_UI_TEXTS, DELETE_CLOSE_DELAY_MS } from './texts'
 import { CHANNELS_PATH, channelPath } from './paths'
 import type { ChannelItem } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
@@ -44,19 +44,19 @@ export function DeleteChannelPanel({
   }, [done, navigate, isFacebook])
 
   const name = channelDisplayName(channel)
-  const { before, after } = CHANNEL_UI_MESSAGES.deleteConfirm
+  const { before, after } = CHANNEL_UI_TEXTS.deleteConfirm
   return (
     <FormComponent method="post" aria-label="Delete Channel">
       <Stack gap="md">
         <FormError message={answer?.error ?? undefined} />
         {deleted ? (
           <Alert color="green" variant="light" role="status">
-            {CHANNEL_UI_MESSAGES.deleted}
+            {CHANNEL_UI_TEXTS.deleted}
           </Alert>
         ) : null}
         {answer?.warning ? (
           <Alert color="yellow" variant="light">
-            {CHANNEL_UI_MESSAGES.deleteWarning(answer.warning)}
+            {CHANNEL_UI_TEXTS.deleteWarning(answer.warning)}
           </Alert>
         ) : null}
         <Text>

@@ -52,10 +52,10 @@ describe('loadFacebookSdk', () => {
   })
 
   it('fails clearly when the script cannot be fetched, and tries again on the next use', async () => {
-    const { loadFacebookSdk, loadedFacebookSdk, SDK_MESSAGES } = sdkModule
+    const { loadFacebookSdk, loadedFacebookSdk, SDK_TEXTS } = sdkModule
     const failed = loadFacebookSdk(SETTINGS)
     scripts()[0]?.dispatchEvent(new Event('error'))
-    await expect(failed).rejects.toThrow(SDK_MESSAGES.loadFailed)
+    await expect(failed).rejects.toThrow(SDK_TEXTS.loadFailed)
     expect(scripts()).toHaveLength(0)
     expect(await loadedFacebookSdk()).toBeUndefined()
     const again = loadFacebookSdk(SETTINGS)
@@ -65,10 +65,10 @@ describe('loadFacebookSdk', () => {
   })
 
   it('gives up after the timeout with its own message', async () => {
-    const { loadFacebookSdk, SDK_MESSAGES } = sdkModule
+    const { loadFacebookSdk, SDK_TEXTS } = sdkModule
     vi.useFakeTimers()
     const slow = loadFacebookSdk(SETTINGS, 5_000)
-    const outcome = expect(slow).rejects.toThrow(SDK_MESSAGES.timedOut)
+    const outcome = expect(slow).rejects.toThrow(SDK_TEXTS.timedOut)
     await vi.advanceTimersByTimeAsync(5_000)
     await outcome
     expect(scripts()).toHaveLength(0)

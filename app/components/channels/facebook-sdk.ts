@@ -21,7 +21,7 @@ declare global {
 
 export type FacebookSdkSettings = { appId: string; sdkUrl: string }
 
-export const SDK_MESSAGES = {
+export const SDK_TEXTS = {
   loadFailed:
     'The Facebook SDK could not be loaded. Check your connection (or an ad or tracker blocker) and try again.',
   timedOut: 'The Facebook SDK took too long to load. Check your connection and try again.',
@@ -41,7 +41,7 @@ function inject({ appId, sdkUrl }: FacebookSdkSettings, timeoutMs: number): Prom
   return new Promise((resolve, reject) => {
     const ready = () => {
       const sdk = window.FB
-      if (!sdk) return reject(new ConnectError(SDK_MESSAGES.loadFailed))
+      if (!sdk) return reject(new ConnectError(SDK_TEXTS.loadFailed))
       sdk.init({ appId, version: FACEBOOK_SDK_VERSION, cookie: true, xfbml: false })
       resolve(sdk)
     }
@@ -54,7 +54,7 @@ function inject({ appId, sdkUrl }: FacebookSdkSettings, timeoutMs: number): Prom
       script.remove()
       reject(new ConnectError(message))
     }
-    const timer = setTimeout(() => fail(SDK_MESSAGES.timedOut), timeoutMs)
+    const timer = setTimeout(() => fail(SDK_TEXTS.timedOut), timeoutMs)
     // The SDK calls this once it has defined window.FB.
     window.fbAsyncInit = () => {
       clearTimeout(timer)
@@ -64,7 +64,7 @@ function inject({ appId, sdkUrl }: FacebookSdkSettings, timeoutMs: number): Prom
     script.src = sdkUrl
     script.async = true
     script.crossOrigin = 'anonymous'
-    script.onerror = () => fail(SDK_MESSAGES.loadFailed)
+    script.onerror = () => fail(SDK_TEXTS.loadFailed)
     document.body.appendChild(script)
   })
 }

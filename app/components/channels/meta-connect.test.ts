@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { ConnectError, type FacebookSdk } from './facebook-sdk'
 import {
   checkPermissions,
@@ -60,7 +60,7 @@ describe('choosePages', () => {
   })
 
   it("says the spec's messages when there are no pages, or none left to connect", () => {
-    expect(failureOf(() => choosePages({ data: [] }, new Set()))).toBe(CHANNEL_UI_MESSAGES.noFacebookPages)
+    expect(failureOf(() => choosePages({ data: [] }, new Set()))).toBe(CHANNEL_UI_TEXTS.noFacebookPages)
     expect(failureOf(() => choosePages({ data: [page('1', 't1')] }, new Set(['1'])))).toBe(
       'No Facebook pages available to connect',
     )
@@ -120,7 +120,7 @@ describe('signupOutcome', () => {
     )
     expect(
       failureOf(() => signupOutcome(withCode('c'), message('FINISH_ONLY_WABA', { waba_id: '33' }))),
-    ).toBe(CHANNEL_UI_MESSAGES.whatsappNoPhoneNumber)
+    ).toBe(CHANNEL_UI_TEXTS.whatsappNoPhoneNumber)
     expect(failureOf(() => signupOutcome(withCode('c'), message('ERROR', { error_message: 'Boom' })))).toBe(
       'WhatsApp signup failed: Boom',
     )

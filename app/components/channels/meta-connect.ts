@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { FACEBOOK_PERMISSIONS, WHATSAPP_SIGNUP_FEATURE_TYPE } from '~/lib/facebook'
 import { ConnectError, type FacebookSdk } from './facebook-sdk'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 
 /**
  * The browser's half of the Facebook Page and WhatsApp connects (spec section 7, "Connect flows"): the SDK's login,
@@ -19,14 +19,14 @@ const graphErrorSchema = z.object({ error: z.object({ message: z.string() }) })
 function graphGet(sdk: FacebookSdk, path: string, params: Record<string, string> = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new ConnectError(`${CHANNEL_UI_MESSAGES.facebookLoginFailed}: Facebook did not answer`)),
+      () => reject(new ConnectError(`${CHANNEL_UI_TEXTS.facebookLoginFailed}: Facebook did not answer`)),
       GRAPH_TIMEOUT_MS,
     )
     sdk.api(path, params, (response) => {
       clearTimeout(timer)
       const failed = graphErrorSchema.safeParse(response)
       if (failed.success) {
-        reject(new ConnectError(`${CHANNEL_UI_MESSAGES.facebookLoginFailed}: ${failed.data.error.message}`))
+        reject(new ConnectError(`${CHANNEL_UI_TEXTS.facebookLoginFailed}: ${failed.data.error.message}`))
       } else resolve(response)
     })
   })
@@ -45,7 +45,7 @@ export async function facebookLogin(sdk: FacebookSdk): Promise<{ accessToken: st
   const answer = loginSchema.safeParse(
     await login(sdk, { scope: FACEBOOK_PERMISSIONS.join(','), return_scopes: true }),
   )
-  if (!answer.success) throw new ConnectError(CHANNEL_UI_MESSAGES.facebookLoginFailed)
+  if (!answer.success) throw new ConnectError(CHANNEL_UI_TEXTS.facebookLoginFailed)
   return { accessToken: answer.data.authResponse.accessToken }
 }
 
@@ -91,12 +91,12 @@ export type FacebookPageChoice = {
  */
 export function choosePages(answer: unknown, connectedPageIds: ReadonlySet<string>): FacebookPageChoice[] {
   const parsed = accountsSchema.safeParse(answer)
-  if (!parsed.success) throw new ConnectError(CHANNEL_UI_MESSAGES.facebookLoginFailed)
-  if (parsed.data.data.length === 0) throw new ConnectError(CHANNEL_UI_MESSAGES.noFacebookPages)
+  if (!parsed.success) throw new ConnectError(CHANNEL_UI_TEXTS.facebookLoginFailed)
+  if (parsed.data.data.length === 0) throw new ConnectError(CHANNEL_UI_TEXTS.noFacebookPages)
   const available = parsed.data.data.flatMap(({ access_token: accessToken, ...page }) =>
     accessToken && !connectedPageIds.has(page.id) ? [{ ...page, accessToken }] : [],
   )
-  if (available.length === 0) throw new ConnectError(CHANNEL_UI_MESSAGES.noFacebookPagesAvailable)
+  if (available.length === 0) throw new ConnectError(CHANNEL_UI_TEXTS.noFacebookPagesAvailable)
   return available
 }
 
@@ -104,7 +104,7 @@ export function choosePages(answer: unknown, connectedPageIds: ReadonlySet<strin
 export async function collectFacebookPages(sdk: FacebookSdk, connectedPageIds: ReadonlySet<string>) {
   const { accessToken } = await facebookLogin(sdk)
   const { valid, missing } = checkPermissions(await graphGet(sdk, '/me/permissions'))
-  if (!valid) throw new ConnectError(CHANNEL_UI_MESSAGES.missingPermissions(missing))
+  if (!valid) throw new ConnectError(CHANNEL_UI_TEXTS.missingPermissions(missing))
   return { userAccessToken: accessToken, pages: choosePages(await allAccounts(sdk), connectedPageIds) }
 }
 
@@ -193,22 +193,20 @@ const codeSchema = z.object({ authResponse: z.object({ code: z.string().optional
 export function signupOutcome(loginAnswer: unknown, message: SignupMessage | null): WhatsAppSignup {
   const auth = codeSchema.safeParse(loginAnswer)
   if (message?.event === 'CANCEL' || (!auth.success && !message)) {
-    throw new ConnectError(CHANNEL_UI_MESSAGES.whatsappCancelled)
+    throw new ConnectError(CHANNEL_UI_TEXTS.whatsappCancelled)
   }
   if (message?.event === 'ERROR') {
     const reason = message.data.error_message
     throw new ConnectError(
-      reason
-        ? `${CHANNEL_UI_MESSAGES.whatsappSignupFailed}: ${reason}`
-        : CHANNEL_UI_MESSAGES.whatsappSignupFailed,
+      reason ? `${CHANNEL_UI_TEXTS.whatsappSignupFailed}: ${reason}` : CHANNEL_UI_TEXTS.whatsappSignupFailed,
     )
   }
   const code = auth.data?.authResponse.code
-  if (!code) throw new ConnectError(CHANNEL_UI_MESSAGES.whatsappNoCode)
-  if (message?.event === 'FINISH_ONLY_WABA') throw new ConnectError(CHANNEL_UI_MESSAGES.whatsappNoPhoneNumber)
+  if (!code) throw new ConnectError(CHANNEL_UI_TEXTS.whatsappNoCode)
+  if (message?.event === 'FINISH_ONLY_WABA') throw new ConnectError(CHANNEL_UI_TEXTS.whatsappNoPhoneNumber)
   const { waba_id: wabaId, phone_number_id: phoneNumberId } = message?.data ?? {}
   if (!message?.event.startsWith('FINISH') || !wabaId || !phoneNumberId) {
-    throw new ConnectError(CHANNEL_UI_MESSAGES.whatsappSignupFailed)
+    throw new ConnectError(CHANNEL_UI_TEXTS.whatsappSignupFailed)
   }
   return { code, wabaId, phoneNumberId }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { telegramTokenSchema } from '~/lib/telegram'
 
 /**
@@ -15,6 +15,6 @@ export const webhookSchema = z.object({ subscribed: flag })
 
 /** Assigning, and re-sending an assignment with the agent switched on or off (spec section 4). */
 export const assignAgentSchema = z.object({
-  agentId: z.string({ error: CHANNEL_MESSAGES.selectAgent }).min(1, { error: CHANNEL_MESSAGES.selectAgent }),
+  agentId: z.string({ error: CHANNEL_TEXTS.selectAgent }).min(1, { error: CHANNEL_TEXTS.selectAgent }),
   agentEnabled: flag.default(true),
 })

@@ -3,7 +3,7 @@ import { useFetcher } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { ConnectError, loadFacebookSdk } from './facebook-sdk'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { collectFacebookPages, facebookPagesFormData, runEmbeddedSignup } from './meta-connect'
 import { CONNECT_PATHS } from './paths'
 import type { ChannelItem } from './types'
@@ -20,8 +20,8 @@ export type MetaConnect = {
 }
 
 const FALLBACKS: Record<MetaPlatform, string> = {
-  facebook: CHANNEL_UI_MESSAGES.facebookLoginFailed,
-  whatsapp: CHANNEL_UI_MESSAGES.whatsappSignupFailed,
+  facebook: CHANNEL_UI_TEXTS.facebookLoginFailed,
+  whatsapp: CHANNEL_UI_TEXTS.whatsappSignupFailed,
 }
 
 /** What the connect routes answer: the channels connected (one per Facebook page, or the number), or why not. */
@@ -63,7 +63,7 @@ export function useMetaConnect({
       ({ connected, error }) => {
         if (connected) {
           const names = connected.map(({ name }) => name)
-          notifications.show({ color: 'green', message: CHANNEL_UI_MESSAGES.facebookConnected(names) })
+          notifications.show({ color: 'green', message: CHANNEL_UI_TEXTS.facebookConnected(names) })
         } else if (error) onConnectError(error)
       },
       [onConnectError],
@@ -76,7 +76,7 @@ export function useMetaConnect({
         if (connected) {
           notifications.show({
             color: 'green',
-            message: CHANNEL_UI_MESSAGES.whatsappConnected(connected.name),
+            message: CHANNEL_UI_TEXTS.whatsappConnected(connected.name),
           })
         } else if (error) onConnectError(error)
       },

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core'
 import { IconCheck, IconCopy } from '@tabler/icons-react'
 import type { ChannelDetailsContext } from './channel-details-panel'
-import { CHANNEL_UI_MESSAGES } from './messages'
+import { CHANNEL_UI_TEXTS } from './texts'
 import { channelPath } from './paths'
 
 const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>([
@@ -40,20 +40,20 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
             fetcher.submit({ subscribed: String(event.currentTarget.checked) }, { method: 'post', action })
           }
           disabled={pending || !supported}
-          label={CHANNEL_UI_MESSAGES.webhookLabel}
-          description={CHANNEL_UI_MESSAGES.webhookDescription}
+          label={CHANNEL_UI_TEXTS.webhookLabel}
+          description={CHANNEL_UI_TEXTS.webhookDescription}
           size="md"
         />
       ) : (
-        <FormComponent method="post" action={action} aria-label={CHANNEL_UI_MESSAGES.webhookLabel}>
+        <FormComponent method="post" action={action} aria-label={CHANNEL_UI_TEXTS.webhookLabel}>
           <input type="hidden" name="subscribed" value={String(!subscribed)} />
           <Group justify="space-between" wrap="nowrap" gap="sm">
             <div>
               <Text size="sm" fw={500}>
-                {CHANNEL_UI_MESSAGES.webhookLabel}: {subscribed ? 'On' : 'Off'}
+                {CHANNEL_UI_TEXTS.webhookLabel}: {subscribed ? 'On' : 'Off'}
               </Text>
               <Text size="xs" c="gray.7">
-                {CHANNEL_UI_MESSAGES.webhookDescription}
+                {CHANNEL_UI_TEXTS.webhookDescription}
               </Text>
             </div>
             <Button type="submit" variant="default" size="xs" disabled={!supported}>
@@ -64,7 +64,7 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
       )}
       {channel.polled ? (
         <Text size="xs" c="gray.7">
-          {CHANNEL_UI_MESSAGES.pollingNote}
+          {CHANNEL_UI_TEXTS.pollingNote}
         </Text>
       ) : null}
       {failed ? (

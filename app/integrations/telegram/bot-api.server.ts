@@ -1,6 +1,10 @@
 import { Api, GrammyError, HttpError } from 'grammy'
 import type { Update } from 'grammy/types'
-import { PLATFORM_REQUEST_TIMEOUT_MS, PlatformError, platformErrorFromStatus } from '~/integrations/platform-errors'
+import {
+  PLATFORM_REQUEST_TIMEOUT_MS,
+  PlatformError,
+  platformErrorFromStatus,
+} from '~/integrations/platform-errors'
 
 export { PlatformError } from '~/integrations/platform-errors'
 

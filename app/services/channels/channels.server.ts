@@ -1,12 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { isUniqueViolation } from '~/db/errors.server'
 import { channels, type Channel } from '~/db/schema'
-import {
-  CHANNEL_MESSAGES,
-  type ChannelMetadata,
-  type ChannelView,
-  type TelegramUpdates,
-} from '~/lib/channels'
+import { CHANNEL_TEXTS, type ChannelMetadata, type ChannelView, type TelegramUpdates } from '~/lib/channels'
 import { getAgent } from '~/services/agents/agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, encryptSecret } from '~/utils/crypto.server'
@@ -81,13 +76,13 @@ export async function listChannels(
 
 /** A channel of the scope's organization, with its encrypted token: for services only, never for the browser. */
 export async function getChannel(scope: OrganizationScope, channelId: string): Promise<Channel> {
-  if (!isUuid(channelId)) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  if (!isUuid(channelId)) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.notFound)
   const [channel] = await scope.db
     .select()
     .from(channels)
     .where(and(eq(channels.organizationId, scope.organizationId), eq(channels.id, channelId)))
     .limit(1)
-  if (!channel) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  if (!channel) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.notFound)
   return channel
 }
 
@@ -134,7 +129,7 @@ export async function insertChannels(
       )
       .returning()
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', CHANNEL_MESSAGES.alreadyConnected)
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', CHANNEL_TEXTS.alreadyConnected)
     throw error
   }
 }
@@ -159,13 +154,13 @@ export async function findConnectedPlatformIds(
 }
 
 async function updateChannelRow(scope: OrganizationScope, channelId: string, values: Partial<Channel>) {
-  if (!isUuid(channelId)) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  if (!isUuid(channelId)) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.notFound)
   const [updated] = await scope.db
     .update(channels)
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(channels.organizationId, scope.organizationId), eq(channels.id, channelId)))
     .returning()
-  if (!updated) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  if (!updated) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.notFound)
   return updated
 }
 
@@ -257,6 +252,6 @@ export async function deleteChannelRow(scope: OrganizationScope, channelId: stri
 
 /** The channel's platform token, decrypted for a platform call; never returned to a caller outside services. */
 export function channelToken(channel: Channel, encryptionKey: string): string {
-  if (!channel.accessTokenEncrypted) throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noAccessToken)
+  if (!channel.accessTokenEncrypted) throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.noAccessToken)
   return decryptSecret(channel.accessTokenEncrypted, encryptionKey)
 }

@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import { messages, type Channel } from '~/db/schema'
 import type { pageSendSchema, pageSubscribeSchema } from '~/lib/channel-connect-schemas'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
-import { PLATFORM_TEXT_LIMITS, splitMessage } from '~/lib/messages'
+import { CHANNEL_TEXTS } from '~/lib/channels'
+import { PLATFORM_TEXT_LIMITS, splitMessage } from '~/lib/reply-pipeline'
 import { upsertConversation } from '~/services/messages/ingest.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
@@ -25,12 +25,12 @@ async function pageChannel(
 ): Promise<Channel> {
   requireMetaConfigured(deps)
   const tokenPage = await pageOfToken(token, deps)
-  if (!tokenPage && !pageId) throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.facebookInvalid)
+  if (!tokenPage && !pageId) throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.facebookInvalid)
   const wanted = pageId ?? tokenPage
   const channel = wanted ? await findChannelByPlatformId(scope, 'facebook', wanted) : undefined
-  if (!channel) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.connectionNotFound)
+  if (!channel) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.connectionNotFound)
   if (tokenPage !== channel.platformChannelId)
-    throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.facebookInvalid)
+    throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.facebookInvalid)
   return channel
 }
 
@@ -43,7 +43,7 @@ export async function subscribePageWebhook(
   const channel = await pageChannel(scope, input.pageAccessToken, input.pageId, deps)
   await callMeta(
     () => deps.graph.subscribePageToApp(input.pageAccessToken, input.pageId, input.subscriptions),
-    CHANNEL_MESSAGES.facebookInvalid,
+    CHANNEL_TEXTS.facebookInvalid,
   )
   return setWebhookState(scope, channel.id, { webhookSubscribed: true, webhookSecretHash: null })
 }
@@ -69,7 +69,7 @@ export async function sendPageMessage(
           recipientId: input.recipientId,
           text: part,
         }),
-      CHANNEL_MESSAGES.facebookInvalid,
+      CHANNEL_TEXTS.facebookInvalid,
     )
     first ??= sent.messageId
   }

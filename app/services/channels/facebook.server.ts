@@ -3,7 +3,7 @@ import type { FacebookPage, FacebookTokenInfo } from '~/integrations/meta/facebo
 import type { GraphClient } from '~/integrations/meta/graph.server'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
 import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, isAppError } from '~/utils/errors'
@@ -24,7 +24,7 @@ export type MetaDeps = ChannelDeps & { graph: GraphClient; meta: MetaAppSettings
 
 /** Connecting a page or a number needs the Meta app: without it every Graph check would fail obscurely. */
 export function requireMetaConfigured(deps: Pick<MetaDeps, 'meta'>): void {
-  if (!deps.meta.configured) throw new AppError('NOT_CONFIGURED', CHANNEL_MESSAGES.metaNotConfigured)
+  if (!deps.meta.configured) throw new AppError('NOT_CONFIGURED', CHANNEL_TEXTS.metaNotConfigured)
 }
 
 /**
@@ -76,9 +76,9 @@ export async function callMetaForChannel<T>(
 const invalidConnection = (pageIds: string[] = []) =>
   new AppError(
     'VALIDATION_ERROR',
-    CHANNEL_MESSAGES.facebookInvalid,
+    CHANNEL_TEXTS.facebookInvalid,
     pageIds.length
-      ? { pages: pageIds.map((id) => `${CHANNEL_MESSAGES.facebookInvalid} (page ${id})`) }
+      ? { pages: pageIds.map((id) => `${CHANNEL_TEXTS.facebookInvalid} (page ${id})`) }
       : undefined,
   )
 
@@ -90,7 +90,7 @@ async function debugToken(token: string, deps: MetaDeps): Promise<FacebookTokenI
     if (error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID') {
       throw new AppError('UPSTREAM_ERROR', error.message)
     }
-    throw metaFailure(error, CHANNEL_MESSAGES.facebookInvalid)
+    throw metaFailure(error, CHANNEL_TEXTS.facebookInvalid)
   }
 }
 
@@ -105,7 +105,7 @@ type VerifiedPage = { id: string; name: string; category: string; tasks: string[
 export async function longLivedPagesOf(userToken: string, deps: MetaDeps): Promise<FacebookPage[]> {
   const info = await debugToken(userToken, deps)
   if (!isOurs(info, deps) || info.type !== 'USER') throw invalidConnection()
-  const invalid = CHANNEL_MESSAGES.facebookInvalid
+  const invalid = CHANNEL_TEXTS.facebookInvalid
   const longLived = await callMeta(() => deps.graph.exchangeForLongLivedToken(userToken), invalid)
   return callMeta(() => deps.graph.getPages(longLived.accessToken), invalid)
 }
@@ -178,8 +178,8 @@ export async function connectFacebookPages(
     verified.map((page) => page.id),
   )
   if (taken.length > 0) {
-    throw new AppError('CONFLICT', CHANNEL_MESSAGES.alreadyConnected, {
-      pages: taken.map((id) => `${CHANNEL_MESSAGES.alreadyConnected} (page ${id})`),
+    throw new AppError('CONFLICT', CHANNEL_TEXTS.alreadyConnected, {
+      pages: taken.map((id) => `${CHANNEL_TEXTS.alreadyConnected} (page ${id})`),
     })
   }
   let stored: Channel[]
@@ -197,7 +197,7 @@ export async function connectFacebookPages(
     )
   } catch (error) {
     if (isAppError(error)) throw error
-    throw new AppError('SERVER_ERROR', CHANNEL_MESSAGES.facebookCreateFailed)
+    throw new AppError('SERVER_ERROR', CHANNEL_TEXTS.facebookCreateFailed)
   }
 
   const subscribed: VerifiedPage[] = []
@@ -205,7 +205,7 @@ export async function connectFacebookPages(
     for (const page of verified) {
       await callMeta(
         () => deps.graph.subscribePageToApp(page.accessToken, page.id, MESSENGER_WEBHOOK_FIELDS),
-        CHANNEL_MESSAGES.facebookInvalid,
+        CHANNEL_TEXTS.facebookInvalid,
       )
       subscribed.push(page)
     }
@@ -248,7 +248,7 @@ export async function setFacebookWebhook(
       subscribed
         ? deps.graph.subscribePageToApp(token, pageId, MESSENGER_WEBHOOK_FIELDS)
         : deps.graph.unsubscribePageFromApp(token, pageId),
-    CHANNEL_MESSAGES.facebookInvalid,
+    CHANNEL_TEXTS.facebookInvalid,
   )
   return setWebhookState(scope, channelId, { webhookSubscribed: subscribed, webhookSecretHash: null })
 }

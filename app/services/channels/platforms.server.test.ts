@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { messages } from '~/db/schema'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
 import { startTelegramFake, type TelegramFake } from '../../../tests/fakes/telegram-server'
@@ -78,7 +78,7 @@ describe('requirePlatform and strategies', () => {
     for (const platform of ['instagram', 'tiktok'] as const) {
       expect(await failure(connectPlatform(scope, platform, {}, deps))).toMatchObject({
         code: 'VALIDATION_ERROR',
-        message: CHANNEL_MESSAGES.noStrategy,
+        message: CHANNEL_TEXTS.noStrategy,
       })
     }
   })
@@ -115,13 +115,13 @@ describe('connectPlatform', () => {
   it('Facebook: every page of the person, or the ones named, with long-lived page tokens and webhooks on', async () => {
     const scope = await newScope()
     expect(await failure(connectPlatform(scope, 'facebook', { authData: {} }, deps))).toMatchObject({
-      message: CHANNEL_MESSAGES.noAccessToken,
+      message: CHANNEL_TEXTS.noAccessToken,
     })
     expect(
       await failure(
         connectPlatform(scope, 'facebook', { authData: { accessToken: 'EAAnot-a-token' } }, deps),
       ),
-    ).toMatchObject({ code: 'VALIDATION_ERROR', message: CHANNEL_MESSAGES.facebookInvalid })
+    ).toMatchObject({ code: 'VALIDATION_ERROR', message: CHANNEL_TEXTS.facebookInvalid })
 
     const { userToken, pages } = seedFacebookUser(graph, 3)
     expect(
@@ -133,7 +133,7 @@ describe('connectPlatform', () => {
           deps,
         ),
       ),
-    ).toMatchObject({ message: CHANNEL_MESSAGES.noFacebookPagesAvailable })
+    ).toMatchObject({ message: CHANNEL_TEXTS.noFacebookPagesAvailable })
 
     const chosen = await connectPlatform(
       scope,
@@ -179,7 +179,7 @@ describe('connectPlatform', () => {
           deps,
         ),
       ),
-    ).toMatchObject({ message: CHANNEL_MESSAGES.whatsappNoCode })
+    ).toMatchObject({ message: CHANNEL_TEXTS.whatsappNoCode })
     const [connection] = await connectPlatform(
       scope,
       'whatsapp',
@@ -221,12 +221,12 @@ describe('platform status', () => {
     expect(facebook).toMatchObject({
       connectionId: page.connectionId,
       status: 'error',
-      platformData: { channelStatus: 'error', statusReason: CHANNEL_MESSAGES.facebookInvalid },
+      platformData: { channelStatus: 'error', statusReason: CHANNEL_TEXTS.facebookInvalid },
     })
     expect(all[1].connections[0]).toMatchObject({
       connectionId: bot.connectionId,
       status: 'connected',
-      platformData: { channelStatus: 'error', statusReason: CHANNEL_MESSAGES.botTokenInvalid },
+      platformData: { channelStatus: 'error', statusReason: CHANNEL_TEXTS.botTokenInvalid },
     })
     // Another organization sees none of it.
     const other = await newScope()
@@ -251,7 +251,7 @@ describe('refreshPlatform', () => {
     const refused = await refreshPlatform(scope, 'telegram', { forceRefresh: true }, deps)
     expect(refused.connections[0].platformData).toMatchObject({
       channelStatus: 'error',
-      statusReason: CHANNEL_MESSAGES.botTokenInvalid,
+      statusReason: CHANNEL_TEXTS.botTokenInvalid,
     })
     expect(getMeCalls()).toBe(before + 2)
 
@@ -288,7 +288,7 @@ describe('refreshPlatform', () => {
     })
     const refused = await refreshPlatform(scope, 'whatsapp', { forceRefresh: true }, deps)
     expect(refused).toMatchObject({ status: 'error' })
-    expect(refused.connections[0].platformData.statusReason).toBe(CHANNEL_MESSAGES.whatsappInvalid)
+    expect(refused.connections[0].platformData.statusReason).toBe(CHANNEL_TEXTS.whatsappInvalid)
     const healed = await refreshPlatform(scope, 'whatsapp', { forceRefresh: true }, deps)
     expect(healed.connections[0]).toMatchObject({
       status: 'connected',
@@ -300,11 +300,11 @@ describe('refreshPlatform', () => {
     const scope = await newScope()
     expect(await failure(refreshPlatform(scope, 'telegram', {}, deps))).toMatchObject({
       code: 'NOT_FOUND',
-      message: CHANNEL_MESSAGES.connectionNotFound,
+      message: CHANNEL_TEXTS.connectionNotFound,
     })
     expect(await failure(disconnectPlatform(scope, 'whatsapp', {}, deps))).toMatchObject({
       code: 'NOT_FOUND',
-      message: CHANNEL_MESSAGES.whatsappNotFound,
+      message: CHANNEL_TEXTS.whatsappNotFound,
     })
   })
 })
@@ -363,7 +363,7 @@ describe('switchPlatformWebhook', () => {
     const [bot] = await connectBot(scope, token)
     expect(
       await failure(switchPlatformWebhook(scope, 'facebook', bot.connectionId, true, deps)),
-    ).toMatchObject({ code: 'NOT_FOUND', message: CHANNEL_MESSAGES.notFound })
+    ).toMatchObject({ code: 'NOT_FOUND', message: CHANNEL_TEXTS.notFound })
     expect(await failure(switchPlatformWebhook(scope, 'icq', bot.connectionId, true, deps))).toMatchObject({
       code: 'INVALID_PLATFORM',
     })
@@ -396,12 +396,12 @@ describe('the direct Facebook calls', () => {
       )
     expect(await subscribe(scope, notConnected.accessToken, notConnected.id)).toMatchObject({
       code: 'NOT_FOUND',
-      message: CHANNEL_MESSAGES.connectionNotFound,
+      message: CHANNEL_TEXTS.connectionNotFound,
     })
     // Another page's token for this page: refused before Graph's subscribed_apps is called.
     expect(await subscribe(scope, notConnected.accessToken, page.id)).toMatchObject({
       code: 'VALIDATION_ERROR',
-      message: CHANNEL_MESSAGES.facebookInvalid,
+      message: CHANNEL_TEXTS.facebookInvalid,
     })
     expect(await subscribe(await newScope(), page.accessToken, page.id)).toMatchObject({ code: 'NOT_FOUND' })
 
@@ -458,7 +458,7 @@ describe('the direct Facebook calls', () => {
       await failure(
         sendPageMessage(scope, { pageAccessToken: 'EAAforged', recipientId, message: 'hi' }, deps),
       ),
-    ).toMatchObject({ code: 'VALIDATION_ERROR', message: CHANNEL_MESSAGES.facebookInvalid })
+    ).toMatchObject({ code: 'VALIDATION_ERROR', message: CHANNEL_TEXTS.facebookInvalid })
     const intruder = await newScope()
     expect(
       await failure(

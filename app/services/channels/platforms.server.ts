@@ -3,7 +3,7 @@ import type { Channel } from '~/db/schema'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
 import { accessTokenSchema, facebookPageIdSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import {
-  CHANNEL_MESSAGES,
+  CHANNEL_TEXTS,
   channelDisplayName,
   connectionStatus,
   PLATFORM_NAMES,
@@ -75,7 +75,7 @@ export function requirePlatform(name: string): PlatformName {
 
 function requireStrategy(platform: PlatformName): ConnectablePlatform {
   const connectable = CONNECTABLE_PLATFORMS.find((known) => known === platform)
-  if (!connectable) throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noStrategy)
+  if (!connectable) throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.noStrategy)
   return connectable
 }
 
@@ -111,9 +111,9 @@ function overallStatus(connections: PlatformConnection[]): ConnectionStatus {
 
 const telegramAuthSchema = z.object({
   botToken: z
-    .string({ error: CHANNEL_MESSAGES.botTokenRequired })
+    .string({ error: CHANNEL_TEXTS.botTokenRequired })
     .trim()
-    .min(1, { error: CHANNEL_MESSAGES.botTokenRequired, abort: true })
+    .min(1, { error: CHANNEL_TEXTS.botTokenRequired, abort: true })
     .pipe(telegramTokenSchema),
 })
 const facebookAuthSchema = z.object({ accessToken: accessTokenSchema })
@@ -147,8 +147,7 @@ export async function connectPlatform(
       // Read once, with the long-lived exchange: their tokens are the ones to keep.
       const pages = await longLivedPagesOf(accessToken, deps)
       const chosen = pageIds ? pages.filter((page) => pageIds.includes(page.id)) : pages
-      if (chosen.length === 0)
-        throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noFacebookPagesAvailable)
+      if (chosen.length === 0) throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.noFacebookPagesAvailable)
       return (await connectFacebookPages(scope, { pages: chosen }, deps)).map(toConnection)
     }
     case 'whatsapp': {
@@ -161,7 +160,7 @@ export async function connectPlatform(
 const notFoundFor = (platform: PlatformName) =>
   new AppError(
     'NOT_FOUND',
-    platform === 'whatsapp' ? CHANNEL_MESSAGES.whatsappNotFound : CHANNEL_MESSAGES.connectionNotFound,
+    platform === 'whatsapp' ? CHANNEL_TEXTS.whatsappNotFound : CHANNEL_TEXTS.connectionNotFound,
   )
 
 /** The organization's connections to the platform, or just the one named; none is "Connection not found". */
@@ -232,14 +231,14 @@ async function checkAtPlatform(channel: Channel, deps: PlatformDeps): Promise<Ve
         const bot = await withPlatformRetries(() => deps.telegram.getMe(token))
         return { ok: true, metadata: { username: bot.username, firstName: bot.firstName } }
       } catch (error) {
-        if (refused(error)) return { ok: false, reason: CHANNEL_MESSAGES.botTokenInvalid }
+        if (refused(error)) return { ok: false, reason: CHANNEL_TEXTS.botTokenInvalid }
         throw error
       }
     case 'facebook':
       requireMetaConfigured(deps)
       return (await verifyPageToken(token, channel.platformChannelId, deps))
         ? { ok: true }
-        : { ok: false, reason: CHANNEL_MESSAGES.facebookInvalid }
+        : { ok: false, reason: CHANNEL_TEXTS.facebookInvalid }
     case 'whatsapp':
       requireMetaConfigured(deps)
       try {
@@ -251,11 +250,11 @@ async function checkAtPlatform(channel: Channel, deps: PlatformDeps): Promise<Ve
           metadata: { verifiedName: phone.verified_name, phoneNumber: phone.display_phone_number },
         }
       } catch (error) {
-        if (refused(error)) return { ok: false, reason: CHANNEL_MESSAGES.whatsappInvalid }
+        if (refused(error)) return { ok: false, reason: CHANNEL_TEXTS.whatsappInvalid }
         throw error
       }
     default:
-      throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noStrategy)
+      throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.noStrategy)
   }
 }
 

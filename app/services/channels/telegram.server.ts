@@ -1,7 +1,7 @@
 import type { Channel } from '~/db/schema'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, randomSecret, sha256 } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
@@ -30,11 +30,11 @@ export async function connectTelegramBot(
     bot = await withPlatformRetries(() => deps.telegram.getMe(botToken))
   } catch (error) {
     if (error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID') {
-      throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.botTokenInvalid, {
-        botToken: [CHANNEL_MESSAGES.botTokenInvalid],
+      throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.botTokenInvalid, {
+        botToken: [CHANNEL_TEXTS.botTokenInvalid],
       })
     }
-    throw new AppError('UPSTREAM_ERROR', CHANNEL_MESSAGES.botInfoFailed)
+    throw new AppError('UPSTREAM_ERROR', CHANNEL_TEXTS.botInfoFailed)
   }
   return insertChannel(scope, deps, {
     platformName: 'telegram',
@@ -92,7 +92,7 @@ export async function setTelegramWebhook(
     return await setWebhookState(scope, channelId, { webhookSubscribed: false, webhookSecretHash: null })
   } catch (error) {
     if (error instanceof AppError) throw error
-    const reason = error instanceof PlatformError ? error.message : CHANNEL_MESSAGES.webhookFailed
+    const reason = error instanceof PlatformError ? error.message : CHANNEL_TEXTS.webhookFailed
     throw new AppError('UPSTREAM_ERROR', reason)
   }
 }

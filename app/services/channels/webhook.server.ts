@@ -1,5 +1,5 @@
 import type { Channel } from '~/db/schema'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { getChannel } from './channels.server'
@@ -28,7 +28,7 @@ export async function setChannelWebhook(
     case 'whatsapp':
       return setWhatsAppWebhook(scope, channelId, subscribed, deps)
     default:
-      throw new AppError('VALIDATION_ERROR', CHANNEL_MESSAGES.noStrategy)
+      throw new AppError('VALIDATION_ERROR', CHANNEL_TEXTS.noStrategy)
   }
 }
 
@@ -45,6 +45,6 @@ export async function switchPlatformWebhook(
 ): Promise<Channel> {
   const platform = requirePlatform(platformName)
   const channel = await getChannel(scope, channelId)
-  if (channel.platformName !== platform) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.notFound)
+  if (channel.platformName !== platform) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.notFound)
   return setChannelWebhook(scope, channelId, subscribed, deps)
 }

@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { channels, type Channel } from '~/db/schema'
 import type { WhatsAppBusinessAccount } from '~/integrations/meta/whatsapp.server'
 import type { WhatsAppConnectInput } from '~/lib/channel-connect-schemas'
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, isAppError } from '~/utils/errors'
 import {
@@ -26,7 +26,7 @@ export type WhatsAppConnection = {
   wabaDetails: WhatsAppBusinessAccount
 }
 
-const FAILED = CHANNEL_MESSAGES.whatsappConnectFailed
+const FAILED = CHANNEL_TEXTS.whatsappConnectFailed
 
 /** A refused Graph call during the connect: the spec's "Failed to connect WhatsApp number", with Graph's reason. */
 function connectFailure(error: unknown): unknown {
@@ -49,7 +49,7 @@ export async function connectWhatsApp(
 ): Promise<WhatsAppConnection> {
   requireMetaConfigured(deps)
   if ((await findConnectedPlatformIds(scope, 'whatsapp', [phoneNumberId])).length > 0) {
-    throw new AppError('CONFLICT', CHANNEL_MESSAGES.alreadyConnected)
+    throw new AppError('CONFLICT', CHANNEL_TEXTS.alreadyConnected)
   }
   let token: string
   try {
@@ -130,7 +130,7 @@ async function releaseWabaIfUnused(
 
 function wabaOf(channel: Channel): string {
   const wabaId = channel.metadata.wabaId
-  if (!wabaId) throw new AppError('NOT_FOUND', CHANNEL_MESSAGES.whatsappNotFound)
+  if (!wabaId) throw new AppError('NOT_FOUND', CHANNEL_TEXTS.whatsappNotFound)
   return wabaId
 }
 
@@ -148,7 +148,7 @@ export async function setWhatsAppWebhook(
   if (channel.platformName !== 'whatsapp') throw new AppError('VALIDATION_ERROR', 'Not a WhatsApp channel')
   requireMetaConfigured(deps)
   const [token, wabaId] = [channelToken(channel, deps.encryptionKey), wabaOf(channel)]
-  const invalid = CHANNEL_MESSAGES.whatsappInvalid
+  const invalid = CHANNEL_TEXTS.whatsappInvalid
   if (subscribed) {
     await callMetaForChannel(scope, channelId, () => deps.graph.subscribeAppToWaba(token, wabaId), invalid)
   } else if (!(await wabaStillUsed(scope, wabaId, channel.id))) {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels, messages } from '~/db/schema'
-import { PLATFORM_TEXT_LIMITS } from '~/lib/messages'
+import { PLATFORM_TEXT_LIMITS } from '~/lib/reply-pipeline'
 import { isAppError } from '~/utils/errors'
 import {
   messagesOf,

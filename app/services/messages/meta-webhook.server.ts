@@ -37,7 +37,7 @@ import {
  * Only the fields we read are checked; anything else passes through untouched.
  */
 
-export const META_WEBHOOK_MESSAGES = {
+export const META_WEBHOOK_TEXTS = {
   badSignature: 'Invalid signature',
   badBody: 'Invalid webhook payload',
   unknownChannel: 'Channel not found',
@@ -426,7 +426,7 @@ export async function receiveMetaWebhook({
   logger?: Logger
 }): Promise<MetaWebhookResult> {
   const parsed = metaWebhookSchema.safeParse(body)
-  if (!parsed.success) throw new AppError('VALIDATION_ERROR', META_WEBHOOK_MESSAGES.badBody)
+  if (!parsed.success) throw new AppError('VALIDATION_ERROR', META_WEBHOOK_TEXTS.badBody)
   const { events, skipped } = metaEvents(parsed.data)
   const result: MetaWebhookResult = {
     stored: 0,
@@ -446,7 +446,7 @@ export async function receiveMetaWebhook({
     : await channelsFor(db, [...unique.values()])
   if (known.size === 0) {
     reportSkipped(skipped, logger)
-    throw new AppError('NOT_FOUND', META_WEBHOOK_MESSAGES.unknownChannel)
+    throw new AppError('NOT_FOUND', META_WEBHOOK_TEXTS.unknownChannel)
   }
 
   const ingesting: Promise<void>[] = []

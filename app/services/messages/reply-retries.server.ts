@@ -7,7 +7,7 @@ import {
   type PlatformRetryOptions,
 } from '~/integrations/platform-errors'
 import { PLATFORM_LABELS } from '~/lib/channels'
-import { MAX_SLEPT_RETRY_AFTER_MS } from '~/lib/messages'
+import { MAX_SLEPT_RETRY_AFTER_MS } from '~/lib/reply-pipeline'
 import type { Logger } from '~/utils/logger.server'
 
 export type ReplyRetryOptions = {

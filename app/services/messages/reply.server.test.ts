@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRuns, channels, messages } from '~/db/schema'
-import { REPLY_FAILURES } from '~/lib/messages'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { archiveAgent } from '~/services/agents/agents.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import type { RecordedRequest } from '../../../tests/fakes/openai-server'

@@ -23,7 +23,7 @@ export async function findChannelForWebhook(db: Database, channelId: string): Pr
   return channel
 }
 
-export const WEBHOOK_MESSAGES = {
+export const WEBHOOK_TEXTS = {
   unknownChannel: 'Channel not found',
   badSecret: 'Invalid webhook secret',
   badBody: 'Invalid update',
@@ -43,10 +43,10 @@ export async function authenticateTelegramWebhook(
 ): Promise<Channel> {
   const channel = lookup ? await lookup.byId(channelId) : await findChannelForWebhook(db, channelId)
   if (!channel || channel.platformName !== 'telegram') {
-    throw new AppError('NOT_FOUND', WEBHOOK_MESSAGES.unknownChannel)
+    throw new AppError('NOT_FOUND', WEBHOOK_TEXTS.unknownChannel)
   }
   if (!matchesSecretHash(secretToken, channel.webhookSecretHash)) {
-    throw new AppError('AUTH_FAILED', WEBHOOK_MESSAGES.badSecret)
+    throw new AppError('AUTH_FAILED', WEBHOOK_TEXTS.badSecret)
   }
   return channel
 }
@@ -82,7 +82,7 @@ export async function receiveTelegramUpdate({
   const parsed = telegramUpdateSchema.safeParse(body)
   if (!parsed.success) {
     const envelope = telegramUpdateEnvelope.safeParse(body)
-    if (!envelope.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_MESSAGES.badBody)
+    if (!envelope.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_TEXTS.badBody)
     return skip(envelope.data, 'malformed', logger)
   }
   const message = normalizeTelegramUpdate(channel, parsed.data)

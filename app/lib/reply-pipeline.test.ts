@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { estimateTokens, splitMessage } from './messages'
+import { estimateTokens, splitMessage } from './reply-pipeline'
 
 describe('splitMessage', () => {
   it('leaves a text within the limit whole (trimmed), and an empty one as no part', () => {

@@ -1,11 +1,11 @@
-import { CHANNEL_MESSAGES } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels'
 
 /**
- * The Channels screen's texts. The spec's own (sections 2 and 8) come from CHANNEL_MESSAGES word for word; the
+ * The Channels screen's texts. The spec's own (sections 2 and 8) come from CHANNEL_TEXTS word for word; the
  * few it leaves open (the connect toast, the help steps) are ours.
  */
-export const CHANNEL_UI_MESSAGES = {
-  ...CHANNEL_MESSAGES,
+export const CHANNEL_UI_TEXTS = {
+  ...CHANNEL_TEXTS,
   noOrganization: 'No organization selected',
   subtitle: 'Manage all your connected social channels in one place',
   emptyTitle: 'No channels connected yet',

@@ -1,5 +1,5 @@
 /** The Agents screen's messages, word for word from the spec (section 8, "Agents"). */
-export const AGENT_MESSAGES = {
+export const AGENT_TEXTS = {
   created: 'Agent created successfully',
   updated: 'Agent updated successfully',
   createFailed: (reason: string) => `Failed to create agent: ${reason}`,
