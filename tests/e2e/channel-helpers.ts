@@ -48,7 +48,6 @@ export async function signUpWithOrganization(page: Page, displayName = 'Channel 
 export async function createAgent(page: Page, name: string, description: string) {
   const response = await page.request.post('/agents/new', {
     form: {
-      intent: 'create',
       name,
       readableId: `agent-${randomUUID().slice(0, 8)}`,
       description,
@@ -59,7 +58,9 @@ export async function createAgent(page: Page, name: string, description: string)
     },
     maxRedirects: 0,
   })
+  // Back to the list, not to /login (which an unknown path or a lost session would also answer with a 302).
   expect(response.status()).toBe(302)
+  expect(response.headers()['location']).toBe('/agents')
 }
 
 export async function openConnectDialog(page: Page) {
