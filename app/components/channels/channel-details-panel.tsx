@@ -10,6 +10,7 @@ import { CHANNEL_UI_TEXTS } from './texts'
 import { CHANNELS_PATH, channelPath } from './paths'
 import { CHANNEL_TYPE_LABELS, ChannelStatusBadge, PLATFORM_LABELS } from './platform'
 import type { AgentOption, ChannelItem } from './types'
+import type { ChangeAnswer } from './channel-details-context'
 import { WebhookSection } from './webhook-section'
 
 /** What identifies the account at its platform, beyond the name: a page's category, a number and its WABA. */
@@ -24,17 +25,6 @@ function platformFacts({ channelType, metadata }: ChannelItem): Array<[string, s
           ]
         : []
   return facts.flatMap(([label, value]) => (value ? [[label, value]] : []))
-}
-
-/**
- * What each of the dialog's changes answers (the routes under the dialog's URL): which section reports it, the
- * green alert's text when the spec has one, or the red alert's.
- */
-type ChangeAnswer = { section: 'webhook' | 'agent'; message: string | null; error: string | null }
-
-/** What the dialog's sections share: the channel and the one fetcher all their changes go through. */
-export type ChannelDetailsContext = ReturnType<typeof useDialogFetcher<ChangeAnswer>> & {
-  channel: ChannelItem
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   Tooltip,
 } from '@mantine/core'
 import { IconCheck, IconCopy } from '@tabler/icons-react'
-import type { ChannelDetailsContext } from './channel-details-panel'
+import type { ChannelDetailsContext } from './channel-details-context'
 import { CHANNEL_UI_TEXTS } from './texts'
 import { channelPath } from './paths'
 
