@@ -27,6 +27,7 @@ import {
   type ReactNode,
 } from 'react'
 import { FormError } from '~/components/auth/form-error'
+import { fieldProps } from '~/components/forms/field-props'
 import { PendingButton } from '~/components/forms/pending-button'
 import {
   AGENT_DEFAULTS,
@@ -334,6 +335,9 @@ export function AgentForm({
     form.onSubmit(event)
   }
 
+  // What every field takes from its Conform field, and that it waits while the form is sent.
+  const input = (field: Parameters<typeof fieldProps>[0]) => ({ ...fieldProps(field), disabled: pending })
+
   const withErrors = SECTIONS.filter((section) =>
     section.fields.some((f) => (fields[f].errors?.length ?? 0) > 0),
   ).map((section) => section.value)
@@ -343,15 +347,11 @@ export function AgentForm({
       <>
         <TextInput
           key={fields.name.key}
-          id={fields.name.id}
-          name={fields.name.name}
+          {...input(fields.name)}
           label="Name"
           placeholder="Customer Support Agent"
           required
           data-autofocus
-          defaultValue={text(fields.name.initialValue)}
-          error={fields.name.errors?.[0]}
-          disabled={pending}
         />
         <TextInput
           key={fields.readableId.key}
@@ -372,16 +372,12 @@ export function AgentForm({
         />
         <Textarea
           key={fields.description.key}
-          id={fields.description.id}
-          name={fields.description.name}
+          {...input(fields.description)}
           label="Description"
           placeholder="What this agent does"
           autosize
           minRows={2}
           maxRows={5}
-          defaultValue={text(fields.description.initialValue)}
-          error={fields.description.errors?.[0]}
-          disabled={pending}
         />
       </>
     ),
@@ -390,36 +386,26 @@ export function AgentForm({
         <ChoiceField
           key={fields.modelType.key}
           hydrated={hydrated}
-          id={fields.modelType.id}
-          name={fields.modelType.name}
+          {...input(fields.modelType)}
           label="Model Type"
           data={MODEL_OPTIONS}
           defaultValue={text(fields.modelType.initialValue) ?? AGENT_DEFAULTS.modelType}
-          error={fields.modelType.errors?.[0]}
-          disabled={pending}
         />
         <CreativityField
           key={fields.creativityLevel.key}
           hydrated={hydrated}
-          id={fields.creativityLevel.id}
-          name={fields.creativityLevel.name}
+          {...input(fields.creativityLevel)}
           defaultValue={Number(text(fields.creativityLevel.initialValue) ?? AGENT_DEFAULTS.creativityLevel)}
-          error={fields.creativityLevel.errors?.[0]}
-          disabled={pending}
         />
         <Textarea
           key={fields.systemPrompt.key}
-          id={fields.systemPrompt.id}
-          name={fields.systemPrompt.name}
+          {...input(fields.systemPrompt)}
           label="System Prompt"
           placeholder="You are a helpful assistant that answers customer questions..."
           required
           autosize
           minRows={4}
           maxRows={10}
-          defaultValue={text(fields.systemPrompt.initialValue)}
-          error={fields.systemPrompt.errors?.[0]}
-          disabled={pending}
         />
       </>
     ),
@@ -427,52 +413,37 @@ export function AgentForm({
       <>
         <NumberInput
           key={fields.maxTokens.key}
-          id={fields.maxTokens.id}
-          name={fields.maxTokens.name}
+          {...input(fields.maxTokens)}
           // The steppers need JavaScript; without it the field is typed in.
           hideControls={!hydrated}
           label="Max Tokens"
           description="From 100 to 8192"
           allowDecimal={false}
-          defaultValue={text(fields.maxTokens.initialValue)}
-          error={fields.maxTokens.errors?.[0]}
-          disabled={pending}
         />
         <NumberInput
           key={fields.topP.key}
-          id={fields.topP.id}
-          name={fields.topP.name}
+          {...input(fields.topP)}
           hideControls={!hydrated}
           label="Top P"
           description="From 0 to 1"
           step={0.05}
-          defaultValue={text(fields.topP.initialValue)}
-          error={fields.topP.errors?.[0]}
-          disabled={pending}
         />
         <NumberInput
           key={fields.topK.key}
-          id={fields.topK.id}
-          name={fields.topK.name}
+          {...input(fields.topK)}
           hideControls={!hydrated}
           label="Top K"
           description="From 1 to 100"
           allowDecimal={false}
-          defaultValue={text(fields.topK.initialValue)}
-          error={fields.topK.errors?.[0]}
-          disabled={pending}
         />
         {editing ? (
           <ChoiceField
             key={fields.status.key}
             hydrated={hydrated}
-            id={fields.status.id}
-            name={fields.status.name}
+            {...input(fields.status)}
             label="Status"
             data={STATUS_OPTIONS}
             defaultValue={text(fields.status.initialValue) ?? agent.status}
-            error={fields.status.errors?.[0]}
-            disabled={pending}
           />
         ) : null}
       </>
