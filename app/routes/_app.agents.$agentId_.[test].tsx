@@ -1,22 +1,20 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, type ActionFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
 import { AgentTestPanel } from '~/components/agents/agent-test-panel'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { TEST_RUN_CONTEXT, runAgentSchema } from '~/lib/agent-schemas'
-import { getAgent } from '~/services/agents/agents.server'
 import { runAgent } from '~/services/agents/run-agent.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
+import { loadAgentDialog } from '~/http/agent-dialog.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
 
 export const handle = dialogHandle({ title: 'Test Agent' })
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return { agent: await findInCurrentScope(request, (scope) => getAgent(scope, params.agentId ?? '')) }
-}
+export const loader = loadAgentDialog
 
 /** One test message to the agent's model; without JavaScript the answer is the page with the result in it. */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,19 +1,18 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentDeletePanel } from '~/components/agents/agent-delete-panel'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
 import { AGENTS_PATH } from '~/components/agents/paths'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
-import { archiveAgent, getAgent } from '~/services/agents/agents.server'
+import { archiveAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
+import { loadAgentDialog } from '~/http/agent-dialog.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Delete Agent', size: 'md' })
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return { agent: await findInCurrentScope(request, (scope) => getAgent(scope, params.agentId ?? '')) }
-}
+export const loader = loadAgentDialog
 
 /** Deleting archives the agent; without JavaScript a success goes back to the list. */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentFormPanel } from '~/components/agents/agent-form-panel'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
@@ -9,15 +9,14 @@ import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { updateAgentSchema } from '~/lib/agent-schemas'
 import { replyRefused } from '~/lib/form-reply'
-import { getAgent, updateAgent } from '~/services/agents/agents.server'
+import { updateAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { attemptInScope, findInCurrentScope, getCurrentScope } from '~/http/organization.server'
+import { loadAgentDialog } from '~/http/agent-dialog.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Edit Agent' })
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  return { agent: await findInCurrentScope(request, (scope) => getAgent(scope, params.agentId ?? '')) }
-}
+export const loader = loadAgentDialog
 
 /** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
 export async function action({ request, params }: ActionFunctionArgs) {
