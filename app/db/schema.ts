@@ -16,6 +16,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agent-schemas'
+import { CONVERSATION_STATES } from '~/lib/conversations'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
 import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 
@@ -197,6 +198,8 @@ export const channels = pgTable(
     metadata: jsonb('metadata').$type<ChannelMetadata>().notNull().default({}),
     /** When the platform last confirmed the token (a refresh); null: not since the connect. */
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** The inbox's hand-back: the AI answers again this many minutes after a person's last reply; 0: never by itself. */
+    autoResumeMinutes: integer('auto_resume_minutes').notNull().default(30),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -228,6 +231,7 @@ export type Organization = typeof organizations.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type Invitation = typeof invitations.$inferSelect
 
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
 /** One chat on a channel (a Telegram chat, later a Messenger or WhatsApp user), where its messages belong. */
 export const conversations = pgTable(
   'conversations',
@@ -240,12 +244,49 @@ export const conversations = pgTable(
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
     platformChatId: text('platform_chat_id').notNull(),
+    /** The customer's name as the platform last gave it (Telegram's name or @username, WhatsApp's profile name). */
+    customerName: text('customer_name'),
+    /** The last message either way: what the inbox list shows and orders by (kept by a trigger, ADR 036). */
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    lastMessageText: text('last_message_text'),
+    lastMessageDirection: text('last_message_direction', { enum: MESSAGE_DIRECTIONS }),
+    /** The customer's last message: the platforms' 24-hour windows count from it (kept by the same trigger). */
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true }),
+    /** A person took over: the AI does not answer until it is resumed (by a person, or at `aiPausedUntil`). */
+    aiPausedAt: timestamp('ai_paused_at', { withTimezone: true }),
+    /** When the AI answers again by itself; null while paused: until a person resumes it. */
+    aiPausedUntil: timestamp('ai_paused_until', { withTimezone: true }),
+    aiPausedBy: uuid('ai_paused_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Why a person should look at the conversation (a reply failed...); null: nothing to look at. */
+    attentionReason: text('attention_reason'),
+    attentionAt: timestamp('attention_at', { withTimezone: true }),
+    /** The inbox's badge, from the columns above: needs attention first, then paused, else the AI answers. */
+    state: text('state', { enum: CONVERSATION_STATES })
+      .notNull()
+      .generatedAlwaysAs(
+        sql`case when attention_reason is not null then 'needs_attention' when ai_paused_at is not null then 'paused' else 'ai' end`,
+      ),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('conversations_channel_chat_idx').on(t.channelId, t.platformChatId)],
+  (t) => [
+    uniqueIndex('conversations_channel_chat_idx').on(t.channelId, t.platformChatId),
+    index('conversations_organization_activity_idx').on(
+      t.organizationId,
+      t.lastMessageAt.desc(),
+      t.id.desc(),
+    ),
+    index('conversations_channel_activity_idx').on(t.channelId, t.lastMessageAt.desc(), t.id.desc()),
+    // Paused and needs-attention conversations are few: the state filters read them from their own index.
+    index('conversations_organization_state_activity_idx')
+      .on(t.organizationId, t.state, t.lastMessageAt.desc(), t.id.desc())
+      .where(sql`state <> 'ai'`),
+    // The hand-back's sweep: the paused conversations whose time has come.
+    index('conversations_ai_paused_until_idx')
+      .on(t.aiPausedUntil)
+      .where(sql`ai_paused_until is not null`),
+  ],
 )
 
-export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
 /**
  * Inbound: `queued` (stored, a reply job waits), `replied`, `received` (stored, no agent to answer: left to a
  * person), `ignored` (never answered: not text), `failed` (the reply failed after its retries; see the reason).
@@ -290,6 +331,10 @@ export const messages = pgTable(
     sentParts: integer('sent_parts').notNull().default(0),
     platformSentAt: timestamp('platform_sent_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }),
+    /** Outbound from a person (the inbox's composer): who wrote it. Null: the agent (see agent_run_id). */
+    authorUserId: uuid('author_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** A person's reply: the composer's idempotency key, so that a form sent twice sends once. */
+    clientKey: text('client_key'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -298,6 +343,11 @@ export const messages = pgTable(
       .on(t.replyToMessageId)
       .where(sql`${t.direction} = 'outbound'`),
     index('messages_conversation_sequence_idx').on(t.conversationId, t.sequence),
+    uniqueIndex('messages_client_key_idx')
+      .on(t.conversationId, t.clientKey)
+      .where(sql`${t.clientKey} is not null`),
+    // The inbox's search: words of the text, in any language (the 'simple' configuration: no stemming).
+    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', ${t.text})`),
   ],
 )
 

@@ -43,6 +43,20 @@ export const SESSION_PURGE_QUEUE_OPTIONS = {
 } satisfies Omit<Queue, 'name'>
 
 /**
+ * The hand-back of paused conversations to the AI: a job per pause, due at its end, and a sweep every minute
+ * (jobs/conversation-resume).
+ */
+export const CONVERSATION_RESUME_QUEUE = 'conversation-resume'
+export const CONVERSATION_RESUME_CRON = '* * * * *'
+export const CONVERSATION_RESUME_QUEUE_OPTIONS = {
+  policy: 'standard',
+  notify: true,
+  retryLimit: 5,
+  retryDelay: 5,
+  expireInSeconds: 60,
+} satisfies Omit<Queue, 'name'>
+
+/**
  * How often pg-boss looks for jobs whose worker stopped beating (and refreshes its queue statistics): one
  * instance per interval does it, whichever claims the pass. Its default (60 s) would keep a dead worker's
  * conversations waiting for up to a minute and a half.
@@ -140,17 +154,22 @@ async function ensureReplyQueue(boss: PgBoss, logger: Logger) {
   }
 }
 
-/** The session purge's queue (created once; its settings brought up to date) and its hourly schedule. */
-async function ensureSessionPurge(boss: PgBoss) {
-  const { policy, ...mutable } = SESSION_PURGE_QUEUE_OPTIONS
-  if (await boss.getQueue(SESSION_PURGE_QUEUE)) await boss.updateQueue(SESSION_PURGE_QUEUE, mutable)
-  else await boss.createQueue(SESSION_PURGE_QUEUE, { policy, ...mutable })
-  await boss.schedule(SESSION_PURGE_QUEUE, SESSION_PURGE_CRON, null, { tz: 'UTC' })
+/** A scheduled queue (created once; its settings brought up to date) and its cron schedule. */
+async function ensureScheduledQueue(
+  boss: PgBoss,
+  name: string,
+  { policy, ...mutable }: Omit<Queue, 'name'>,
+  cron: string,
+) {
+  if (await boss.getQueue(name)) await boss.updateQueue(name, mutable)
+  else await boss.createQueue(name, { policy, ...mutable })
+  await boss.schedule(name, cron, null, { tz: 'UTC' })
 }
 
 /**
  * Starts pg-boss on the runtime's database (installing or migrating its schema) with every queue created and
- * cached, ready for sends before the server takes its first request, and its scheduler on (the session purge).
+ * cached, ready for sends before the server takes its first request, and its scheduler on (the session purge,
+ * the conversations' hand-back).
  */
 export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   const boss = createBoss(options)
@@ -160,7 +179,13 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   await boss.start()
   try {
     await ensureReplyQueue(boss, logger)
-    await ensureSessionPurge(boss)
+    await ensureScheduledQueue(boss, SESSION_PURGE_QUEUE, SESSION_PURGE_QUEUE_OPTIONS, SESSION_PURGE_CRON)
+    await ensureScheduledQueue(
+      boss,
+      CONVERSATION_RESUME_QUEUE,
+      CONVERSATION_RESUME_QUEUE_OPTIONS,
+      CONVERSATION_RESUME_CRON,
+    )
   } catch (error) {
     await boss.stop({ graceful: false }).catch(() => undefined)
     throw error

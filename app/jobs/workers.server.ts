@@ -1,8 +1,9 @@
 import type { PgBoss } from 'pg-boss'
 import { startReplyWorker, type ReplyWorkerDeps } from './reply.server'
+import { startConversationResumeWorker } from './conversation-resume.server'
 import { startSessionPurgeWorker } from './session-purge.server'
 
-/** Every job worker of a process that works the queues: the reply pipeline and the session purge. */
+/** Every job worker of a process that works the queues: the reply pipeline, the session purge, the hand-back. */
 export async function startJobWorkers(
   boss: PgBoss,
   deps: ReplyWorkerDeps,
@@ -12,5 +13,9 @@ export async function startJobWorkers(
   await startSessionPurgeWorker(boss, {
     db: deps.db,
     logger: deps.logger.child({ component: 'session-purge' }),
+  })
+  await startConversationResumeWorker(boss, {
+    db: deps.db,
+    logger: deps.logger.child({ component: 'conversation-resume' }),
   })
 }

@@ -50,6 +50,10 @@ export const MAX_SLEPT_RETRY_AFTER_MS = 4 * 60_000
 export const REPLY_FAILURES = {
   emptyAnswer: 'The model returned an empty answer',
   tokenInvalid: 'The channel token is invalid or expired: reconnect the channel',
+  /** Stored while a person answers the conversation: the AI leaves it to them. */
+  aiPaused: 'The AI is paused: a person is answering',
+  /** The model's answer came after a person took over: it was kept, not sent. */
+  answerWithheld: 'Not sent: a person took over the conversation',
 } as const
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff

@@ -56,6 +56,8 @@ export type SentMessage = {
   text?: string
   senderAction?: string
   messagingType?: string
+  /** Messenger: the message tag of a MESSAGE_TAG send (HUMAN_AGENT). */
+  tag?: string
 }
 /** A one-shot answer: `error` fields override the Graph error made from `status`; `hang` never answers. */
 const overrideSchema = z.object({
@@ -229,8 +231,11 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
         return [200, { recipient_id: to }]
       }
       if (!to || !message || !messagingType) return INVALID_PARAMETER
+      // Send API: a MESSAGE_TAG message names its tag; HUMAN_AGENT is the one a person's late answer uses.
+      const tag = text(body.tag)
+      if (messagingType === 'MESSAGE_TAG' && !tag) return INVALID_PARAMETER
       const sent: SentMessage = { id: `m_fake-${++counter}`, platform: 'messenger', from: id, to }
-      messages.push({ ...sent, text: message, messagingType })
+      messages.push({ ...sent, text: message, messagingType, ...(tag ? { tag } : {}) })
       return [200, { recipient_id: to, message_id: sent.id }]
     }
 

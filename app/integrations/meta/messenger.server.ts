@@ -2,6 +2,9 @@ import { z } from 'zod'
 import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import { successSchema, graphCall, type GraphFetch } from './graph-fetch.server'
 
+/** A message tag: HUMAN_AGENT lets a person answer up to 7 days after the customer's last message. */
+export type MessengerTag = 'HUMAN_AGENT'
+
 /** Messenger's side of Graph: a page's webhook subscription and its sends. */
 export type MessengerClient = {
   subscribePageToApp(pageToken: string, pageId: string, fields?: readonly string[]): Promise<void>
@@ -9,7 +12,7 @@ export type MessengerClient = {
   sendMessengerText(
     pageToken: string,
     pageId: string,
-    message: { recipientId: string; text: string },
+    message: { recipientId: string; text: string; tag?: MessengerTag },
   ): Promise<{ messageId: string; recipientId: string }>
   sendMessengerTyping(pageToken: string, pageId: string, recipientId: string): Promise<void>
 }
@@ -36,9 +39,11 @@ export function createMessengerClient({ request }: GraphFetch): MessengerClient 
       )
     },
 
-    async sendMessengerText(pageToken, pageId, { recipientId, text }) {
-      // RESPONSE: a reply inside the 24-hour window opened by the person's message.
-      const body = { recipient: { id: recipientId }, messaging_type: 'RESPONSE', message: { text } }
+    async sendMessengerText(pageToken, pageId, { recipientId, text, tag }) {
+      // RESPONSE: a reply inside the 24-hour window opened by the person's message; after it, a tagged message.
+      const body = tag
+        ? { recipient: { id: recipientId }, messaging_type: 'MESSAGE_TAG', tag, message: { text } }
+        : { recipient: { id: recipientId }, messaging_type: 'RESPONSE', message: { text } }
       const call = facebook({ method: 'POST', path: [pageId, 'messages'], body, token: pageToken })
       const answer = await request(messengerSendSchema, call)
       return { messageId: answer.message_id, recipientId: answer.recipient_id }

@@ -4,6 +4,7 @@ import type { Database } from '~/db/client.server'
 import { prepareSql } from '~/db/prepared.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { insertJobs } from 'pg-boss/dist/plans.js'
 import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
 import { nextJobId, REPLY_QUEUE, type ReplyQueue } from './reply-queue.server'
@@ -70,7 +71,7 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
         order by c.ord
         -- A no-op update so that existing rows come back too.
         on conflict (channel_id, platform_chat_id) do update set platform_chat_id = excluded.platform_chat_id
-        returning id, channel_id, platform_chat_id
+        returning id, channel_id, platform_chat_id, ai_paused_at is not null as paused
       ),
       input as (
         select * from rows from (
@@ -83,9 +84,13 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
       ),
       msg as (
         insert into ${messages} (organization_id, channel_id, conversation_id, direction, platform_message_id,
-          sender_id, sender_name, text, status, platform_sent_at, received_at)
+          sender_id, sender_name, text, status, failure_reason, platform_sent_at, received_at)
+        -- While a person answers the conversation, its messages are stored but not queued for the AI.
         select m."organizationId", m."channelId", c.id, 'inbound', m."platformMessageId", m."senderId",
-          m."senderName", m.text, m.status, m."platformSentAt", now()
+          m."senderName", m.text,
+          case when c.paused and m.status = 'queued' then 'received' else m.status end,
+          case when c.paused and m.status = 'queued' then ${sql.placeholder('pausedReason')} end,
+          m."platformSentAt", now()
         from input m
         join conv c on c.channel_id = m."channelId" and c.platform_chat_id = m."platformChatId"
         order by m.ord
@@ -116,7 +121,8 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
 /**
  * Many inbound messages stored and enqueued in one statement, so in one round trip and atomically
  * (docs/decisions/024 and 027): the conversations upserted, the messages inserted (in arrival order: `sequence`
- * keeps the order of the batch), and a reply job for each answerable message stored now, with pg-boss's own
+ * keeps the order of the batch; a paused conversation's are stored as left to a person, ADR 036), and a reply
+ * job for each answerable message stored now, with pg-boss's own
  * insert (ids taken in arrival order, so a conversation's jobs keep their order; workers notified). Each message
  * gets what ingestInbound would have given it: stored now (with its job), or dropped as already stored (also when
  * the same message comes twice in the batch: the first one counts).
@@ -161,7 +167,13 @@ export async function ingestInboundBatch({
     channel_id: string
     platform_message_id: string | null
     conversation_id: string
-  }>(await batchStatementFor(db, jobs)({ chats: JSON.stringify(chatRows), rows: JSON.stringify(rows) }))
+  }>(
+    await batchStatementFor(db, jobs)({
+      chats: JSON.stringify(chatRows),
+      rows: JSON.stringify(rows),
+      pausedReason: REPLY_FAILURES.aiPaused,
+    }),
+  )
   const storedNow = new Map(
     inserted.map((row) => [messageKey(row.channel_id, row.platform_message_id ?? ''), row]),
   )

@@ -3,6 +3,7 @@ import { fromDrizzle } from 'pg-boss'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages, type Channel } from '~/db/schema'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import type { TelegramUpdateBody, TelegramUser } from '~/integrations/telegram/update.server'
 import { REPLY_QUEUE, replyJobOptions, type ReplyJobData, type ReplyQueue } from './reply-queue.server'
 
@@ -53,7 +54,9 @@ export async function ingestInbound({
         senderId: message.senderId,
         senderName: message.senderName,
         text: message.text,
-        status: message.answerable ? 'queued' : 'ignored',
+        // While a person answers the conversation, its messages are stored but not queued for the AI.
+        status: !message.answerable ? 'ignored' : conversation.paused ? 'received' : 'queued',
+        failureReason: message.answerable && conversation.paused ? REPLY_FAILURES.aiPaused : null,
         platformSentAt: message.platformSentAt,
         receivedAt: new Date(),
       })
@@ -61,7 +64,7 @@ export async function ingestInbound({
       .returning({ id: messages.id })
     if (!inserted) return { stored: false }
 
-    if (message.answerable) {
+    if (message.answerable && !conversation.paused) {
       const data: ReplyJobData = { messageId: inserted.id }
       await boss.send(REPLY_QUEUE, data, { ...replyJobOptions(conversation.id), db: jobsIn(tx) })
     }
@@ -75,7 +78,7 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 export async function upsertConversation(
   db: Database | Transaction,
   chat: Pick<NormalizedMessage, 'organizationId' | 'channelId' | 'platformChatId'>,
-): Promise<{ id: string }> {
+): Promise<{ id: string; paused: boolean }> {
   const [conversation] = await db
     .insert(conversations)
     .values({
@@ -88,7 +91,7 @@ export async function upsertConversation(
       target: [conversations.channelId, conversations.platformChatId],
       set: { platformChatId: sql`excluded.platform_chat_id` },
     })
-    .returning({ id: conversations.id })
+    .returning({ id: conversations.id, paused: sql<boolean>`${conversations.aiPausedAt} is not null` })
   return conversation
 }
 

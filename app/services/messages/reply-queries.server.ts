@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, sql, type SQLWrapper } from 'drizzle-orm'
+import { aliasedTable, and, eq, getTableColumns, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import {
   agentRuns,
@@ -11,6 +11,7 @@ import {
   type Conversation,
   type Message,
 } from '~/db/schema'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import type { SuccessfulRun } from '~/services/agents/run-agent.server'
 
 /** What the reply to one inbound message starts from, read in one round trip (loadReplyContext). */
@@ -113,7 +114,12 @@ function buildQueries(db: Database) {
       agentRunId: sql`(select id from ${run})`,
     })
     .onConflictDoNothing({ target: messages.replyToMessageId, where: sql`direction = 'outbound'` })
-    .returning()
+    // Whether a person took over while the model was answering: then the answer is kept, not sent.
+    .returning({
+      ...getTableColumns(messages),
+      conversationPaused: sql<boolean>`(select ${conversations.aiPausedAt} is not null from ${conversations}
+        where ${conversations.id} = ${messages.conversationId})`,
+    })
     .prepare('reply_insert_answer')
 
   // See recordReplied.
@@ -169,8 +175,9 @@ async function findReply(db: Database, inboundId: string): Promise<Message | und
 }
 
 /**
- * The model's run and its answer (pending) in one statement. An answer stored meanwhile by another run of the
- * same message wins: that one is returned.
+ * The model's run and its answer (pending) in one statement, with whether the conversation was paused by then
+ * (a person took over while the model was answering). An answer stored meanwhile by another run of the same
+ * message wins: that one is returned.
  */
 export async function storeAnswer(
   db: Database,
@@ -178,9 +185,28 @@ export async function storeAnswer(
   answer: Pick<Message, 'channelId' | 'conversationId' | 'senderId' | 'senderName' | 'text'> & {
     replyToMessageId: string
   },
-): Promise<Message | undefined> {
+): Promise<(Message & { conversationPaused: boolean }) | undefined> {
   const [created] = await queriesFor(db).insertAnswer.execute({ ...run, ...answer })
-  return created ?? (await findReply(db, answer.replyToMessageId))
+  if (created) return created
+  const stored = await findReply(db, answer.replyToMessageId)
+  return stored && { ...stored, conversationPaused: false }
+}
+
+/**
+ * A person took over before the answer went out: the answer is kept (failed, with why) and never sent, and the
+ * message is left to the person.
+ */
+export async function markAnswerWithheld(db: Database, inboundId: string, replyId: string) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(messages)
+      .set({ status: 'failed', failureReason: REPLY_FAILURES.answerWithheld })
+      .where(and(eq(messages.id, replyId), eq(messages.status, 'pending')))
+    await tx
+      .update(messages)
+      .set({ status: 'received', failureReason: REPLY_FAILURES.aiPaused })
+      .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+  })
 }
 
 /** The progress of an answer sent in parts: the parts the platform accepted, and the first part's id. */
@@ -253,6 +279,16 @@ export async function markReplyFailed(
           eq(messages.replyToMessageId, inboundId),
           eq(messages.direction, 'outbound'),
           eq(messages.status, 'pending'),
+        ),
+      )
+    // The inbox shows the conversation as needing a person, with the reason.
+    await tx
+      .update(conversations)
+      .set({ attentionReason: reason, attentionAt: sql`statement_timestamp()` })
+      .where(
+        eq(
+          conversations.id,
+          sql`(select ${messages.conversationId} from ${messages} where ${messages.id} = ${inboundId})`,
         ),
       )
     if (channelError) {

@@ -1,5 +1,5 @@
 import type { Channel } from '~/db/schema'
-import type { MessengerClient } from '~/integrations/meta/messenger.server'
+import type { MessengerClient, MessengerTag } from '~/integrations/meta/messenger.server'
 import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
 import type { Platform } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
@@ -25,10 +25,16 @@ export const isReplyPlatform = (name: Channel['platformName']): name is Platform
 
 /**
  * How the agent answers in one conversation of the channel: Telegram's sendMessage, Messenger's Send API
- * (`messaging_type: RESPONSE`, typing_on meanwhile) or a WhatsApp Cloud API text message. WhatsApp shows typing
+ * (`messaging_type: RESPONSE`, or a person's tagged message after the 24 hours; typing_on meanwhile) or a WhatsApp Cloud API text message. WhatsApp shows typing
  * only while marking the person's message read, which we do not do on their behalf: no indicator there.
  */
-export function senderFor(clients: SenderClients, channel: Channel, token: string, chatId: string): Sender {
+export function senderFor(
+  clients: SenderClients,
+  channel: Channel,
+  token: string,
+  chatId: string,
+  options: { messengerTag?: MessengerTag } = {},
+): Sender {
   switch (channel.platformName) {
     case 'facebook': {
       const pageId = channel.platformChannelId
@@ -40,6 +46,7 @@ export function senderFor(clients: SenderClients, channel: Channel, token: strin
           const { messageId } = await clients.graph.sendMessengerText(token, pageId, {
             recipientId: chatId,
             text,
+            tag: options.messengerTag,
           })
           return { platformMessageId: messageId }
         },

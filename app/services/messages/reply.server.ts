@@ -10,6 +10,7 @@ import type { Database } from '~/db/client.server'
 import { promptOf } from './reply-prompt.server'
 import {
   loadReplyContext,
+  markAnswerWithheld,
   markNotAnswered,
   markReplyFailed,
   recordReplied,
@@ -170,7 +171,7 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
 }
 
 async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<ReplyOutcome> {
-  const { message: inbound, channel, agent, reply: stored } = context
+  const { message: inbound, channel, conversation, agent, reply: stored } = context
   if (inbound.status !== 'queued') return { outcome: 'skipped', reason: `The message is ${inbound.status}` }
 
   if (stored?.status === 'failed') {
@@ -181,6 +182,12 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
   if (stored && stored.status !== 'pending') {
     await recordReplied(deps.db, inbound.id, stored.id)
     return { outcome: 'replied', outboundId: stored.id, sentNow: false }
+  }
+  if (conversation.aiPausedAt) {
+    // A person took over: a queued message is left to them, and an answer not sent yet stays unsent.
+    if (stored) await markAnswerWithheld(deps.db, inbound.id, stored.id)
+    else await markNotAnswered(deps.db, inbound.id, REPLY_FAILURES.aiPaused)
+    return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
   }
   if (stored) {
     return attempt(deps, context, async (sender) => {
@@ -199,6 +206,10 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     if (!reply) {
       await markReplyFailed(deps.db, inbound.id, REPLY_FAILURES.emptyAnswer)
       return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
+    }
+    if (reply.conversationPaused) {
+      await markAnswerWithheld(deps.db, inbound.id, reply.id)
+      return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
     }
     await deliver(deps, inbound.id, reply, sender)
     return { outcome: 'replied', outboundId: reply.id, sentNow: true }

@@ -1,0 +1,38 @@
+import type { PgBoss } from 'pg-boss'
+import type { Database } from '~/db/client.server'
+import { resumeDueConversations, type ResumeScheduler } from '~/services/conversations/takeover.server'
+import type { Logger } from '~/utils/logger.server'
+import { CONVERSATION_RESUME_QUEUE } from './queues.server'
+
+export type ConversationResumeDeps = { db: Database; logger: Logger }
+export type ConversationResumeJob = { conversationId?: string }
+
+/**
+ * The hand-back to the AI: a job sent for the time a conversation's pause runs out resumes that conversation
+ * (if its pause was not extended meanwhile); the scheduler's job once a minute, without a conversation, resumes
+ * every conversation past its time (a job lost between a pause and its send is caught within a minute).
+ */
+export async function handleConversationResumeJob(
+  deps: ConversationResumeDeps,
+  data: ConversationResumeJob | null | undefined,
+): Promise<void> {
+  const resumed = await resumeDueConversations(deps.db, data?.conversationId)
+  if (resumed.length > 0) deps.logger.info('AI resumed in conversations', { count: resumed.length })
+}
+
+export function startConversationResumeWorker(boss: PgBoss, deps: ConversationResumeDeps): Promise<string> {
+  return boss.work<ConversationResumeJob>(
+    CONVERSATION_RESUME_QUEUE,
+    { batchSize: 10, pollingIntervalSeconds: 1 },
+    async (jobs) => {
+      for (const job of jobs) await handleConversationResumeJob(deps, job.data)
+    },
+  )
+}
+
+/** Sends a conversation's hand-back job for the time it is due. */
+export function resumeSchedulerOf(boss: Pick<PgBoss, 'send'>): ResumeScheduler {
+  return async (conversationId, at) => {
+    await boss.send(CONVERSATION_RESUME_QUEUE, { conversationId }, { startAfter: at })
+  }
+}

@@ -1,0 +1,321 @@
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rowsOf } from '~/db/rows.server'
+import { channels, conversations, messages } from '~/db/schema'
+import { CONVERSATION_TEXTS } from '~/lib/conversations'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { ingestInbound } from '~/services/messages/ingest.server'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/telegram-webhook.server'
+import { replyToMessage } from '~/services/messages/reply.server'
+import { AppError } from '~/utils/errors'
+import {
+  messagesOf,
+  startPipeline,
+  textUpdate,
+  type Pipeline,
+  type TestBot,
+  type TestMetaChannel,
+} from '../../../tests/setup/pipeline'
+import { newOwnerScope } from '../../../tests/setup/scope'
+import { getConversation, listConversations } from './inbox.server'
+import { retryMessage, sendPersonReply, type PersonReplyDeps } from './person-reply.server'
+import { pauseConversation, resumeConversation, resumeDueConversations } from './takeover.server'
+
+// The inbox's services against the real database and the platform fakes over HTTP (no worker: replies are
+// asked for one at a time).
+let p: Pipeline
+const scheduled: { conversationId: string; at: Date }[] = []
+let deps: PersonReplyDeps
+beforeAll(async () => {
+  p = await startPipeline({ worker: false })
+  deps = {
+    telegram: p.deps.telegram,
+    graph: p.deps.graph,
+    encryptionKey: p.deps.encryptionKey,
+    boss: p.boss,
+    scheduleResume: async (conversationId, at) => void scheduled.push({ conversationId, at }),
+  }
+})
+afterAll(async () => {
+  await p.close()
+})
+
+let chats = 700_000
+async function receive(bot: TestBot, text: string, chatId = ++chats) {
+  const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+  await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: textUpdate(chatId, text) })
+  const inbound = (await messagesOf(p.db, bot.channelId, 'inbound')).at(-1)
+  if (!inbound) throw new Error('not stored')
+  return { inbound, chatId, conversationId: inbound.conversationId }
+}
+
+let metaIds = 0
+async function receiveMeta(channel: TestMetaChannel, text: string, chat = `cust-${++metaIds}`) {
+  const result = await ingestInbound({
+    db: p.db,
+    boss: p.boss,
+    message: {
+      organizationId: channel.scope.organizationId,
+      channelId: channel.channelId,
+      platformChatId: chat,
+      platformMessageId: `mid.${++metaIds}`,
+      senderId: chat,
+      senderName: null,
+      text,
+      answerable: true,
+      platformSentAt: new Date(),
+    },
+  })
+  const [row] = await p.db
+    .select()
+    .from(messages)
+    .where(eq(messages.id, result.messageId ?? ''))
+  return row
+}
+
+/** The reply jobs sent for a message. */
+async function jobsFor(messageId: string) {
+  const table = sql.raw(`"${p.jobs.schema}"."${p.jobs.table}"`)
+  const query = sql`select count(*)::int as n from ${table} where data->>'messageId' = ${messageId}`
+  return rowsOf<{ n: number }>(await p.db.execute(query))[0].n
+}
+
+const customerWroteAgo = (conversationId: string, hours: number) =>
+  p.db
+    .update(conversations)
+    .set({ lastInboundAt: sql`now() - make_interval(hours => ${hours})` })
+    .where(eq(conversations.id, conversationId))
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a refusal')
+    },
+    (error: unknown) => {
+      if (!(error instanceof AppError)) throw error
+      return { code: error.code, message: error.message }
+    },
+  )
+
+describe('the inbox list and view', () => {
+  it("lists the organization's conversations newest first with the customer, the channel and the last message", async () => {
+    const bot = await p.newBot()
+    const first = await receive(bot, 'Where is my jacket?')
+    const second = await receive(bot, 'Do you open on Sundays?')
+    await replyToMessage(p.deps, first.inbound.id)
+
+    const list = await listConversations(bot.scope, { page: 1, pageSize: 50 })
+    expect(list.total).toBe(2)
+    expect(list.items.map((c) => c.id)).toEqual([first.conversationId, second.conversationId])
+    expect(list.items[0]).toMatchObject({
+      customer: { name: 'Ann Lee', platformId: String(first.chatId) },
+      channel: { id: bot.channelId, platformName: 'telegram' },
+      lastMessage: { text: 'Echo: Where is my jacket?', direction: 'outbound' },
+      state: 'ai',
+    })
+    expect(list.items[0].channel.name).toBe('Support') // the test bot's name, as the Channels screen shows it
+
+    const view = await getConversation(bot.scope, first.conversationId)
+    expect(view.messages.map((m) => [m.direction, m.text, m.status, m.author.kind])).toEqual([
+      ['inbound', 'Where is my jacket?', 'replied', 'customer'],
+      ['outbound', 'Echo: Where is my jacket?', 'sent', 'ai'],
+    ])
+    expect(view.messages[1].author).toMatchObject({ kind: 'ai', agentName: 'Helper' })
+    expect(view.hasOlder).toBe(false)
+  })
+
+  it('filters by channel, state and words of the messages, and pages older messages', async () => {
+    const bot = await p.newBot()
+    const other = await p.newBot()
+    const sundays = await receive(bot, 'Do you open on Sundays?')
+    await receive(bot, 'Refund for order 42')
+    const byWord = await listConversations(bot.scope, { q: 'sunday', page: 1, pageSize: 50 })
+    expect(byWord.items.map((c) => c.id)).toEqual([sundays.conversationId])
+    const byChannel = await listConversations(bot.scope, {
+      channelId: other.channelId,
+      page: 1,
+      pageSize: 50,
+    })
+    expect(byChannel.items).toEqual([])
+    await pauseConversation(bot.scope, sundays.conversationId, {}, deps.scheduleResume)
+    const paused = await listConversations(bot.scope, { state: 'paused', page: 1, pageSize: 50 })
+    expect(paused.items.map((c) => [c.id, c.state, c.aiPausedUntil])).toEqual([
+      [sundays.conversationId, 'paused', null],
+    ])
+
+    for (let i = 0; i < 4; i++) await receive(bot, `line ${i}`, sundays.chatId)
+    const latest = await getConversation(bot.scope, sundays.conversationId, { limit: 3 })
+    expect(latest.messages.map((m) => m.text)).toEqual(['line 1', 'line 2', 'line 3'])
+    expect(latest.hasOlder).toBe(true)
+    const older = await getConversation(bot.scope, sundays.conversationId, {
+      before: latest.messages[0].sequence,
+      limit: 3,
+    })
+    expect(older.messages.map((m) => m.text)).toEqual(['Do you open on Sundays?', 'line 0'])
+    expect(older.hasOlder).toBe(false)
+  })
+
+  it("never shows or changes another organization's conversation", async () => {
+    const bot = await p.newBot()
+    const { conversationId, inbound } = await receive(bot, 'private')
+    const stranger = await newOwnerScope(p.db)
+    expect((await listConversations(stranger, { page: 1, pageSize: 50 })).items).toEqual([])
+    const notFound = { code: 'NOT_FOUND', message: CONVERSATION_TEXTS.notFound }
+    expect(await refusal(getConversation(stranger, conversationId))).toEqual(notFound)
+    expect(await refusal(pauseConversation(stranger, conversationId, {}, deps.scheduleResume))).toEqual(
+      notFound,
+    )
+    expect(await refusal(resumeConversation(stranger, conversationId))).toEqual(notFound)
+    expect(await refusal(sendPersonReply(stranger, deps, { conversationId, text: 'hi' }))).toEqual(notFound)
+    expect(await refusal(retryMessage(stranger, deps, inbound.id))).toEqual({
+      code: 'NOT_FOUND',
+      message: CONVERSATION_TEXTS.messageNotFound,
+    })
+    expect(await refusal(getConversation(bot.scope, 'not-a-uuid'))).toEqual(notFound)
+    const [row] = await p.db.select().from(conversations).where(eq(conversations.id, conversationId))
+    expect(row.aiPausedAt).toBeNull()
+    expect(p.telegram.sentMessages(bot.token)).toEqual([])
+  })
+})
+
+describe('a person replying and taking over', () => {
+  it('sends once per idempotency key, records the author and pauses the AI until the hand-back', async () => {
+    const bot = await p.newBot()
+    const { conversationId, chatId } = await receive(bot, 'I need a human')
+    const reply = { conversationId, text: 'Hi, I am Sam from Acme', clientKey: 'compose-1' }
+    const [one, two] = await Promise.all([
+      sendPersonReply(bot.scope, deps, reply),
+      sendPersonReply(bot.scope, deps, reply),
+    ])
+    const again = await sendPersonReply(bot.scope, deps, reply)
+    expect([one.sentNow, two.sentNow].sort()).toEqual([false, true])
+    expect(again).toMatchObject({ sentNow: false, message: { status: 'sent' } })
+    expect(p.telegram.sentMessages(bot.token)).toEqual([
+      expect.objectContaining({
+        chat: expect.objectContaining({ id: chatId }),
+        text: 'Hi, I am Sam from Acme',
+      }),
+    ])
+
+    const view = await getConversation(bot.scope, conversationId)
+    expect(view.messages.at(-1)).toMatchObject({
+      direction: 'outbound',
+      status: 'sent',
+      author: { kind: 'person' },
+    })
+    expect(view.state).toBe('paused')
+    const minutes = (Date.parse(view.aiPausedUntil ?? '') - Date.now()) / 60_000
+    expect(minutes).toBeGreaterThan(29)
+    expect(minutes).toBeLessThanOrEqual(30)
+    expect(scheduled.filter((s) => s.conversationId === conversationId)).toHaveLength(1)
+
+    // While paused the customer's message is stored, shown and not queued for the AI.
+    await receive(bot, 'Thanks Sam', chatId)
+    const [, latest] = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(latest).toMatchObject({ status: 'received', failureReason: REPLY_FAILURES.aiPaused })
+    expect(await jobsFor(latest.id)).toBe(0)
+
+    // The hand-back: not before its time, then at once.
+    expect(await resumeDueConversations(p.db, conversationId)).toEqual([])
+    await p.db
+      .update(conversations)
+      .set({ aiPausedUntil: sql`now() - interval '1 second'` })
+      .where(eq(conversations.id, conversationId))
+    expect(await resumeDueConversations(p.db, conversationId)).toEqual([conversationId])
+    expect((await getConversation(bot.scope, conversationId)).state).toBe('ai')
+  })
+
+  it('refuses an empty, unsent or unreachable reply with a clear message and stores nothing', async () => {
+    const bot = await p.newBot()
+    const { conversationId } = await receive(bot, 'hello')
+    await p.db.update(channels).set({ status: 'error' }).where(eq(channels.id, bot.channelId))
+    expect(await refusal(sendPersonReply(bot.scope, deps, { conversationId, text: 'hi' }))).toEqual({
+      code: 'CONFLICT',
+      message: CONVERSATION_TEXTS.channelNotActive('error'),
+    })
+    expect(await messagesOf(p.db, bot.channelId, 'outbound')).toEqual([])
+  })
+
+  it('does not send an answer the model was writing when a person took over', async () => {
+    const bot = await p.newBot()
+    const { inbound, conversationId } = await receive(bot, 'slow question')
+    p.model.enqueue({ delayMs: 700, match: 'slow question' })
+    const replying = replyToMessage(p.deps, inbound.id)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await pauseConversation(bot.scope, conversationId, {}, deps.scheduleResume)
+    expect(await replying).toEqual({ outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused })
+    expect(p.telegram.sentMessages(bot.token)).toEqual([])
+    const [stored, answer] = await messagesOf(p.db, bot.channelId)
+    expect(stored).toMatchObject({ status: 'received', failureReason: REPLY_FAILURES.aiPaused })
+    expect(answer).toMatchObject({ status: 'failed', failureReason: REPLY_FAILURES.answerWithheld })
+
+    // Resumed: the next message is answered by the AI again.
+    await resumeConversation(bot.scope, conversationId)
+    const next = await receive(
+      bot,
+      'and now?',
+      Number((await getConversation(bot.scope, conversationId)).customer.platformId),
+    )
+    expect((await replyToMessage(p.deps, next.inbound.id)).outcome).toBe('replied')
+  })
+
+  it('marks a failed reply as needing attention, and sends it again on retry', async () => {
+    const bot = await p.newBot()
+    const { inbound, conversationId } = await receive(bot, 'will fail')
+    for (let i = 0; i < 4; i++) p.telegram.enqueue('sendMessage', { status: 500, token: bot.token })
+    expect((await replyToMessage(p.deps, inbound.id)).outcome).toBe('failed')
+    const failed = await getConversation(bot.scope, conversationId)
+    expect(failed.state).toBe('needs_attention')
+    expect(failed.attentionReason).toBeTruthy()
+
+    expect(await retryMessage(bot.scope, deps, inbound.id)).toEqual({ requeued: true })
+    expect(await refusal(retryMessage(bot.scope, deps, inbound.id))).toEqual({
+      code: 'CONFLICT',
+      message: CONVERSATION_TEXTS.notRetryable,
+    })
+    expect((await getConversation(bot.scope, conversationId)).state).toBe('ai')
+    expect((await replyToMessage(p.deps, inbound.id)).outcome).toBe('replied')
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: will fail'])
+  })
+})
+
+describe("the platforms' windows for a person's reply", () => {
+  it('Messenger: a response within 24 hours, HUMAN_AGENT within 7 days, a refusal after', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const inbound = await receiveMeta(page, 'hello page')
+    const conversationId = inbound.conversationId
+    const sent = () => p.graph.messages.filter((m) => m.from === page.platformChannelId && m.text)
+
+    await sendPersonReply(page.scope, deps, { conversationId, text: 'within a day' })
+    await customerWroteAgo(conversationId, 48)
+    await sendPersonReply(page.scope, deps, { conversationId, text: 'two days later' })
+    expect(sent().map((m) => [m.text, m.messagingType, m.tag])).toEqual([
+      ['within a day', 'RESPONSE', undefined],
+      ['two days later', 'MESSAGE_TAG', 'HUMAN_AGENT'],
+    ])
+
+    await customerWroteAgo(conversationId, 8 * 24)
+    expect(await refusal(sendPersonReply(page.scope, deps, { conversationId, text: 'too late' }))).toEqual({
+      code: 'CONFLICT',
+      message: CONVERSATION_TEXTS.messengerWindowClosed,
+    })
+    expect(sent()).toHaveLength(2)
+  })
+
+  it('WhatsApp: only within the 24-hour customer-service window', async () => {
+    const number = await p.newMetaChannel('whatsapp')
+    const inbound = await receiveMeta(number, 'hola', '34600000001')
+    await sendPersonReply(number.scope, deps, { conversationId: inbound.conversationId, text: 'in time' })
+    await customerWroteAgo(inbound.conversationId, 25)
+    expect(
+      await refusal(
+        sendPersonReply(number.scope, deps, { conversationId: inbound.conversationId, text: 'late' }),
+      ),
+    ).toEqual({ code: 'CONFLICT', message: CONVERSATION_TEXTS.whatsappWindowClosed })
+    const texts = p.graph.messages.filter((m) => m.from === number.platformChannelId).map((m) => m.text)
+    expect(texts).toEqual(['in time'])
+  })
+})

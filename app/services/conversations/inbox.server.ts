@@ -1,0 +1,288 @@
+import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm'
+import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
+import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels'
+import {
+  CONVERSATION_TEXTS,
+  MESSAGE_PAGE_SIZE,
+  type ConversationFilters,
+  type ConversationState,
+} from '~/lib/conversations'
+import { isUuid } from '~/lib/input'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { AppError } from '~/utils/errors'
+
+// The inbox's reads: the list of an organization's conversations and one conversation's messages. Every query
+// is scoped by the organization of the caller's scope (tenant isolation), and each is served by an index
+// (bench:inbox measures them at 100,000 conversations and 1,000,000 messages).
+
+export type ConversationSummary = {
+  id: string
+  channel: { id: string; platformName: PlatformName; name: string }
+  customer: { name: string | null; platformId: string }
+  lastMessage: { at: string; text: string | null; direction: 'inbound' | 'outbound' | null }
+  state: ConversationState
+  /** Paused: when the AI answers again by itself (null: when a person resumes it). */
+  aiPausedUntil: string | null
+  attentionReason: string | null
+}
+
+export type ConversationMessage = {
+  id: string
+  sequence: number
+  direction: 'inbound' | 'outbound'
+  text: string
+  status: string
+  failureReason: string | null
+  at: string
+  senderName: string | null
+  /** Who wrote an outbound message: the agent (with its run) or a person of the organization. */
+  author:
+    | { kind: 'customer' }
+    | { kind: 'ai'; agentName: string | null; runId: string | null }
+    | { kind: 'person'; name: string | null }
+}
+
+export type ConversationDetail = ConversationSummary & {
+  channel: ConversationSummary['channel'] & { status: string; autoResumeMinutes: number }
+  lastInboundAt: string | null
+  /** Oldest first; `hasOlder`: there are messages before the first one. */
+  messages: ConversationMessage[]
+  hasOlder: boolean
+}
+
+export type AgentRunDetail = {
+  executionId: string
+  modelUsed: string | null
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+  latencyMs: number
+  createdAt: string
+}
+
+const summaryColumns = {
+  id: conversations.id,
+  channelId: channels.id,
+  platformName: channels.platformName,
+  channelType: channels.channelType,
+  channelMetadata: channels.metadata,
+  channelStatus: channels.status,
+  autoResumeMinutes: channels.autoResumeMinutes,
+  customerName: conversations.customerName,
+  platformChatId: conversations.platformChatId,
+  lastMessageAt: conversations.lastMessageAt,
+  lastMessageText: conversations.lastMessageText,
+  lastMessageDirection: conversations.lastMessageDirection,
+  lastInboundAt: conversations.lastInboundAt,
+  state: conversations.state,
+  aiPausedUntil: conversations.aiPausedUntil,
+  attentionReason: conversations.attentionReason,
+}
+
+type SummaryRow = {
+  id: string
+  channelId: string
+  platformName: PlatformName
+  channelType: Parameters<typeof channelDisplayName>[0]['channelType']
+  channelMetadata: ChannelMetadata
+  customerName: string | null
+  platformChatId: string
+  lastMessageAt: Date
+  lastMessageText: string | null
+  lastMessageDirection: 'inbound' | 'outbound' | null
+  state: ConversationState
+  aiPausedUntil: Date | null
+  attentionReason: string | null
+}
+
+function toSummary(row: SummaryRow): ConversationSummary {
+  return {
+    id: row.id,
+    channel: {
+      id: row.channelId,
+      platformName: row.platformName,
+      name: channelDisplayName({ channelType: row.channelType, metadata: row.channelMetadata }),
+    },
+    customer: { name: row.customerName, platformId: row.platformChatId },
+    lastMessage: {
+      at: row.lastMessageAt.toISOString(),
+      text: row.lastMessageText,
+      direction: row.lastMessageDirection,
+    },
+    state: row.state,
+    aiPausedUntil: row.aiPausedUntil?.toISOString() ?? null,
+    attentionReason: row.attentionReason,
+  }
+}
+
+/** The words of a search as a prefix query over messages' text ('simple' configuration: no stemming). */
+function searchQuery(q: string): SQL | undefined {
+  const words = q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8)
+  if (words.length === 0) return undefined
+  const query = words.map((word) => `${word}:*`).join(' & ')
+  return sql`to_tsquery('simple', ${query})`
+}
+
+function listConditions(scope: OrganizationScope, filters: ConversationFilters): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(conversations.organizationId, scope.organizationId)]
+  if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
+  if (filters.state) conditions.push(eq(conversations.state, filters.state))
+  const search = filters.q ? searchQuery(filters.q) : undefined
+  if (search) {
+    conditions.push(sql`${conversations.id} in (
+      select ${messages.conversationId} from ${messages}
+      where ${messages.organizationId} = ${scope.organizationId}
+        and to_tsvector('simple', ${messages.text}) @@ ${search})`)
+  }
+  return and(...conditions)
+}
+
+/**
+ * The organization's conversations, newest activity first, filtered by channel, state and words of their
+ * messages, a page at a time. Needs-attention first when that state is asked for, as every other: the list is
+ * ordered by activity only (the state filter shows them apart).
+ */
+export async function listConversations(
+  scope: OrganizationScope,
+  query: ConversationFilters & { page: number; pageSize: number },
+): Promise<{ items: ConversationSummary[]; total: number; page: number; pageSize: number }> {
+  const where = listConditions(scope, query)
+  const [rows, [{ total }]] = await Promise.all([
+    scope.db
+      .select(summaryColumns)
+      .from(conversations)
+      .innerJoin(channels, eq(channels.id, conversations.channelId))
+      .where(where)
+      .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    scope.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(conversations)
+      .where(where),
+  ])
+  return { items: rows.map(toSummary), total, page: query.page, pageSize: query.pageSize }
+}
+
+const author = {
+  agentName: agents.name,
+  authorName: sql<string | null>`coalesce(${users.displayName}, ${users.email})`,
+}
+
+/**
+ * One conversation of the organization with a page of its messages (the latest `limit`, or those before the
+ * message with sequence `before`), oldest first. Another organization's conversation is not found.
+ */
+export async function getConversation(
+  scope: OrganizationScope,
+  conversationId: string,
+  page: { before?: number; limit?: number } = {},
+): Promise<ConversationDetail> {
+  if (!isUuid(conversationId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
+  const limit = page.limit ?? MESSAGE_PAGE_SIZE
+  const [[row], rows] = await Promise.all([
+    scope.db
+      .select(summaryColumns)
+      .from(conversations)
+      .innerJoin(channels, eq(channels.id, conversations.channelId))
+      .where(
+        and(eq(conversations.id, conversationId), eq(conversations.organizationId, scope.organizationId)),
+      )
+      .limit(1),
+    scope.db
+      .select({
+        id: messages.id,
+        sequence: messages.sequence,
+        direction: messages.direction,
+        text: messages.text,
+        status: messages.status,
+        failureReason: messages.failureReason,
+        createdAt: messages.createdAt,
+        senderName: messages.senderName,
+        agentRunId: messages.agentRunId,
+        authorUserId: messages.authorUserId,
+        ...author,
+      })
+      .from(messages)
+      .leftJoin(agentRuns, eq(agentRuns.id, messages.agentRunId))
+      .leftJoin(agents, eq(agents.id, agentRuns.agentId))
+      .leftJoin(users, eq(users.id, messages.authorUserId))
+      .where(
+        and(
+          eq(messages.conversationId, conversationId),
+          eq(messages.organizationId, scope.organizationId),
+          page.before ? lt(messages.sequence, page.before) : undefined,
+        ),
+      )
+      .orderBy(desc(messages.sequence))
+      .limit(limit + 1),
+  ])
+  if (!row) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
+  const hasOlder = rows.length > limit
+  const shown = rows.slice(0, limit).reverse()
+  return {
+    ...toSummary(row),
+    channel: {
+      ...toSummary(row).channel,
+      status: row.channelStatus,
+      autoResumeMinutes: row.autoResumeMinutes,
+    },
+    lastInboundAt: row.lastInboundAt?.toISOString() ?? null,
+    hasOlder,
+    messages: shown.map((m) => ({
+      id: m.id,
+      sequence: m.sequence,
+      direction: m.direction,
+      text: m.text,
+      status: m.status,
+      failureReason: m.failureReason,
+      at: m.createdAt.toISOString(),
+      senderName: m.senderName,
+      author:
+        m.direction === 'inbound'
+          ? { kind: 'customer' }
+          : m.authorUserId
+            ? { kind: 'person', name: m.authorName }
+            : { kind: 'ai', agentName: m.agentName ?? m.senderName, runId: m.agentRunId },
+    })),
+  }
+}
+
+/** The model run behind an AI answer of the organization's (shown on demand in the conversation view). */
+export async function getAgentRun(scope: OrganizationScope, runId: string): Promise<AgentRunDetail> {
+  if (!isUuid(runId)) throw new AppError('NOT_FOUND', 'Run not found')
+  const [run] = await scope.db
+    .select({
+      executionId: agentRuns.executionId,
+      modelUsed: agentRuns.modelUsed,
+      promptTokens: agentRuns.promptTokens,
+      completionTokens: agentRuns.completionTokens,
+      totalTokens: agentRuns.totalTokens,
+      latencyMs: agentRuns.latencyMs,
+      createdAt: agentRuns.createdAt,
+    })
+    .from(agentRuns)
+    .where(and(eq(agentRuns.id, runId), eq(agentRuns.organizationId, scope.organizationId)))
+    .limit(1)
+  if (!run) throw new AppError('NOT_FOUND', 'Run not found')
+  return { ...run, createdAt: run.createdAt.toISOString() }
+}
+
+/** The organization's channels that have conversations' filter options: id and display name, oldest first. */
+export async function listConversationChannels(scope: OrganizationScope) {
+  const rows = await scope.db
+    .select({
+      id: channels.id,
+      platformName: channels.platformName,
+      channelType: channels.channelType,
+      metadata: channels.metadata,
+    })
+    .from(channels)
+    .where(eq(channels.organizationId, scope.organizationId))
+    .orderBy(asc(channels.createdAt))
+  return rows.map((c) => ({ id: c.id, platformName: c.platformName, name: channelDisplayName(c) }))
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, sql } from 'drizzle-orm'
+import { channels, conversations, messages, type Channel, type Conversation, type Message } from '~/db/schema'
+import { ModelError } from '~/integrations/llm/model.server'
+import { PlatformError } from '~/integrations/platform-errors'
+import { CONVERSATION_TEXTS, personReplyWindow } from '~/lib/conversations'
+import { isUuid } from '~/lib/input'
+import { REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
+import { jobsIn } from '~/services/messages/ingest.server'
+import { REPLY_QUEUE, replyJobOptions, type ReplyQueue } from '~/services/messages/reply-queue.server'
+import { failureReason } from '~/services/messages/reply-retries.server'
+import { isReplyPlatform, senderFor, type SenderClients } from '~/services/messages/reply-senders.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { decryptSecret } from '~/utils/crypto.server'
+import { AppError } from '~/utils/errors'
+import { pauseForPersonReply, type ResumeScheduler } from './takeover.server'
+
+// A person's reply from the inbox: checked against the platform's windows, stored before it is sent (so that a
+// form sent twice sends once: the idempotency key is unique in the conversation), the AI paused by it, then
+// sent in parts as the AI's answers are.
+
+export type PersonReplyDeps = SenderClients & {
+  encryptionKey: string
+  scheduleResume: ResumeScheduler
+  /** The reply queue, for sending a failed AI answer again. */
+  boss: ReplyQueue
+}
+
+export type PersonReplyResult = {
+  message: Pick<Message, 'id' | 'status' | 'failureReason' | 'text' | 'sequence'>
+  /** False: the key had been used; this is the message it sent then, and nothing was sent now. */
+  sentNow: boolean
+  aiPausedUntil: Date | null
+}
+
+async function conversationWithChannel(scope: OrganizationScope, conversationId: string) {
+  if (!isUuid(conversationId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
+  const [row] = await scope.db
+    .select({ conversation: conversations, channel: channels })
+    .from(conversations)
+    .innerJoin(channels, eq(channels.id, conversations.channelId))
+    .where(and(eq(conversations.id, conversationId), eq(conversations.organizationId, scope.organizationId)))
+    .limit(1)
+  if (!row) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
+  return row
+}
+
+/** Why a person cannot write on the channel now, if they cannot. */
+function requireReachable(channel: Channel, conversation: Conversation) {
+  if (!isReplyPlatform(channel.platformName)) {
+    throw new AppError('VALIDATION_ERROR', CONVERSATION_TEXTS.unsupportedPlatform(channel.platformName))
+  }
+  if (channel.status !== 'active') {
+    throw new AppError('CONFLICT', CONVERSATION_TEXTS.channelNotActive(channel.status))
+  }
+  if (!channel.accessTokenEncrypted) throw new AppError('CONFLICT', CONVERSATION_TEXTS.channelNoToken)
+  const window = personReplyWindow(channel.platformName, conversation.lastInboundAt)
+  if (!window.open) throw new AppError('CONFLICT', window.reason)
+  return window
+}
+
+const resultColumns = {
+  id: messages.id,
+  status: messages.status,
+  failureReason: messages.failureReason,
+  text: messages.text,
+  sequence: messages.sequence,
+  sentParts: messages.sentParts,
+  platformMessageId: messages.platformMessageId,
+}
+
+/**
+ * Sends a person's text to the customer of the conversation and records it as an outbound message with its
+ * author. The same `clientKey` twice (a double submit, a retried API call) sends once: the second call answers
+ * the first one's message. A platform's refusal is recorded on the message (failed, with the reason: it can
+ * be sent again) and reported; an invalid token also puts the channel in error.
+ */
+export async function sendPersonReply(
+  scope: OrganizationScope,
+  deps: PersonReplyDeps,
+  input: { conversationId: string; text: string; clientKey?: string },
+): Promise<PersonReplyResult> {
+  const { conversation, channel } = await conversationWithChannel(scope, input.conversationId)
+  const clientKey = input.clientKey ?? randomUUID()
+  const [existing] = await scope.db
+    .select(resultColumns)
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversation.id), eq(messages.clientKey, clientKey)))
+    .limit(1)
+  if (existing) return { message: existing, sentNow: false, aiPausedUntil: conversation.aiPausedUntil }
+
+  const window = requireReachable(channel, conversation)
+  const stored = await scope.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(messages)
+      .values({
+        organizationId: scope.organizationId,
+        channelId: channel.id,
+        conversationId: conversation.id,
+        direction: 'outbound',
+        senderId: channel.platformChannelId,
+        text: input.text,
+        status: 'pending',
+        authorUserId: scope.userId,
+        clientKey,
+      })
+      .onConflictDoNothing({
+        target: [messages.conversationId, messages.clientKey],
+        where: sql`${messages.clientKey} is not null`,
+      })
+      .returning(resultColumns)
+    if (!created) return undefined
+    const aiPausedUntil = await pauseForPersonReply(tx, conversation.id, {
+      userId: scope.userId,
+      autoResumeMinutes: channel.autoResumeMinutes,
+    })
+    return { created, aiPausedUntil }
+  })
+  if (!stored) {
+    // The same key at the same moment: the other call stored it, and sends it.
+    const [other] = await scope.db
+      .select(resultColumns)
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversation.id), eq(messages.clientKey, clientKey)))
+      .limit(1)
+    return { message: other, sentNow: false, aiPausedUntil: conversation.aiPausedUntil }
+  }
+  if (stored.aiPausedUntil) await deps.scheduleResume(conversation.id, stored.aiPausedUntil)
+  const message = await deliverPersonReply(scope, deps, channel, conversation, stored.created, window.tag)
+  return { message, sentNow: true, aiPausedUntil: stored.aiPausedUntil }
+}
+
+/** Sends the parts not sent yet; records each accepted part, then the message sent (or failed, with why). */
+async function deliverPersonReply(
+  scope: OrganizationScope,
+  deps: PersonReplyDeps,
+  channel: Channel,
+  conversation: Conversation,
+  message: Pick<Message, keyof typeof resultColumns>,
+  messengerTag: 'HUMAN_AGENT' | undefined,
+): Promise<PersonReplyResult['message']> {
+  const token = decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)
+  const sender = senderFor(deps, channel, token, conversation.platformChatId, { messengerTag })
+  const parts = splitMessage(message.text, sender.limit)
+  let platformMessageId = message.platformMessageId
+  try {
+    for (let index = message.sentParts; index < parts.length; index++) {
+      const sent = await sender.send(parts[index])
+      platformMessageId ??= sent.platformMessageId
+      await scope.db
+        .update(messages)
+        .set({ sentParts: index + 1, platformMessageId })
+        .where(eq(messages.id, message.id))
+    }
+  } catch (error) {
+    if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
+    const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
+    const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : failureReason(error)
+    await scope.db.transaction(async (tx) => {
+      await tx
+        .update(messages)
+        .set({ status: 'failed', failureReason: reason })
+        .where(eq(messages.id, message.id))
+      if (tokenInvalid) {
+        await tx
+          .update(channels)
+          .set({ status: 'error', statusReason: error.message, updatedAt: new Date() })
+          .where(eq(channels.id, channel.id))
+      }
+    })
+    throw new AppError(tokenInvalid ? 'CONFLICT' : 'UPSTREAM_ERROR', reason)
+  }
+  const [sent] = await scope.db
+    .update(messages)
+    .set({ status: 'sent', failureReason: null, platformSentAt: sql`statement_timestamp()` })
+    .where(eq(messages.id, message.id))
+    .returning(resultColumns)
+  return sent
+}
+
+/**
+ * Sends a failed message again: a person's reply from the part it stopped at (the platform's window checked
+ * again); an AI answer through the reply queue (the answer already written is sent; if the model had failed,
+ * it is asked again). The conversation stops needing attention for it.
+ */
+export async function retryMessage(
+  scope: OrganizationScope,
+  deps: PersonReplyDeps,
+  messageId: string,
+): Promise<{ requeued: boolean }> {
+  if (!isUuid(messageId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
+  const [message] = await scope.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.organizationId, scope.organizationId)))
+    .limit(1)
+  if (!message) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
+  if (message.status !== 'failed') throw new AppError('CONFLICT', CONVERSATION_TEXTS.notRetryable)
+
+  if (message.direction === 'outbound' && message.authorUserId) {
+    const { conversation, channel } = await conversationWithChannel(scope, message.conversationId)
+    const window = requireReachable(channel, conversation)
+    await deliverPersonReply(scope, deps, channel, conversation, message, window.tag)
+    return { requeued: false }
+  }
+
+  // An AI answer: the customer's message goes back to the queue, its written answer (if any) back to pending.
+  const inboundId = message.direction === 'inbound' ? message.id : message.replyToMessageId
+  if (!inboundId) throw new AppError('CONFLICT', CONVERSATION_TEXTS.notRetryable)
+  const requeued = await scope.db.transaction(async (tx) => {
+    const [inbound] = await tx
+      .update(messages)
+      .set({ status: 'queued', failureReason: null })
+      .where(
+        and(
+          eq(messages.id, inboundId),
+          eq(messages.organizationId, scope.organizationId),
+          sql`${messages.status} in ('failed', 'received')`,
+        ),
+      )
+      .returning({ id: messages.id, conversationId: messages.conversationId })
+    if (!inbound) return false
+    await tx
+      .update(messages)
+      .set({ status: 'pending', failureReason: null })
+      .where(
+        and(
+          eq(messages.replyToMessageId, inboundId),
+          eq(messages.direction, 'outbound'),
+          eq(messages.status, 'failed'),
+        ),
+      )
+    await tx
+      .update(conversations)
+      .set({ attentionReason: null, attentionAt: null })
+      .where(eq(conversations.id, inbound.conversationId))
+    // Sent in the transaction (one connection on PGlite): a rollback takes the job back too.
+    await deps.boss.send(
+      REPLY_QUEUE,
+      { messageId: inbound.id },
+      { ...replyJobOptions(inbound.conversationId), db: jobsIn(tx) },
+    )
+    return true
+  })
+  if (!requeued) throw new AppError('CONFLICT', CONVERSATION_TEXTS.notRetryable)
+  return { requeued }
+}
