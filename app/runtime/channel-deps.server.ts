@@ -1,3 +1,5 @@
+import { resumeSchedulerOf } from '~/jobs/conversation-resume.server'
+import type { PersonReplyDeps } from '~/services/conversations/person-reply.server'
 import type { PlatformDeps } from '~/services/channels/platform-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
 
@@ -14,5 +16,21 @@ export function platformDeps({
     telegram,
     graph,
     meta: config.meta,
+  }
+}
+
+/** What the inbox's services need from the process: the platform clients, the token key and the job queue. */
+export function conversationDeps({
+  config,
+  telegram,
+  graph,
+  boss,
+}: Pick<Runtime, 'config' | 'telegram' | 'graph' | 'boss'>): PersonReplyDeps {
+  return {
+    telegram,
+    graph,
+    encryptionKey: config.encryptionKey,
+    boss,
+    scheduleResume: resumeSchedulerOf(boss),
   }
 }
