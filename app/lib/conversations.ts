@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { PlatformName } from '~/lib/channels'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 
 /** The inbox's rules and texts, client-safe: the Conversations screens, the API contract and the services share them. */
@@ -17,6 +18,8 @@ export const PERSON_REPLY_MAX_LENGTH = 10_000
 /** How many conversations a page of the list holds, and messages a page of a conversation. */
 export const CONVERSATION_PAGE_SIZE = 50
 export const MESSAGE_PAGE_SIZE = 50
+/** "Load older messages" shows this many at most (a longer history is read through the API's `before`). */
+export const MAX_SHOWN_MESSAGES = 1000
 /** A search's longest text. */
 export const SEARCH_MAX_LENGTH = 200
 /** "Pause AI" without a time: until resumed, or the channel's hand-back after a person's reply. */
@@ -65,6 +68,9 @@ export const clientKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{1,200}$/, CONVERSATION_TEXTS.idempotencyKeyInvalid)
 
+/** The composer's form: the reply and its idempotency key. */
+export const composerSchema = personReplySchema.extend({ clientKey: clientKeySchema })
+
 /** "Pause AI" for a time, in minutes; left out: until resumed. 0 also means until resumed. */
 export const pauseSchema = z.object({
   minutes: z.coerce
@@ -94,6 +100,26 @@ export const conversationMessagesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(MESSAGE_PAGE_SIZE),
 })
 
+/**
+ * Whether a person may write in the conversation now: its channel must be active, with a token, on a platform
+ * we send to, and the platform's window open (personReplyWindow).
+ */
+export function personReplyAvailability(
+  conversation: {
+    channel: { platformName: string; status: string }
+    lastInboundAt: string | Date | null
+  },
+  now: Date = new Date(),
+): ReplyWindow {
+  const { platformName, status } = conversation.channel
+  if (!['telegram', 'facebook', 'whatsapp'].includes(platformName)) {
+    return { open: false, reason: CONVERSATION_TEXTS.unsupportedPlatform(platformName) }
+  }
+  if (status !== 'active') return { open: false, reason: CONVERSATION_TEXTS.channelNotActive(status) }
+  const last = conversation.lastInboundAt ? new Date(conversation.lastInboundAt) : null
+  return personReplyWindow(platformName, last, now)
+}
+
 /** What the customer can still be sent by a person, counted from their last message (see personReplyRoute). */
 export type ReplyWindow = { open: true; tag?: 'HUMAN_AGENT' } | { open: false; reason: string }
 
@@ -118,4 +144,51 @@ export function personReplyWindow(
     return { open: false, reason: CONVERSATION_TEXTS.whatsappWindowClosed }
   }
   return { open: true }
+}
+
+// What the inbox shows, as the services give it to the screens and the API (dates as ISO strings).
+
+export type ConversationSummary = {
+  id: string
+  channel: { id: string; platformName: PlatformName; name: string }
+  customer: { name: string | null; platformId: string }
+  lastMessage: { at: string; text: string | null; direction: 'inbound' | 'outbound' | null }
+  state: ConversationState
+  /** Paused: when the AI answers again by itself (null: when a person resumes it). */
+  aiPausedUntil: string | null
+  attentionReason: string | null
+}
+
+export type ConversationMessage = {
+  id: string
+  sequence: number
+  direction: 'inbound' | 'outbound'
+  text: string
+  status: string
+  failureReason: string | null
+  at: string
+  senderName: string | null
+  /** Who wrote an outbound message: the agent (with its run) or a person of the organization. */
+  author:
+    | { kind: 'customer' }
+    | { kind: 'ai'; agentName: string | null; run: AgentRunDetail | null }
+    | { kind: 'person'; name: string | null }
+}
+
+export type ConversationDetail = ConversationSummary & {
+  channel: ConversationSummary['channel'] & { status: string; autoResumeMinutes: number }
+  lastInboundAt: string | null
+  /** Oldest first; `hasOlder`: there are messages before the first one. */
+  messages: ConversationMessage[]
+  hasOlder: boolean
+}
+
+export type AgentRunDetail = {
+  executionId: string
+  modelUsed: string | null
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+  latencyMs: number
+  createdAt: string
 }

@@ -4,7 +4,7 @@ import { Link } from '@remix-run/react'
 import { MODEL_TYPE_LABELS, creativityLabel, creativityPercent } from '~/lib/agent-schemas'
 import { StatusBadge } from './agent-status'
 import classes from './agents.module.css'
-import { DateTime } from './date-time'
+import { DateTime } from '~/components/date-time'
 import { agentPath } from './paths'
 import type { AgentItem } from './types'
 

@@ -14,7 +14,7 @@ import {
 } from '~/lib/agent-schemas'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
-import { DateTime } from './date-time'
+import { DateTime } from '~/components/date-time'
 import { AGENT_TEXTS } from './texts'
 import type { AgentItem } from './types'
 

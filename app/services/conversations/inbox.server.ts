@@ -4,8 +4,10 @@ import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/l
 import {
   CONVERSATION_TEXTS,
   MESSAGE_PAGE_SIZE,
+  type ConversationDetail,
   type ConversationFilters,
   type ConversationState,
+  type ConversationSummary,
 } from '~/lib/conversations'
 import { isUuid } from '~/lib/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
@@ -14,51 +16,6 @@ import { AppError } from '~/utils/errors'
 // The inbox's reads: the list of an organization's conversations and one conversation's messages. Every query
 // is scoped by the organization of the caller's scope (tenant isolation), and each is served by an index
 // (bench:inbox measures them at 100,000 conversations and 1,000,000 messages).
-
-export type ConversationSummary = {
-  id: string
-  channel: { id: string; platformName: PlatformName; name: string }
-  customer: { name: string | null; platformId: string }
-  lastMessage: { at: string; text: string | null; direction: 'inbound' | 'outbound' | null }
-  state: ConversationState
-  /** Paused: when the AI answers again by itself (null: when a person resumes it). */
-  aiPausedUntil: string | null
-  attentionReason: string | null
-}
-
-export type ConversationMessage = {
-  id: string
-  sequence: number
-  direction: 'inbound' | 'outbound'
-  text: string
-  status: string
-  failureReason: string | null
-  at: string
-  senderName: string | null
-  /** Who wrote an outbound message: the agent (with its run) or a person of the organization. */
-  author:
-    | { kind: 'customer' }
-    | { kind: 'ai'; agentName: string | null; runId: string | null }
-    | { kind: 'person'; name: string | null }
-}
-
-export type ConversationDetail = ConversationSummary & {
-  channel: ConversationSummary['channel'] & { status: string; autoResumeMinutes: number }
-  lastInboundAt: string | null
-  /** Oldest first; `hasOlder`: there are messages before the first one. */
-  messages: ConversationMessage[]
-  hasOlder: boolean
-}
-
-export type AgentRunDetail = {
-  executionId: string
-  modelUsed: string | null
-  promptTokens: number
-  completionTokens: number
-  totalTokens: number
-  latencyMs: number
-  createdAt: string
-}
 
 const summaryColumns = {
   id: conversations.id,
@@ -203,9 +160,17 @@ export async function getConversation(
         failureReason: messages.failureReason,
         createdAt: messages.createdAt,
         senderName: messages.senderName,
-        agentRunId: messages.agentRunId,
         authorUserId: messages.authorUserId,
         ...author,
+        run: {
+          executionId: agentRuns.executionId,
+          modelUsed: agentRuns.modelUsed,
+          promptTokens: agentRuns.promptTokens,
+          completionTokens: agentRuns.completionTokens,
+          totalTokens: agentRuns.totalTokens,
+          latencyMs: agentRuns.latencyMs,
+          createdAt: agentRuns.createdAt,
+        },
       })
       .from(messages)
       .leftJoin(agentRuns, eq(agentRuns.id, messages.agentRunId))
@@ -247,29 +212,13 @@ export async function getConversation(
           ? { kind: 'customer' }
           : m.authorUserId
             ? { kind: 'person', name: m.authorName }
-            : { kind: 'ai', agentName: m.agentName ?? m.senderName, runId: m.agentRunId },
+            : {
+                kind: 'ai',
+                agentName: m.agentName ?? m.senderName,
+                run: m.run ? { ...m.run, createdAt: m.run.createdAt.toISOString() } : null,
+              },
     })),
   }
-}
-
-/** The model run behind an AI answer of the organization's (shown on demand in the conversation view). */
-export async function getAgentRun(scope: OrganizationScope, runId: string): Promise<AgentRunDetail> {
-  if (!isUuid(runId)) throw new AppError('NOT_FOUND', 'Run not found')
-  const [run] = await scope.db
-    .select({
-      executionId: agentRuns.executionId,
-      modelUsed: agentRuns.modelUsed,
-      promptTokens: agentRuns.promptTokens,
-      completionTokens: agentRuns.completionTokens,
-      totalTokens: agentRuns.totalTokens,
-      latencyMs: agentRuns.latencyMs,
-      createdAt: agentRuns.createdAt,
-    })
-    .from(agentRuns)
-    .where(and(eq(agentRuns.id, runId), eq(agentRuns.organizationId, scope.organizationId)))
-    .limit(1)
-  if (!run) throw new AppError('NOT_FOUND', 'Run not found')
-  return { ...run, createdAt: run.createdAt.toISOString() }
 }
 
 /** The organization's channels that have conversations' filter options: id and display name, oldest first. */

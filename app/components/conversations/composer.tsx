@@ -1,0 +1,88 @@
+import { Alert, Group, Stack, Text, Textarea } from '@mantine/core'
+import { useFetcher } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
+import { PendingButton } from '~/components/forms/pending-button'
+import { PERSON_REPLY_MAX_LENGTH, type ReplyWindow } from '~/lib/conversations'
+import { CONVERSATION_UI_TEXTS as T } from './texts'
+
+/** A reply route's answer: why it was refused, and the text to write again. */
+export type ComposerAnswer = { error: string | null; text?: string } | undefined
+
+const newKey = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : String(Date.now())
+
+/**
+ * A person's reply. The idempotency key comes with the page (a form sent twice without JavaScript sends once)
+ * and is renewed in the browser after each send; the text stays while live updates reload the page.
+ */
+export function Composer({
+  action,
+  window,
+  initialKey,
+  answer,
+}: {
+  action: string
+  window: ReplyWindow
+  initialKey: string
+  /** Without JavaScript: the answer of the reply route that rendered this page. */
+  answer?: ComposerAnswer
+}) {
+  const fetcher = useFetcher<ComposerAnswer>()
+  const [clientKey, setClientKey] = useState(initialKey)
+  const [text, setText] = useState(answer?.text ?? '')
+  const wasSubmitting = useRef(false)
+  const pending = fetcher.state !== 'idle'
+  const error = fetcher.data?.error ?? answer?.error ?? null
+
+  useEffect(() => {
+    if (fetcher.state === 'submitting') wasSubmitting.current = true
+    if (fetcher.state === 'idle' && wasSubmitting.current) {
+      wasSubmitting.current = false
+      if (!fetcher.data?.error) {
+        setText('')
+        setClientKey(newKey())
+      }
+    }
+  }, [fetcher.state, fetcher.data])
+
+  if (!window.open) {
+    return (
+      <Alert color="yellow" variant="light" title="Replies are closed">
+        {window.reason}
+      </Alert>
+    )
+  }
+  return (
+    <fetcher.Form method="post" action={action}>
+      <input type="hidden" name="clientKey" value={clientKey} />
+      <Stack gap="xs">
+        <Textarea
+          name="text"
+          label={T.composerLabel}
+          placeholder={T.composerPlaceholder}
+          autosize
+          minRows={2}
+          maxRows={8}
+          maxLength={PERSON_REPLY_MAX_LENGTH}
+          required
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            // Ctrl/Cmd+Enter sends, as in other inboxes; Enter alone is a new line.
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+              event.currentTarget.form?.requestSubmit()
+          }}
+          error={error}
+        />
+        <Group justify="space-between" gap="xs" wrap="wrap">
+          <Text size="xs" c="gray.7">
+            {window.tag === 'HUMAN_AGENT' ? T.humanAgentHint : T.composerHint}
+          </Text>
+          <PendingButton pending={pending} pendingLabel={T.sending}>
+            {T.send}
+          </PendingButton>
+        </Group>
+      </Stack>
+    </fetcher.Form>
+  )
+}

@@ -1,0 +1,208 @@
+import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, ThemeIcon } from '@mantine/core'
+import { IconMessages, IconSearch } from '@tabler/icons-react'
+import { Form, Link, NavLink } from '@remix-run/react'
+import { DateTime } from '~/components/date-time'
+import { PlatformIcon } from '~/components/channels/platform'
+import {
+  CONVERSATION_STATE_LABELS,
+  CONVERSATION_STATES,
+  CONVERSATION_TEXTS,
+  type ConversationFilters,
+} from '~/lib/conversations'
+import type { ConversationSummary } from '~/lib/conversations'
+import classes from './conversations.module.css'
+import { CONVERSATIONS_PATH, conversationPath } from './paths'
+import { StateBadge } from './state-badge'
+import { CONVERSATION_UI_TEXTS as T } from './texts'
+
+export type ChannelOption = { id: string; name: string }
+
+/** The list's query string for these filters and page (the rows' links keep it, so the list stays as it was). */
+export function listSearch(filters: ConversationFilters, page = 1): string {
+  const params = new URLSearchParams()
+  if (filters.channelId) params.set('channelId', filters.channelId)
+  if (filters.state) params.set('state', filters.state)
+  if (filters.q) params.set('q', filters.q)
+  if (page > 1) params.set('page', String(page))
+  const search = params.toString()
+  return search ? `?${search}` : ''
+}
+
+/** Who the customer is: the platform's name for them, else their id on the platform. */
+export const customerLabel = (customer: ConversationSummary['customer']) =>
+  customer.name ?? customer.platformId
+
+function Filters({ filters, channels }: { filters: ConversationFilters; channels: ChannelOption[] }) {
+  const filtered = Boolean(filters.channelId || filters.state || filters.q)
+  return (
+    <Form method="get" action={CONVERSATIONS_PATH} role="search" aria-label={T.filtersLabel}>
+      <Stack gap="xs">
+        <TextInput
+          name="q"
+          type="search"
+          label={T.search}
+          placeholder={T.searchPlaceholder}
+          defaultValue={filters.q ?? ''}
+          leftSection={<IconSearch size={16} aria-hidden />}
+          maxLength={200}
+        />
+        <Group grow gap="xs" align="end">
+          <NativeSelect
+            name="channelId"
+            label={T.channel}
+            defaultValue={filters.channelId ?? ''}
+            data={[
+              { value: '', label: T.allChannels },
+              ...channels.map((c) => ({ value: c.id, label: c.name })),
+            ]}
+          />
+          <NativeSelect
+            name="state"
+            label={T.state}
+            defaultValue={filters.state ?? ''}
+            data={[
+              { value: '', label: T.allStates },
+              ...CONVERSATION_STATES.map((s) => ({ value: s, label: CONVERSATION_STATE_LABELS[s] })),
+            ]}
+          />
+        </Group>
+        <Group gap="xs">
+          <Button type="submit" size="xs">
+            {T.apply}
+          </Button>
+          {filtered ? (
+            <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
+              {T.clear}
+            </Anchor>
+          ) : null}
+        </Group>
+      </Stack>
+    </Form>
+  )
+}
+
+function Row({ conversation, search }: { conversation: ConversationSummary; search: string }) {
+  const { channel, lastMessage, state, aiPausedUntil } = conversation
+  return (
+    <NavLink to={`${conversationPath(conversation.id)}${search}`} className={classes.row} prefetch="intent">
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <PlatformIcon platform={channel.platformName} size={32} />
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text fw={600} size="sm" className={classes.preview}>
+              {customerLabel(conversation.customer)}
+            </Text>
+            <Text size="xs" c="gray.7" style={{ flexShrink: 0 }}>
+              <DateTime value={lastMessage.at} time />
+            </Text>
+          </Group>
+          <Text size="xs" c="gray.7" className={classes.preview}>
+            {channel.name}
+          </Text>
+          <Text size="sm" className={classes.preview}>
+            {lastMessage.direction === 'outbound' ? '↩ ' : ''}
+            {lastMessage.text || '—'}
+          </Text>
+          <Group gap={6}>
+            <StateBadge state={state} />
+            {state === 'paused' && aiPausedUntil ? (
+              <Text size="xs" c="gray.7">
+                until <DateTime value={aiPausedUntil} time />
+              </Text>
+            ) : null}
+          </Group>
+        </Stack>
+      </Group>
+    </NavLink>
+  )
+}
+
+function Empty({ filtered }: { filtered: boolean }) {
+  return (
+    <Paper withBorder p="xl">
+      <Stack align="center" gap="xs" ta="center">
+        <ThemeIcon size={48} radius="xl" variant="light">
+          <IconMessages size={28} aria-hidden />
+        </ThemeIcon>
+        <Text fw={600} size="lg">
+          {filtered ? CONVERSATION_TEXTS.noMatches : CONVERSATION_TEXTS.empty}
+        </Text>
+        {filtered ? null : (
+          <>
+            <Text c="gray.7">{CONVERSATION_TEXTS.emptyHint}</Text>
+            <Group gap="md" justify="center">
+              <Anchor component={Link} to="/channels">
+                Channels
+              </Anchor>
+              <Anchor component={Link} to="/agents">
+                Agents
+              </Anchor>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  )
+}
+
+/** The inbox's list: filters, one row per conversation (newest activity first) and the pages. */
+export function ConversationList({
+  items,
+  total,
+  page,
+  pageSize,
+  filters,
+  channels,
+}: {
+  items: ConversationSummary[]
+  total: number
+  page: number
+  pageSize: number
+  filters: ConversationFilters
+  channels: ChannelOption[]
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize))
+  const search = listSearch(filters, page)
+  const filtered = Boolean(filters.channelId || filters.state || filters.q)
+  return (
+    <Stack gap="sm">
+      <Filters filters={filters} channels={channels} />
+      {items.length === 0 ? (
+        <Empty filtered={filtered} />
+      ) : (
+        <Paper withBorder p={4}>
+          <nav aria-label={T.title}>
+            <Stack gap={2} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              {items.map((conversation) => (
+                <li key={conversation.id}>
+                  <Row conversation={conversation} search={search} />
+                </li>
+              ))}
+            </Stack>
+          </nav>
+        </Paper>
+      )}
+      {pages > 1 ? (
+        <Group justify="space-between" gap="xs">
+          {page > 1 ? (
+            <Anchor component={Link} to={`${CONVERSATIONS_PATH}${listSearch(filters, page - 1)}`} size="sm">
+              ← {T.newer}
+            </Anchor>
+          ) : (
+            <span />
+          )}
+          <Text size="sm" c="gray.7" aria-live="polite">
+            {T.pageOf(page, pages)}
+          </Text>
+          {page < pages ? (
+            <Anchor component={Link} to={`${CONVERSATIONS_PATH}${listSearch(filters, page + 1)}`} size="sm">
+              {T.older} →
+            </Anchor>
+          ) : (
+            <span />
+          )}
+        </Group>
+      ) : null}
+    </Stack>
+  )
+}

@@ -1,0 +1,149 @@
+import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { IconArrowLeft } from '@tabler/icons-react'
+import { Link, useFetcher, useLocation } from '@remix-run/react'
+import { useId } from 'react'
+import { DateTime } from '~/components/date-time'
+import { PendingButton } from '~/components/forms/pending-button'
+import { PlatformIcon } from '~/components/channels/platform'
+import {
+  MAX_SHOWN_MESSAGES,
+  MESSAGE_PAGE_SIZE,
+  type ConversationDetail,
+  type ReplyWindow,
+} from '~/lib/conversations'
+import { Composer, type ComposerAnswer } from './composer'
+import { customerLabel } from './conversation-list'
+import classes from './conversations.module.css'
+import { MessageBubble } from './message-bubble'
+import { CONVERSATIONS_PATH, conversationPath } from './paths'
+import { StateBadge } from './state-badge'
+import { CONVERSATION_UI_TEXTS as T } from './texts'
+
+/** Pause AI / Resume AI: a plain form each (works without JavaScript), through a fetcher once hydrated. */
+function TakeoverButton({ conversation }: { conversation: ConversationDetail }) {
+  const fetcher = useFetcher<{ error?: string | null }>()
+  const paused = conversation.state !== 'ai'
+  const base = conversationPath(conversation.id)
+  return (
+    <fetcher.Form method="post" action={`${base}/${paused ? 'resume' : 'pause'}`}>
+      <Group gap="xs">
+        <PendingButton
+          pending={fetcher.state !== 'idle'}
+          pendingLabel={paused ? T.resuming : T.pausing}
+          size="xs"
+          variant={paused ? 'filled' : 'default'}
+        >
+          {paused ? T.resumeAi : T.pauseAi}
+        </PendingButton>
+        {fetcher.data?.error ? (
+          <Text size="xs" c="red.8" role="alert">
+            {fetcher.data.error}
+          </Text>
+        ) : null}
+      </Group>
+    </fetcher.Form>
+  )
+}
+
+function PauseLine({ conversation }: { conversation: ConversationDetail }) {
+  if (conversation.state === 'ai') return null
+  return (
+    <Text size="sm" c="gray.8">
+      {conversation.aiPausedUntil ? (
+        <>
+          {T.aiResumesAt} <DateTime value={conversation.aiPausedUntil} time />.
+        </>
+      ) : conversation.state === 'paused' ? (
+        T.pausedUntilResumed
+      ) : null}
+    </Text>
+  )
+}
+
+/** The open conversation: who and where, its state and takeover, the transcript, and the composer. */
+export function ConversationView({
+  conversation,
+  replyWindow,
+  composerKey,
+  answer,
+}: {
+  conversation: ConversationDetail
+  replyWindow: ReplyWindow
+  composerKey: string
+  answer?: ComposerAnswer
+}) {
+  const { search } = useLocation()
+  const titleId = useId()
+  const base = conversationPath(conversation.id)
+  const customer = customerLabel(conversation.customer)
+  // The list's filters stay in the query string; `show` is this view's own (how many messages it shows).
+  const query = new URLSearchParams(search)
+  const older = new URLSearchParams(query)
+  older.set('show', String(Math.min(conversation.messages.length + MESSAGE_PAGE_SIZE, MAX_SHOWN_MESSAGES)))
+  const olderSearch = `?${older}`
+  query.delete('show')
+  const back = `${CONVERSATIONS_PATH}${query.size ? `?${query}` : ''}`
+  return (
+    <Paper withBorder p="md" component="article" aria-labelledby={titleId}>
+      <Stack gap="md">
+        <Anchor component={Link} to={back} size="sm" hiddenFrom="md">
+          <Group gap={4}>
+            <IconArrowLeft size={14} aria-hidden />
+            {T.back}
+          </Group>
+        </Anchor>
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <PlatformIcon platform={conversation.channel.platformName} size={36} />
+            <Stack gap={0}>
+              <Title order={2} size="h4" id={titleId}>
+                {customer}
+              </Title>
+              <Text size="sm" c="gray.7">
+                {conversation.channel.name}
+                {conversation.customer.name ? ` · ${conversation.customer.platformId}` : ''}
+              </Text>
+            </Stack>
+          </Group>
+          <Stack gap={4} align="flex-end">
+            <Group gap="xs">
+              <StateBadge state={conversation.state} />
+              <TakeoverButton conversation={conversation} />
+            </Group>
+            <PauseLine conversation={conversation} />
+          </Stack>
+        </Group>
+        {conversation.attentionReason ? (
+          <Alert color="red" variant="light" title="Needs attention">
+            {conversation.attentionReason}
+          </Alert>
+        ) : null}
+        {conversation.hasOlder ? (
+          <Anchor component={Link} to={`${base}${olderSearch}`} size="sm" ta="center" preventScrollReset>
+            {T.loadOlder}
+          </Anchor>
+        ) : null}
+        {conversation.messages.length === 0 ? (
+          <Text c="gray.7">{T.emptyTranscript}</Text>
+        ) : (
+          <Stack
+            component="ol"
+            className={classes.transcript}
+            aria-label="Messages"
+            style={{ padding: 0, margin: 0 }}
+          >
+            {conversation.messages.map((message) => (
+              <MessageBubble
+                key={message.id}
+                message={message}
+                customer={customer}
+                retryAction={`${base}/retry`}
+              />
+            ))}
+          </Stack>
+        )}
+        <Composer action={`${base}/reply`} window={replyWindow} initialKey={composerKey} answer={answer} />
+      </Stack>
+    </Paper>
+  )
+}

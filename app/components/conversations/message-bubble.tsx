@@ -1,0 +1,103 @@
+import { Group, Stack, Text } from '@mantine/core'
+import { useFetcher } from '@remix-run/react'
+import { DateTime } from '~/components/date-time'
+import { PendingButton } from '~/components/forms/pending-button'
+import type { ConversationMessage } from '~/lib/conversations'
+import classes from './conversations.module.css'
+import { MESSAGE_STATUS_LABELS, CONVERSATION_UI_TEXTS as T } from './texts'
+
+function authorLabel(message: ConversationMessage, customer: string): string {
+  const { author } = message
+  if (author.kind === 'customer') return customer
+  if (author.kind === 'person') return author.name ?? T.person
+  return `AI · ${author.agentName ?? 'agent'}`
+}
+
+/** The model run behind an AI answer, folded away until asked for (a plain <details>: no script needed). */
+function RunDetails({
+  run,
+}: {
+  run: NonNullable<Extract<ConversationMessage['author'], { kind: 'ai' }>['run']>
+}) {
+  return (
+    <details>
+      <summary>
+        <Text span size="xs" c="gray.7">
+          {T.runDetails}
+        </Text>
+      </summary>
+      <Text size="xs" c="gray.7" component="dl" style={{ margin: 0 }}>
+        <span>Model: {run.modelUsed ?? '—'}</span>
+        {' · '}
+        <span>
+          Tokens: {run.totalTokens} ({run.promptTokens} prompt, {run.completionTokens} completion)
+        </span>
+        {' · '}
+        <span>Latency: {run.latencyMs} ms</span>
+        <br />
+        <span>Execution id: {run.executionId}</span>
+      </Text>
+    </details>
+  )
+}
+
+/** Sends a failed reply again (the AI's through the queue, a person's straight to the platform). */
+function RetryButton({ retryAction, messageId }: { retryAction: string; messageId: string }) {
+  const fetcher = useFetcher<{ error?: string | null }>()
+  const pending = fetcher.state !== 'idle'
+  return (
+    <fetcher.Form method="post" action={retryAction}>
+      <input type="hidden" name="messageId" value={messageId} />
+      <Group gap="xs">
+        <PendingButton pending={pending} pendingLabel={T.retrying} size="compact-xs" variant="light">
+          {T.retry}
+        </PendingButton>
+        {fetcher.data?.error ? (
+          <Text size="xs" c="red.8" role="alert">
+            {fetcher.data.error}
+          </Text>
+        ) : null}
+      </Group>
+    </fetcher.Form>
+  )
+}
+
+/** One message of the transcript: the customer's on the left, answers on the right, with who and how it went. */
+export function MessageBubble({
+  message,
+  customer,
+  retryAction,
+}: {
+  message: ConversationMessage
+  customer: string
+  retryAction: string
+}) {
+  const failed = message.status === 'failed'
+  // A failed AI answer is retried through the customer's message it answers (marked failed too); a person's
+  // reply by itself.
+  const retryable = failed && (message.direction === 'inbound' || message.author.kind === 'person')
+  return (
+    <Stack
+      gap={2}
+      className={`${classes.bubble} ${message.direction === 'inbound' ? classes.inbound : classes.outbound}`}
+      data-author={message.author.kind}
+      component="li"
+    >
+      <Group justify="space-between" gap="sm" wrap="nowrap">
+        <Text size="xs" fw={600}>
+          {authorLabel(message, customer)}
+        </Text>
+        <Text size="xs" c="gray.7">
+          <DateTime value={message.at} time />
+        </Text>
+      </Group>
+      <Text size="sm">{message.text || '—'}</Text>
+      <Text size="xs" c={failed ? 'red.8' : 'gray.7'}>
+        {MESSAGE_STATUS_LABELS[message.status] ?? message.status}
+        {message.failureReason ? `: ${message.failureReason}` : ''}
+      </Text>
+      {message.author.kind === 'ai' && message.author.run ? <RunDetails run={message.author.run} /> : null}
+      {retryable ? <RetryButton retryAction={retryAction} messageId={message.id} /> : null}
+    </Stack>
+  )
+}

@@ -1,0 +1,2 @@
+export const CONVERSATIONS_PATH = '/conversations'
+export const conversationPath = (id: string) => `${CONVERSATIONS_PATH}/${id}`

@@ -1,0 +1,20 @@
+import { useHydrated } from '~/components/hooks/use-hydrated'
+
+/**
+ * A date in the reader's own time zone once the page runs in the browser; the server, which does not know that
+ * zone, renders UTC (and hydration then matches what the server sent).
+ */
+export function DateTime({ value, time = false }: { value: Date | string; time?: boolean }) {
+  const hydrated = useHydrated()
+  const date = new Date(value)
+  if (Number.isNaN(date.getTime())) return <span>—</span>
+  const iso = date.toISOString()
+  /** `time`: the time of day only, for a date that is today (the inbox's list and transcript). */
+  const timeOnly = time && hydrated && date.toDateString() === new Date().toDateString()
+  const text = !hydrated
+    ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+    : timeOnly
+      ? date.toLocaleTimeString(undefined, { timeStyle: 'short' })
+      : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+  return <time dateTime={iso}>{text}</time>
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto'
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Paper, Text } from '@mantine/core'
+import { isRouteErrorResponse, useLoaderData, useOutlet, useRouteError } from '@remix-run/react'
+import { ConversationView } from '~/components/conversations/conversation-view'
+import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
+import { PRODUCT_NAME } from '~/lib/constants'
+import { MAX_SHOWN_MESSAGES, MESSAGE_PAGE_SIZE, personReplyAvailability } from '~/lib/conversations'
+import { getCurrentScope } from '~/http/organization.server'
+import { getConversation } from '~/services/conversations/inbox.server'
+import { isAppError } from '~/utils/errors'
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.conversation.customer.name ?? 'Conversation'} · ${PRODUCT_NAME}` },
+]
+
+/**
+ * The conversation with its latest messages (`show` of them: "Load older messages" asks for more), whether a
+ * person may write now, and the composer's idempotency key.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  if (!scope) throw new Response(T.notFound, { status: 404 })
+  const show = Number(new URL(request.url).searchParams.get('show'))
+  const limit = Number.isInteger(show) && show > 0 ? Math.min(show, MAX_SHOWN_MESSAGES) : MESSAGE_PAGE_SIZE
+  try {
+    const conversation = await getConversation(scope, params.conversationId ?? '', { limit })
+    return { conversation, replyWindow: personReplyAvailability(conversation), composerKey: randomUUID() }
+  } catch (error) {
+    if (isAppError(error, 'NOT_FOUND')) throw new Response(T.notFound, { status: 404 })
+    throw error
+  }
+}
+
+/**
+ * The open conversation. Its actions post to the routes below it (reply, pause, resume, retry); without
+ * JavaScript the page then shown is one of those, which renders the conversation with its answer.
+ */
+export default function ConversationRoute() {
+  const data = useLoaderData<typeof loader>()
+  return useOutlet(data) ?? <ConversationView {...data} />
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <Paper withBorder p="xl" role="alert">
+      <Text fw={600}>{notFound ? T.notFound : 'This conversation could not be loaded.'}</Text>
+      {notFound ? null : <Text c="gray.7">Reload the page to try again.</Text>}
+    </Paper>
+  )
+}

@@ -1,0 +1,90 @@
+import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Center, Group, Loader, Paper, Stack, Text } from '@mantine/core'
+import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react'
+import { ConversationList } from '~/components/conversations/conversation-list'
+import classes from '~/components/conversations/conversations.module.css'
+import { CONVERSATIONS_PATH } from '~/components/conversations/paths'
+import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
+import { PageHeader } from '~/components/layout/page-header'
+import { PRODUCT_NAME } from '~/lib/constants'
+import { conversationListQuerySchema } from '~/lib/conversations'
+import { getCurrentScope } from '~/http/organization.server'
+import { listConversationChannels, listConversations } from '~/services/conversations/inbox.server'
+
+export const meta: MetaFunction = () => [{ title: `Conversations · ${PRODUCT_NAME}` }]
+
+/** The list with the filters of the query string (a filter that does not parse is left out). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  const params = Object.fromEntries(new URL(request.url).searchParams)
+  const parsed = conversationListQuerySchema.safeParse(params)
+  const query = parsed.success ? parsed.data : conversationListQuerySchema.parse({})
+  const { page, pageSize, ...filters } = query
+  if (!scope) {
+    return { hasOrganization: false, items: [], total: 0, page, pageSize, filters, channels: [] }
+  }
+  const [list, channels] = await Promise.all([
+    listConversations(scope, query),
+    listConversationChannels(scope),
+  ])
+  return { hasOrganization: true, ...list, filters, channels }
+}
+
+/**
+ * The inbox (/conversations): the list beside the open conversation (_app.conversations.$conversationId) on a
+ * wide screen; on a phone the list, or the conversation with a way back. Live: the list and the open conversation
+ * reload when one of the organization's conversations changes.
+ */
+export default function ConversationsPage() {
+  const data = useLoaderData<typeof loader>()
+  const { conversationId } = useParams()
+  const navigation = useNavigation()
+  const location = useLocation()
+  const loadingList =
+    navigation.state === 'loading' &&
+    navigation.location.pathname === CONVERSATIONS_PATH &&
+    navigation.location.search !== location.search
+
+  return (
+    <>
+      <PageHeader title={T.title} subtitle={T.subtitle} />
+      {!data.hasOrganization ? (
+        <Paper withBorder p="xl">
+          <Text ta="center">{T.noOrganization}</Text>
+        </Paper>
+      ) : (
+        <div className={classes.inbox} data-open={Boolean(conversationId)}>
+          <section className={classes.listPane} aria-label={T.title} aria-busy={loadingList}>
+            {loadingList ? (
+              <Center py="xl" role="status" aria-live="polite">
+                <Group gap="sm">
+                  <Loader size="sm" />
+                  <Text c="gray.7">{T.loading}</Text>
+                </Group>
+              </Center>
+            ) : (
+              <ConversationList {...data} />
+            )}
+          </section>
+          <section className={classes.viewPane}>
+            <Outlet />
+          </section>
+        </div>
+      )}
+    </>
+  )
+}
+
+export function ErrorBoundary() {
+  return (
+    <Stack>
+      <PageHeader title={T.title} />
+      <Paper withBorder p="xl" role="alert">
+        <Text fw={600}>The conversations could not be loaded.</Text>
+        <Text c="gray.7">
+          Reload the page to try again; if it keeps failing, the server may be unreachable.
+        </Text>
+      </Paper>
+    </Stack>
+  )
+}
