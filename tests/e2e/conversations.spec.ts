@@ -14,6 +14,8 @@ import {
   telegramCalls,
 } from './channel-helpers'
 
+test.describe.configure({ timeout: 180_000 }) // long flows: sign-up, connect, several deliveries
+
 // The inbox (issue 16) against the fakes: a customer writes to a Telegram bot, the AI answers, a person takes
 // over, answers, hands back.
 
