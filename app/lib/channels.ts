@@ -61,6 +61,8 @@ export type ChannelView = {
   agentEnabled: boolean
   webhookSubscribed: boolean
   webhookUrl: string | null
+  /** The inbox's hand-back: the AI answers again this many minutes after a person's reply (0: when resumed). */
+  autoResumeMinutes: number
   metadata: ChannelMetadata
   createdAt: string | Date
 }

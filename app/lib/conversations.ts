@@ -31,6 +31,8 @@ export const MESSENGER_STANDARD_WINDOW_MS = 24 * 60 * 60 * 1000
 export const MESSENGER_HUMAN_AGENT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000
 export const WHATSAPP_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
 
+const AUTO_RESUME_MESSAGE = 'Minutes must be a whole number from 0 to 1440'
+
 export const CONVERSATION_TEXTS = {
   notFound: 'Conversation not found',
   messageNotFound: 'Message not found',
@@ -80,6 +82,14 @@ export const pauseSchema = z.object({
     .max(MAX_PAUSE_MINUTES, CONVERSATION_TEXTS.minutesInvalid)
     .optional(),
 })
+
+/** A channel's hand-back to the AI, in minutes after a person's last reply; 0: stays paused until resumed. */
+export const MAX_AUTO_RESUME_MINUTES = 24 * 60
+export const autoResumeMinutesSchema = z.coerce
+  .number({ error: AUTO_RESUME_MESSAGE })
+  .int(AUTO_RESUME_MESSAGE)
+  .min(0, AUTO_RESUME_MESSAGE)
+  .max(MAX_AUTO_RESUME_MINUTES, AUTO_RESUME_MESSAGE)
 
 /** The list's filters, from the screen's query string or the API's. */
 export const conversationFiltersSchema = z.object({
@@ -173,6 +183,8 @@ export type ConversationMessage = {
     | { kind: 'customer' }
     | { kind: 'ai'; agentName: string | null; run: AgentRunDetail | null }
     | { kind: 'person'; name: string | null }
+    /** Sent outside the inbox: natively on the platform (the Page inbox, the WhatsApp Business app) or the API. */
+    | { kind: 'external'; name: string | null }
 }
 
 export type ConversationDetail = ConversationSummary & {

@@ -5,7 +5,11 @@ import type { ChannelItem } from './types'
  * What each of the dialog's changes answers (the routes under the dialog's URL): which section reports it, the
  * green alert's text when the spec has one, or the red alert's.
  */
-export type ChangeAnswer = { section: 'webhook' | 'agent'; message: string | null; error: string | null }
+export type ChangeAnswer = {
+  section: 'webhook' | 'agent' | 'conversations'
+  message: string | null
+  error: string | null
+}
 
 /** What the Channel Details sections share: the channel and the one fetcher all their changes go through. */
 export type ChannelDetailsContext = ReturnType<typeof useDialogFetcher<ChangeAnswer>> & {

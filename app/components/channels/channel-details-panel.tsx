@@ -4,6 +4,7 @@ import { Link } from '@remix-run/react'
 import { Fragment } from 'react'
 import { channelDisplayName } from '~/lib/channels'
 import { AgentSection } from './agent-section'
+import { ConversationsSection } from './conversations-section'
 import classes from './channels.module.css'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { CHANNEL_UI_TEXTS } from './texts'
@@ -90,6 +91,8 @@ function ChannelDetails({
       <WebhookSection context={context} />
       <Divider />
       <AgentSection context={context} agents={agents} assignedAgent={assignedAgent} />
+      <Divider />
+      <ConversationsSection context={context} />
       <Divider />
       <Group justify="space-between">
         <Button

@@ -9,7 +9,7 @@ export const CONNECT_PATHS = {
 } as const
 
 /** The Channel Details dialog's changes, each its own action under the dialog's URL. */
-export type ChannelChange = 'webhook' | 'assign' | 'unassign' | 'agent-enabled'
+export type ChannelChange = 'webhook' | 'assign' | 'unassign' | 'agent-enabled' | 'hand-back'
 
 /** The channel's details, the Delete Channel dialog, or one of the details' changes. */
 export const channelPath = (channelId: string, sub?: 'delete' | ChannelChange) =>

@@ -10,6 +10,7 @@ function authorLabel(message: ConversationMessage, customer: string): string {
   const { author } = message
   if (author.kind === 'customer') return customer
   if (author.kind === 'person') return author.name ?? T.person
+  if (author.kind === 'external') return author.name ?? T.external
   return `AI · ${author.agentName ?? 'agent'}`
 }
 

@@ -21,6 +21,7 @@ export const CONVERSATION_UI_TEXTS = {
   loadOlder: 'Load older messages',
   you: 'You',
   person: 'Person',
+  external: 'Sent outside ReplyPilot',
   customer: 'Customer',
   runDetails: 'Run details',
   pauseAi: 'Pause AI',

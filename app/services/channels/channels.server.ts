@@ -50,6 +50,7 @@ export function toChannelView(channel: Channel, setting: WebhookSetting): Channe
       channel.webhookSubscribed && !isPolled(channel, setting)
         ? webhookUrlFor(channel, setting.publicUrl)
         : null,
+    autoResumeMinutes: channel.autoResumeMinutes,
     metadata: channel.metadata,
     createdAt: channel.createdAt,
   }
@@ -185,15 +186,16 @@ export async function removeAgent(scope: OrganizationScope, channelId: string): 
   return updateChannelRow(scope, channelId, { agentId: null, agentEnabled: true })
 }
 
-/** PATCH: what a client may change directly (the display name and the agent switch). */
+/** PATCH: what a client may change directly (the display name, the agent switch, the inbox's hand-back). */
 export async function updateChannel(
   scope: OrganizationScope,
   channelId: string,
-  patch: { name?: string; agentEnabled?: boolean },
+  patch: { name?: string; agentEnabled?: boolean; autoResumeMinutes?: number },
 ): Promise<Channel> {
   const channel = await getChannel(scope, channelId)
   return updateChannelRow(scope, channelId, {
     ...(patch.agentEnabled === undefined ? {} : { agentEnabled: patch.agentEnabled }),
+    ...(patch.autoResumeMinutes === undefined ? {} : { autoResumeMinutes: patch.autoResumeMinutes }),
     ...(patch.name === undefined ? {} : { metadata: { ...channel.metadata, name: patch.name } }),
   })
 }

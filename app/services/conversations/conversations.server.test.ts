@@ -4,6 +4,7 @@ import { rowsOf } from '~/db/rows.server'
 import { channels, conversations, messages } from '~/db/schema'
 import { CONVERSATION_TEXTS } from '~/lib/conversations'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { updateChannel } from '~/services/channels/channels.server'
 import { ingestInbound } from '~/services/messages/ingest.server'
 import {
   authenticateTelegramWebhook,
@@ -226,6 +227,29 @@ describe('a person replying and taking over', () => {
       .where(eq(conversations.id, conversationId))
     expect(await resumeDueConversations(p.db, conversationId)).toEqual([conversationId])
     expect((await getConversation(bot.scope, conversationId)).state).toBe('ai')
+  })
+
+  it("hands back after the channel's minutes, or never by itself with 0", async () => {
+    const bot = await p.newBot()
+    await updateChannel(bot.scope, bot.channelId, { autoResumeMinutes: 5 })
+    const first = await receive(bot, 'first customer')
+    const { aiPausedUntil } = await sendPersonReply(bot.scope, deps, {
+      conversationId: first.conversationId,
+      text: 'back in five',
+    })
+    const minutes = ((aiPausedUntil?.getTime() ?? 0) - Date.now()) / 60_000
+    expect(minutes).toBeGreaterThan(4)
+    expect(minutes).toBeLessThanOrEqual(5)
+
+    await updateChannel(bot.scope, bot.channelId, { autoResumeMinutes: 0 })
+    const second = await receive(bot, 'second customer')
+    const never = await sendPersonReply(bot.scope, deps, {
+      conversationId: second.conversationId,
+      text: 'mine now',
+    })
+    expect(never.aiPausedUntil).toBeNull()
+    expect((await getConversation(bot.scope, second.conversationId)).state).toBe('paused')
+    expect(scheduled.filter((s) => s.conversationId === second.conversationId)).toEqual([])
   })
 
   it('refuses an empty, unsent or unreachable reply with a clear message and stores nothing', async () => {

@@ -161,6 +161,7 @@ export async function getConversation(
         createdAt: messages.createdAt,
         senderName: messages.senderName,
         authorUserId: messages.authorUserId,
+        replyToMessageId: messages.replyToMessageId,
         ...author,
         run: {
           executionId: agentRuns.executionId,
@@ -212,11 +213,13 @@ export async function getConversation(
           ? { kind: 'customer' }
           : m.authorUserId
             ? { kind: 'person', name: m.authorName }
-            : {
-                kind: 'ai',
-                agentName: m.agentName ?? m.senderName,
-                run: m.run ? { ...m.run, createdAt: m.run.createdAt.toISOString() } : null,
-              },
+            : !m.run && !m.replyToMessageId
+              ? { kind: 'external', name: m.senderName }
+              : {
+                  kind: 'ai',
+                  agentName: m.agentName ?? m.senderName,
+                  run: m.run ? { ...m.run, createdAt: m.run.createdAt.toISOString() } : null,
+                },
     })),
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { facebookPageSchema, facebookPagesSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels'
+import { autoResumeMinutesSchema } from '~/lib/conversations'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 import { telegramTokenSchema } from '~/lib/telegram'
 import { defineEndpoint } from '~/lib/api/contract'
@@ -18,6 +19,7 @@ export const channelSchema = z.object({
   agentEnabled: z.boolean(),
   webhookSubscribed: z.boolean(),
   webhookUrl: z.string().nullable(),
+  autoResumeMinutes: z.number().int(),
   metadata: z.record(z.string(), z.union([z.string(), z.boolean()])),
   createdAt: z.string(),
 })
@@ -55,6 +57,7 @@ const patchChannelBodySchema = z.object({
     .optional(),
   agentEnabled: switchOf('agentEnabled').optional(),
   webhookSubscribed: switchOf('webhookSubscribed').optional(),
+  autoResumeMinutes: autoResumeMinutesSchema.optional(),
 })
 
 const channelParams = orgParams.extend({ channelId: idSchema })

@@ -1,0 +1,63 @@
+import { Alert, Anchor, Group, NumberInput, Stack, Text, Title } from '@mantine/core'
+import { IconInbox } from '@tabler/icons-react'
+import { Link } from '@remix-run/react'
+import { PendingButton } from '~/components/forms/pending-button'
+import { MAX_AUTO_RESUME_MINUTES } from '~/lib/conversations'
+import type { ChannelDetailsContext } from './channel-details-context'
+import { channelPath } from './paths'
+
+/**
+ * The channel's conversations: a link to them in the inbox, and the hand-back to the AI after a person's reply
+ * (docs/decisions/036).
+ */
+export function ConversationsSection({ context }: { context: ChannelDetailsContext }) {
+  const { channel, FormComponent, response, pending, submittingTo } = context
+  const action = channelPath(channel.id, 'hand-back')
+  const answer = response?.section === 'conversations' && !pending ? response : undefined
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="channel-conversations-title">
+      <Group justify="space-between">
+        <Title order={3} size="h5" id="channel-conversations-title">
+          Conversations
+        </Title>
+        <Anchor component={Link} to={`/conversations?channelId=${channel.id}`} size="sm">
+          <Group gap={4}>
+            <IconInbox size={16} aria-hidden />
+            View this channel&apos;s conversations
+          </Group>
+        </Anchor>
+      </Group>
+      <FormComponent method="post" action={action}>
+        <Group align="end" gap="xs">
+          <NumberInput
+            name="autoResumeMinutes"
+            label="Hand back to the AI after (minutes)"
+            description="Minutes without a person's reply; 0 keeps the AI paused until someone resumes it."
+            defaultValue={channel.autoResumeMinutes}
+            min={0}
+            max={MAX_AUTO_RESUME_MINUTES}
+            allowDecimal={false}
+            allowNegative={false}
+            style={{ flex: 1 }}
+          />
+          <PendingButton
+            pending={pending && submittingTo === action}
+            pendingLabel="Saving..."
+            variant="default"
+          >
+            Save
+          </PendingButton>
+        </Group>
+      </FormComponent>
+      {answer?.error ? (
+        <Alert color="red" variant="light" role="alert">
+          {answer.error}
+        </Alert>
+      ) : answer?.message ? (
+        <Text size="sm" c="green.8" role="status">
+          {answer.message}
+        </Text>
+      ) : null}
+    </Stack>
+  )
+}

@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { useActionData } from '@remix-run/react'
+import { z } from 'zod'
+import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
+import { changeInCurrentScope } from '~/http/organization.server'
+import { autoResumeMinutesSchema } from '~/lib/conversations'
+import { updateChannel } from '~/services/channels/channels.server'
+
+const handBackSchema = z.object({ autoResumeMinutes: autoResumeMinutesSchema })
+
+/** The Conversations section of the Channel Details dialog: when the AI answers again after a person's reply. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const channelId = params.channelId ?? ''
+  return changeInCurrentScope(
+    request,
+    {
+      section: 'conversations',
+      schema: handBackSchema,
+      succeeded: 'Saved',
+      failed: 'The setting could not be saved. Please try again.',
+    },
+    (scope, value) => updateChannel(scope, channelId, value),
+    { action: 'set hand-back', channelId },
+  )
+}
+
+export default function HandBackSaved() {
+  return <ChannelChangeAnswer answer={useActionData<typeof action>()} />
+}
