@@ -6,6 +6,17 @@ import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 export const CONVERSATION_STATES = ['ai', 'paused', 'needs_attention'] as const
 export type ConversationState = (typeof CONVERSATION_STATES)[number]
 
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
+/**
+ * Inbound: `queued` (stored, a reply job waits), `replied`, `received` (stored, no agent to answer: left to a
+ * person), `ignored` (never answered: not text), `failed` (the reply failed after its retries; see the reason).
+ * Outbound: `pending` (stored, being sent), `sent`, `delivered`, `read` (platform receipts), `failed`.
+ */
+export const INBOUND_MESSAGE_STATUSES = ['received', 'queued', 'replied', 'ignored', 'failed'] as const
+export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
+/** Both directions' statuses (`failed` is in both): the column's type. */
+export const MESSAGE_STATUSES = [...INBOUND_MESSAGE_STATUSES, ...OUTBOUND_MESSAGE_STATUSES] as const
+
 export const CONVERSATION_STATE_LABELS: Record<ConversationState, string> = {
   ai: 'AI answering',
   paused: 'Paused — a person is answering',
