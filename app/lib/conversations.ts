@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CHANNEL_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 
 /** The inbox's rules and texts, client-safe: the Conversations screens, the API contract and the services share them. */
@@ -103,6 +104,77 @@ export const conversationListQuerySchema = conversationFiltersSchema.extend({
 export const conversationMessagesQuerySchema = z.object({
   before: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(MESSAGE_PAGE_SIZE),
+})
+
+/** An ISO 8601 time, as the inbox's reads give it. */
+const isoTime = z.string().meta({ format: 'date-time' })
+/** A point in time: a Date on the server, an ISO 8601 string once it is JSON (as the OpenAPI document says). */
+const timestamp = z.date().meta({ type: 'string', format: 'date-time' })
+
+/** A conversation as the inbox's list shows it; the service's ConversationSummary is this. */
+export const conversationSummarySchema = z.object({
+  id: z.string(),
+  channel: z.object({ id: z.string(), platformName: z.enum(PLATFORM_NAMES), name: z.string() }),
+  customer: z.object({ name: z.string().nullable(), platformId: z.string() }),
+  lastMessage: z.object({
+    at: isoTime,
+    text: z.string().nullable(),
+    direction: z.enum(MESSAGE_DIRECTIONS).nullable(),
+  }),
+  state: z.enum(CONVERSATION_STATES),
+  aiPausedUntil: isoTime
+    .nullable()
+    .meta({ description: 'Paused: when the AI answers again by itself (null: when a person resumes it)' }),
+  attentionReason: z.string().nullable(),
+})
+
+/** One message of a conversation, either way, with who wrote it. */
+export const conversationMessageSchema = z.object({
+  id: z.string(),
+  /** Its place in the conversation (a page of older messages is asked for `before` one). */
+  sequence: z.number().int(),
+  direction: z.enum(MESSAGE_DIRECTIONS),
+  text: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  failureReason: z.string().nullable(),
+  at: isoTime,
+  senderName: z.string().nullable(),
+  /** Who wrote an outbound message: the agent (with its run) or a person of the organization. */
+  author: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('customer') }),
+    z.object({ kind: z.literal('ai'), agentName: z.string().nullable(), runId: z.string().nullable() }),
+    z.object({ kind: z.literal('person'), name: z.string().nullable() }),
+  ]),
+})
+
+/** One conversation with a page of its messages, oldest first; `hasOlder`: there are messages before them. */
+export const conversationDetailSchema = conversationSummarySchema.extend({
+  channel: conversationSummarySchema.shape.channel.extend({
+    status: z.enum(CHANNEL_STATUSES),
+    autoResumeMinutes: z.number().int(),
+  }),
+  lastInboundAt: isoTime.nullable(),
+  messages: z.array(conversationMessageSchema),
+  hasOlder: z.boolean(),
+})
+
+/** Whether the AI is paused, since when and until when (null: until a person resumes it). */
+export const pauseStateSchema = z.object({
+  aiPausedAt: timestamp.nullable(),
+  aiPausedUntil: timestamp.nullable(),
+})
+
+/** A person's reply as sent (or, for a key used before, as sent then); `sentNow` false: nothing was sent now. */
+export const personReplyResultSchema = z.object({
+  message: conversationMessageSchema.pick({
+    id: true,
+    sequence: true,
+    text: true,
+    status: true,
+    failureReason: true,
+  }),
+  sentNow: z.boolean(),
+  aiPausedUntil: timestamp.nullable(),
 })
 
 /** What the customer can still be sent by a person, counted from their last message (see personReplyRoute). */

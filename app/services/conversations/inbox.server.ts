@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm'
+import type { z } from 'zod'
 import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
 import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels'
 import {
@@ -6,6 +7,9 @@ import {
   MESSAGE_PAGE_SIZE,
   type ConversationFilters,
   type ConversationState,
+  type conversationDetailSchema,
+  type conversationMessageSchema,
+  type conversationSummarySchema,
 } from '~/lib/conversations'
 import { isUuid } from '~/lib/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
@@ -15,40 +19,9 @@ import { AppError } from '~/utils/errors'
 // is scoped by the organization of the caller's scope (tenant isolation), and each is served by an index
 // (bench:inbox measures them at 100,000 conversations and 1,000,000 messages).
 
-export type ConversationSummary = {
-  id: string
-  channel: { id: string; platformName: PlatformName; name: string }
-  customer: { name: string | null; platformId: string }
-  lastMessage: { at: string; text: string | null; direction: 'inbound' | 'outbound' | null }
-  state: ConversationState
-  /** Paused: when the AI answers again by itself (null: when a person resumes it). */
-  aiPausedUntil: string | null
-  attentionReason: string | null
-}
-
-export type ConversationMessage = {
-  id: string
-  sequence: number
-  direction: 'inbound' | 'outbound'
-  text: string
-  status: string
-  failureReason: string | null
-  at: string
-  senderName: string | null
-  /** Who wrote an outbound message: the agent (with its run) or a person of the organization. */
-  author:
-    | { kind: 'customer' }
-    | { kind: 'ai'; agentName: string | null; runId: string | null }
-    | { kind: 'person'; name: string | null }
-}
-
-export type ConversationDetail = ConversationSummary & {
-  channel: ConversationSummary['channel'] & { status: string; autoResumeMinutes: number }
-  lastInboundAt: string | null
-  /** Oldest first; `hasOlder`: there are messages before the first one. */
-  messages: ConversationMessage[]
-  hasOlder: boolean
-}
+export type ConversationSummary = z.output<typeof conversationSummarySchema>
+export type ConversationMessage = z.output<typeof conversationMessageSchema>
+export type ConversationDetail = z.output<typeof conversationDetailSchema>
 
 export type AgentRunDetail = {
   executionId: string

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
+import type { z } from 'zod'
 import { channels, conversations, messages, type Channel, type Conversation, type Message } from '~/db/schema'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
-import { CONVERSATION_TEXTS, personReplyWindow } from '~/lib/conversations'
+import { CONVERSATION_TEXTS, personReplyWindow, type personReplyResultSchema } from '~/lib/conversations'
 import { isUuid } from '~/lib/input'
 import { REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { jobsIn } from '~/services/messages/ingest.server'
@@ -26,12 +27,8 @@ export type PersonReplyDeps = SenderClients & {
   boss: ReplyQueue
 }
 
-export type PersonReplyResult = {
-  message: Pick<Message, 'id' | 'status' | 'failureReason' | 'text' | 'sequence'>
-  /** False: the key had been used; this is the message it sent then, and nothing was sent now. */
-  sentNow: boolean
-  aiPausedUntil: Date | null
-}
+/** `sentNow` false: the key had been used; this is the message it sent then, and nothing was sent now. */
+export type PersonReplyResult = z.output<typeof personReplyResultSchema>
 
 async function conversationWithChannel(scope: OrganizationScope, conversationId: string) {
   if (!isUuid(conversationId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
