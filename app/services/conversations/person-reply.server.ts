@@ -184,12 +184,22 @@ export async function retryMessage(
   scope: OrganizationScope,
   deps: PersonReplyDeps,
   messageId: string,
+  /** The conversation the message must be in, when the caller names one (the API's path): another's is not found. */
+  conversationId?: string,
 ): Promise<{ requeued: boolean }> {
-  if (!isUuid(messageId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
+  if (!isUuid(messageId) || (conversationId !== undefined && !isUuid(conversationId))) {
+    throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
+  }
   const [message] = await scope.db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.organizationId, scope.organizationId)))
+    .where(
+      and(
+        eq(messages.id, messageId),
+        eq(messages.organizationId, scope.organizationId),
+        conversationId === undefined ? undefined : eq(messages.conversationId, conversationId),
+      ),
+    )
     .limit(1)
   if (!message) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
   if (message.status !== 'failed') throw new AppError('CONFLICT', CONVERSATION_TEXTS.notRetryable)
