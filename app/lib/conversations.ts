@@ -60,6 +60,12 @@ export const CONVERSATION_TEXTS = {
   emptyHint:
     'Connect a channel and assign an agent to it: every conversation with your customers shows up here.',
   noMatches: 'No conversations match these filters',
+  sent: 'Message sent',
+  alreadySent: 'This Idempotency-Key was used before: its message, nothing sent again',
+  paused: 'AI paused',
+  resumed: 'AI resumed',
+  sentAgain: 'Message sent again',
+  requeued: 'The answer is on its way again',
 } as const
 
 /** A person's reply as the composer and the API take it. */
