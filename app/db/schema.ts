@@ -16,7 +16,12 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agent-schemas'
-import { CONVERSATION_STATES } from '~/lib/conversations'
+import {
+  CONVERSATION_STATES,
+  MESSAGE_DIRECTIONS,
+  MESSAGE_STATUSES,
+  OUTBOUND_MESSAGE_STATUSES,
+} from '~/lib/conversations'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
 import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 
@@ -231,7 +236,6 @@ export type Organization = typeof organizations.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type Invitation = typeof invitations.$inferSelect
 
-export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
 /** One chat on a channel (a Telegram chat, later a Messenger or WhatsApp user), where its messages belong. */
 export const conversations = pgTable(
   'conversations',
@@ -287,15 +291,6 @@ export const conversations = pgTable(
   ],
 )
 
-/**
- * Inbound: `queued` (stored, a reply job waits), `replied`, `received` (stored, no agent to answer: left to a
- * person), `ignored` (never answered: not text), `failed` (the reply failed after its retries; see the reason).
- * Outbound: `pending` (stored, being sent), `sent`, `delivered`, `read` (platform receipts), `failed`.
- */
-export const INBOUND_MESSAGE_STATUSES = ['received', 'queued', 'replied', 'ignored', 'failed'] as const
-export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
-/** Both directions' statuses (`failed` is in both): the column's type. */
-export const MESSAGE_STATUSES = [...INBOUND_MESSAGE_STATUSES, ...OUTBOUND_MESSAGE_STATUSES] as const
 export type OutboundMessageStatus = (typeof OUTBOUND_MESSAGE_STATUSES)[number]
 
 /** A message of a conversation, either way. A platform's redelivery of the same message is dropped by the unique key. */

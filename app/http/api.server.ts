@@ -24,6 +24,7 @@ type HandlerInput<E extends Endpoint> = {
   params: Infer<E['params']>
   query: Infer<E['query']>
   body: Infer<E['body']>
+  headers: Infer<E['headers']>
   caller: ApiCaller
   request: Request
 }
@@ -37,10 +38,17 @@ type Serializable<T> = T extends string
 
 export type Pagination = { page: number; pageSize: number; total: number }
 
+/** The statuses a success of the endpoint may answer with: its own, and those its contract lists besides. */
+type SuccessStatus<E extends Endpoint> =
+  | (E extends { successStatus: infer S extends number } ? S : 200)
+  | (E extends { otherSuccesses: infer O } ? keyof O : never)
+
 export type ApiResult<E extends Endpoint> = {
   data: Serializable<z.output<E['response']>>
   message?: string
   pagination?: Pagination
+  /** When not the endpoint's `successStatus`: one of its `otherSuccesses`. */
+  status?: SuccessStatus<E>
 }
 
 export type ApiHandler<E extends Endpoint = Endpoint> = {
@@ -160,12 +168,13 @@ export function apiRoute(...handlers: ApiHandler[]) {
         params: parseWith(endpoint.params, raw.params, 'params'),
         query: parseWith(endpoint.query, raw.query, 'query'),
         body: parseWith(endpoint.body, raw.body, ''),
+        headers: parseWith(endpoint.headers, headersOf(request, endpoint.headers), 'headers'),
         caller: { user, db: runtime.database.db, runtime },
         request,
       }
       if (typeof params.orgId === 'string') requireSameOrganization(request, params.orgId, 'path')
       const result = await handler.run(input)
-      return respond(endpoint.successStatus ?? 200, {
+      return respond(Number(result.status ?? endpoint.successStatus ?? 200), {
         success: true,
         data: result.data ?? null,
         message: result.message ?? null,
@@ -188,6 +197,14 @@ export function apiRoute(...handlers: ApiHandler[]) {
       return apiFailure(new AppError('SERVER_ERROR', ERROR_STATUS.SERVER_ERROR.message))
     }
   }
+}
+
+/** The request headers the contract names (any other is not the handler's business), by the contract's names. */
+function headersOf(request: Request, schema: z.ZodObject | undefined) {
+  if (!schema) return undefined
+  return Object.fromEntries(
+    Object.keys(schema.shape).map((name) => [name, request.headers.get(name) ?? undefined]),
+  )
 }
 
 /**

@@ -1,11 +1,22 @@
 import { z } from 'zod'
-import type { PlatformName } from '~/lib/channels'
+import { CHANNEL_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 
 /** The inbox's rules and texts, client-safe: the Conversations screens, the API contract and the services share them. */
 
 export const CONVERSATION_STATES = ['ai', 'paused', 'needs_attention'] as const
 export type ConversationState = (typeof CONVERSATION_STATES)[number]
+
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
+/**
+ * Inbound: `queued` (stored, a reply job waits), `replied`, `received` (stored, no agent to answer: left to a
+ * person), `ignored` (never answered: not text), `failed` (the reply failed after its retries; see the reason).
+ * Outbound: `pending` (stored, being sent), `sent`, `delivered`, `read` (platform receipts), `failed`.
+ */
+export const INBOUND_MESSAGE_STATUSES = ['received', 'queued', 'replied', 'ignored', 'failed'] as const
+export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
+/** Both directions' statuses (`failed` is in both): the column's type. */
+export const MESSAGE_STATUSES = [...INBOUND_MESSAGE_STATUSES, ...OUTBOUND_MESSAGE_STATUSES] as const
 
 export const CONVERSATION_STATE_LABELS: Record<ConversationState, string> = {
   ai: 'AI answering',
@@ -53,6 +64,12 @@ export const CONVERSATION_TEXTS = {
   emptyHint:
     'Connect a channel and assign an agent to it: every conversation with your customers shows up here.',
   noMatches: 'No conversations match these filters',
+  sent: 'Message sent',
+  alreadySent: 'This Idempotency-Key was used before: its message, nothing sent again',
+  paused: 'AI paused',
+  resumed: 'AI resumed',
+  sentAgain: 'Message sent again',
+  requeued: 'The answer is on its way again',
 } as const
 
 /** A person's reply as the composer and the API take it. */
@@ -130,6 +147,96 @@ export function personReplyAvailability(
   return personReplyWindow(platformName, last, now)
 }
 
+/** An ISO 8601 time, as the inbox's reads give it. */
+const isoTime = z.string().meta({ format: 'date-time' })
+/** A point in time: a Date on the server, an ISO 8601 string once it is JSON (as the OpenAPI document says). */
+const timestamp = z.date().meta({ type: 'string', format: 'date-time' })
+
+/** A conversation as the inbox's list shows it; the service's ConversationSummary is this. */
+export const conversationSummarySchema = z.object({
+  id: z.string(),
+  channel: z.object({ id: z.string(), platformName: z.enum(PLATFORM_NAMES), name: z.string() }),
+  customer: z.object({ name: z.string().nullable(), platformId: z.string() }),
+  lastMessage: z.object({
+    at: isoTime,
+    text: z.string().nullable(),
+    direction: z.enum(MESSAGE_DIRECTIONS).nullable(),
+  }),
+  state: z.enum(CONVERSATION_STATES),
+  aiPausedUntil: isoTime
+    .nullable()
+    .meta({ description: 'Paused: when the AI answers again by itself (null: when a person resumes it)' }),
+  attentionReason: z.string().nullable(),
+})
+
+/** The model run behind an AI answer: model, tokens, latency and the execution id. */
+export const agentRunDetailSchema = z.object({
+  executionId: z.string(),
+  modelUsed: z.string().nullable(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  latencyMs: z.number().int(),
+  createdAt: isoTime,
+})
+
+/** One message of a conversation, either way, with who wrote it. */
+export const conversationMessageSchema = z.object({
+  id: z.string(),
+  /** Its place in the conversation (a page of older messages is asked for `before` one). */
+  sequence: z.number().int(),
+  direction: z.enum(MESSAGE_DIRECTIONS),
+  text: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  failureReason: z.string().nullable(),
+  at: isoTime,
+  senderName: z.string().nullable(),
+  /**
+   * Who wrote it: the customer; the agent (with its model run); a person of the organization, from the inbox;
+   * or someone outside it (natively on the platform: the Page inbox, the WhatsApp Business app; or the API).
+   */
+  author: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('customer') }),
+    z.object({
+      kind: z.literal('ai'),
+      agentName: z.string().nullable(),
+      run: agentRunDetailSchema.nullable(),
+    }),
+    z.object({ kind: z.literal('person'), name: z.string().nullable() }),
+    z.object({ kind: z.literal('external'), name: z.string().nullable() }),
+  ]),
+})
+
+/** One conversation with a page of its messages, oldest first; `hasOlder`: there are messages before them. */
+export const conversationDetailSchema = conversationSummarySchema.extend({
+  channel: conversationSummarySchema.shape.channel.extend({
+    status: z.enum(CHANNEL_STATUSES),
+    autoResumeMinutes: z.number().int(),
+  }),
+  lastInboundAt: isoTime.nullable(),
+  messages: z.array(conversationMessageSchema),
+  hasOlder: z.boolean(),
+})
+
+/** Whether the AI is paused, since when and until when (null: until a person resumes it). */
+export const pauseStateSchema = z.object({
+  aiPausedAt: timestamp.nullable(),
+  aiPausedUntil: timestamp.nullable(),
+})
+
+/** A person's reply as sent (or, for a key used before, as sent then); `sentNow` false: nothing was sent now. */
+export const personReplyResultSchema = z.object({
+  message: conversationMessageSchema.pick({
+    id: true,
+    sequence: true,
+    text: true,
+    status: true,
+    failureReason: true,
+  }),
+  sentNow: z.boolean(),
+  aiPausedUntil: timestamp.nullable(),
+})
+
 /** What the customer can still be sent by a person, counted from their last message (see personReplyRoute). */
 export type ReplyWindow = { open: true; tag?: 'HUMAN_AGENT' } | { open: false; reason: string }
 
@@ -156,51 +263,7 @@ export function personReplyWindow(
   return { open: true }
 }
 
-// What the inbox shows, as the services give it to the screens and the API (dates as ISO strings).
-
-export type ConversationSummary = {
-  id: string
-  channel: { id: string; platformName: PlatformName; name: string }
-  customer: { name: string | null; platformId: string }
-  lastMessage: { at: string; text: string | null; direction: 'inbound' | 'outbound' | null }
-  state: ConversationState
-  /** Paused: when the AI answers again by itself (null: when a person resumes it). */
-  aiPausedUntil: string | null
-  attentionReason: string | null
-}
-
-export type ConversationMessage = {
-  id: string
-  sequence: number
-  direction: 'inbound' | 'outbound'
-  text: string
-  status: string
-  failureReason: string | null
-  at: string
-  senderName: string | null
-  /** Who wrote an outbound message: the agent (with its run) or a person of the organization. */
-  author:
-    | { kind: 'customer' }
-    | { kind: 'ai'; agentName: string | null; run: AgentRunDetail | null }
-    | { kind: 'person'; name: string | null }
-    /** Sent outside the inbox: natively on the platform (the Page inbox, the WhatsApp Business app) or the API. */
-    | { kind: 'external'; name: string | null }
-}
-
-export type ConversationDetail = ConversationSummary & {
-  channel: ConversationSummary['channel'] & { status: string; autoResumeMinutes: number }
-  lastInboundAt: string | null
-  /** Oldest first; `hasOlder`: there are messages before the first one. */
-  messages: ConversationMessage[]
-  hasOlder: boolean
-}
-
-export type AgentRunDetail = {
-  executionId: string
-  modelUsed: string | null
-  promptTokens: number
-  completionTokens: number
-  totalTokens: number
-  latencyMs: number
-  createdAt: string
-}
+export type ConversationSummary = z.output<typeof conversationSummarySchema>
+export type ConversationMessage = z.output<typeof conversationMessageSchema>
+export type ConversationDetail = z.output<typeof conversationDetailSchema>
+export type AgentRunDetail = z.output<typeof agentRunDetailSchema>

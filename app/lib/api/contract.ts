@@ -18,8 +18,12 @@ export type Endpoint = {
   params?: z.ZodType
   query?: z.ZodType
   body?: z.ZodType
+  /** Request headers the endpoint reads, by name (`Idempotency-Key`); documented as header parameters. */
+  headers?: z.ZodObject
   response: z.ZodType
   successStatus?: number
+  /** Other statuses a success may answer with, the same body, and when (a replayed request's 200). */
+  otherSuccesses?: Record<number, string>
   /** Endpoints that need no organization (profile, organization list and creation). */
   public?: boolean
   /** The organization comes from the X-Organization-Id header alone (the platforms and Facebook calls). */

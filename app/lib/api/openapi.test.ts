@@ -31,6 +31,22 @@ describe('the OpenAPI document', () => {
     expect(bodyOf('/organizations/{orgId}', 'patch').required).toEqual(['name'])
   })
 
+  it("documents a person's reply's Idempotency-Key header and its replay's 200, and a pause without a body", () => {
+    const conversation = '/api/v1/organizations/{orgId}/conversations/{conversationId}'
+    const send = document.paths[`${conversation}/messages`].post as {
+      parameters: { name: string; in: string; required: boolean }[]
+      responses: Record<string, unknown>
+    }
+    expect(send.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    )
+    expect(Object.keys(send.responses)).toEqual(expect.arrayContaining(['200', '201']))
+    const pause = document.paths[`${conversation}/pause`].post as { requestBody: { required: boolean } }
+    expect(pause.requestBody.required).toBe(false)
+    const create = document.paths['/api/v1/organizations/{orgId}/agents'].post as typeof pause
+    expect(create.requestBody.required).toBe(true)
+  })
+
   it('lists every endpoint of every resource file once', () => {
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods))
     expect(operations).toHaveLength(Object.keys(endpoints).length)

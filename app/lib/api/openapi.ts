@@ -35,26 +35,40 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
   return rest
 }
 
-type Parameter = { name: string; in: 'path' | 'query' | 'header'; required: boolean; schema: unknown }
+type Parameter = {
+  name: string
+  in: 'path' | 'query' | 'header'
+  required: boolean
+  description?: string
+  schema: unknown
+}
 
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Parameter[] {
+function parameters(schema: z.ZodType | undefined, where: Parameter['in']): Parameter[] {
   if (!schema) return []
   const json = jsonSchema(schema, 'input')
   const properties = json.properties ?? {}
   const required = new Set(Array.isArray(json.required) ? json.required : [])
-  return Object.entries(properties).map(([name, property]) => ({
-    name,
-    in: where,
-    required: where === 'path' || required.has(name),
-    schema: property,
-  }))
+  return Object.entries(properties).map(([name, property]) => {
+    const description = typeof property === 'object' ? property.description : undefined
+    return {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: property,
+    }
+  })
 }
 
 /** The OpenAPI 3.1 document of the product API, made from the same zod contracts the routes validate with. */
 export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const e of Object.values(endpoints)) {
-    const parameterList: Parameter[] = [...parameters(e.params, 'path'), ...parameters(e.query, 'query')]
+    const parameterList: Parameter[] = [
+      ...parameters(e.params, 'path'),
+      ...parameters(e.query, 'query'),
+      ...parameters(e.headers, 'header'),
+    ]
     if (!e.public) {
       parameterList.push({
         name: 'X-Organization-Id',
@@ -64,6 +78,10 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, server
       })
     }
     const status = String(e.successStatus ?? 200)
+    const success = (description: string) => ({
+      description,
+      content: { 'application/json': { schema: envelope(jsonSchema(e.response, 'output')) } },
+    })
     const path = `${e.base ?? API_BASE}${e.path}`
     paths[path] ??= {}
     paths[path][e.method.toLowerCase()] = {
@@ -75,16 +93,17 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, server
       ...(e.body
         ? {
             requestBody: {
-              required: true,
+              // A body the contract accepts left out (all its fields optional, as "pause" without minutes).
+              required: !e.body.safeParse(undefined).success,
               content: { 'application/json': { schema: jsonSchema(e.body, 'input') } },
             },
           }
         : {}),
       responses: {
-        [status]: {
-          description: 'Success',
-          content: { 'application/json': { schema: envelope(jsonSchema(e.response, 'output')) } },
-        },
+        [status]: success('Success'),
+        ...Object.fromEntries(
+          Object.entries(e.otherSuccesses ?? {}).map(([other, description]) => [other, success(description)]),
+        ),
         '400': failure('VALIDATION_ERROR: the request does not match the contract'),
         '401': failure('AUTH_TOKEN_INVALID: Authentication token is invalid or expired'),
         '403': failure('AUTH_TOKEN_MISSING, or not allowed for this role'),

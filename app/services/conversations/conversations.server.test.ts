@@ -295,7 +295,12 @@ describe('a person replying and taking over', () => {
     expect(failed.state).toBe('needs_attention')
     expect(failed.attentionReason).toBeTruthy()
 
-    expect(await retryMessage(bot.scope, deps, inbound.id)).toEqual({ requeued: true })
+    const other = await receive(bot, 'another chat')
+    expect(await refusal(retryMessage(bot.scope, deps, inbound.id, other.conversationId))).toEqual({
+      code: 'NOT_FOUND',
+      message: CONVERSATION_TEXTS.messageNotFound,
+    })
+    expect(await retryMessage(bot.scope, deps, inbound.id, conversationId)).toEqual({ requeued: true })
     expect(await refusal(retryMessage(bot.scope, deps, inbound.id))).toEqual({
       code: 'CONFLICT',
       message: CONVERSATION_TEXTS.notRetryable,

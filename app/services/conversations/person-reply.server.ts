@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
+import type { z } from 'zod'
 import { channels, conversations, messages, type Channel, type Conversation, type Message } from '~/db/schema'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
-import { CONVERSATION_TEXTS, personReplyWindow } from '~/lib/conversations'
+import { CONVERSATION_TEXTS, personReplyWindow, type personReplyResultSchema } from '~/lib/conversations'
 import { isUuid } from '~/lib/input'
 import { REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { jobsIn } from '~/services/messages/ingest.server'
@@ -26,12 +27,8 @@ export type PersonReplyDeps = SenderClients & {
   boss: ReplyQueue
 }
 
-export type PersonReplyResult = {
-  message: Pick<Message, 'id' | 'status' | 'failureReason' | 'text' | 'sequence'>
-  /** False: the key had been used; this is the message it sent then, and nothing was sent now. */
-  sentNow: boolean
-  aiPausedUntil: Date | null
-}
+/** `sentNow` false: the key had been used; this is the message it sent then, and nothing was sent now. */
+export type PersonReplyResult = z.output<typeof personReplyResultSchema>
 
 async function conversationWithChannel(scope: OrganizationScope, conversationId: string) {
   if (!isUuid(conversationId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
@@ -187,12 +184,22 @@ export async function retryMessage(
   scope: OrganizationScope,
   deps: PersonReplyDeps,
   messageId: string,
+  /** The conversation the message must be in, when the caller names one (the API's path): another's is not found. */
+  conversationId?: string,
 ): Promise<{ requeued: boolean }> {
-  if (!isUuid(messageId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
+  if (!isUuid(messageId) || (conversationId !== undefined && !isUuid(conversationId))) {
+    throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
+  }
   const [message] = await scope.db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.organizationId, scope.organizationId)))
+    .where(
+      and(
+        eq(messages.id, messageId),
+        eq(messages.organizationId, scope.organizationId),
+        conversationId === undefined ? undefined : eq(messages.conversationId, conversationId),
+      ),
+    )
     .limit(1)
   if (!message) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.messageNotFound)
   if (message.status !== 'failed') throw new AppError('CONFLICT', CONVERSATION_TEXTS.notRetryable)

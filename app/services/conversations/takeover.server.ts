@@ -1,7 +1,8 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm'
+import type { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { conversations } from '~/db/schema'
-import { CONVERSATION_TEXTS } from '~/lib/conversations'
+import { CONVERSATION_TEXTS, type pauseStateSchema } from '~/lib/conversations'
 import { isUuid } from '~/lib/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
@@ -13,7 +14,7 @@ import { AppError } from '~/utils/errors'
 /** Sends the hand-back job of a conversation for the time it is due (pg-boss's `startAfter`). */
 export type ResumeScheduler = (conversationId: string, at: Date) => Promise<void>
 
-export type PauseState = { aiPausedAt: Date | null; aiPausedUntil: Date | null }
+export type PauseState = z.output<typeof pauseStateSchema>
 
 type Db = Database | Parameters<Parameters<Database['transaction']>[0]>[0]
 

@@ -1,5 +1,6 @@
 import { agentEndpoints } from './agents'
 import { channelEndpoints } from './channels'
+import { conversationEndpoints } from './conversations'
 import { facebookEndpoints } from './facebook'
 import { invitationEndpoints } from './invitations'
 import { organizationEndpoints } from './organizations'
@@ -14,6 +15,7 @@ export const endpoints = {
   ...invitationEndpoints,
   ...agentEndpoints,
   ...channelEndpoints,
+  ...conversationEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,
   ...facebookEndpoints,

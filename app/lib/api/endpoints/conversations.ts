@@ -1,0 +1,92 @@
+import { z } from 'zod'
+import {
+  clientKeySchema,
+  conversationDetailSchema,
+  conversationListQuerySchema,
+  conversationMessagesQuerySchema,
+  conversationSummarySchema,
+  pauseSchema,
+  pauseStateSchema,
+  personReplyResultSchema,
+  personReplySchema,
+} from '~/lib/conversations'
+import { idSchema } from '~/lib/input'
+import { defineEndpoint } from '~/lib/api/contract'
+import { orgParams } from './shared'
+
+const conversationParams = orgParams.extend({ conversationId: idSchema })
+const messageParams = conversationParams.extend({ messageId: idSchema })
+
+export const conversationEndpoints = {
+  listConversations: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/conversations',
+    operationId: 'listConversations',
+    summary:
+      "The organization's conversations, newest activity first, optionally by channel, state and words of their messages, a page at a time",
+    tag: 'Conversations',
+    params: orgParams,
+    query: conversationListQuerySchema,
+    response: z.array(conversationSummarySchema),
+  }),
+  getConversation: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/conversations/{conversationId}',
+    operationId: 'getConversation',
+    summary:
+      'One conversation with its latest messages, oldest first (`before`: the page before the message with that sequence; `hasOlder`: there are more)',
+    tag: 'Conversations',
+    params: conversationParams,
+    query: conversationMessagesQuerySchema,
+    response: conversationDetailSchema,
+  }),
+  sendConversationMessage: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/messages',
+    operationId: 'sendConversationMessage',
+    summary:
+      "A person's reply, sent to the customer on the conversation's platform (within its window); the AI pauses until the channel's hand-back",
+    tag: 'Conversations',
+    params: conversationParams,
+    headers: z.object({
+      'Idempotency-Key': clientKeySchema.optional().meta({
+        description:
+          'Sent again with the same key (in this conversation), the request sends nothing and answers the first one’s message with 200',
+      }),
+    }),
+    body: personReplySchema,
+    response: personReplyResultSchema,
+    successStatus: 201,
+    otherSuccesses: { 200: 'The Idempotency-Key was used before: its message, nothing sent now' },
+  }),
+  pauseConversation: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/pause',
+    operationId: 'pauseConversation',
+    summary:
+      'Pause the AI in the conversation: for `minutes`, or (left out, or 0) until resumed; its messages are stored and not answered',
+    tag: 'Conversations',
+    params: conversationParams,
+    body: pauseSchema.default({}),
+    response: pauseStateSchema,
+  }),
+  resumeConversation: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/resume',
+    operationId: 'resumeConversation',
+    summary: 'The AI answers the next message again; whatever asked for a person is taken as seen',
+    tag: 'Conversations',
+    params: conversationParams,
+    response: pauseStateSchema,
+  }),
+  retryConversationMessage: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/messages/{messageId}/retry',
+    operationId: 'retryConversationMessage',
+    summary:
+      "Send a failed message again: a person's reply from where it stopped, an AI answer through the reply queue (`requeued`); anything not failed is a 409",
+    tag: 'Conversations',
+    params: messageParams,
+    response: z.object({ requeued: z.boolean() }),
+  }),
+}
