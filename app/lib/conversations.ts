@@ -92,7 +92,8 @@ export const composerSchema = personReplySchema.extend({ clientKey: clientKeySch
 
 /** "Pause AI" for a time, in minutes; left out: until resumed. 0 also means until resumed. */
 export const pauseSchema = z.object({
-  minutes: z.coerce
+  // A JSON number (the API) or absent (the screen's button): "30", true or null are refused, not coerced.
+  minutes: z
     .number({ error: CONVERSATION_TEXTS.minutesInvalid })
     .int(CONVERSATION_TEXTS.minutesInvalid)
     .min(0, CONVERSATION_TEXTS.minutesInvalid)
@@ -102,7 +103,7 @@ export const pauseSchema = z.object({
 
 /** A channel's hand-back to the AI, in minutes after a person's last reply; 0: stays paused until resumed. */
 export const MAX_AUTO_RESUME_MINUTES = 24 * 60
-export const autoResumeMinutesSchema = z.coerce
+export const autoResumeMinutesSchema = z
   .number({ error: AUTO_RESUME_MESSAGE })
   .int(AUTO_RESUME_MESSAGE)
   .min(0, AUTO_RESUME_MESSAGE)

@@ -6,7 +6,13 @@ import { changeInCurrentScope } from '~/http/organization.server'
 import { autoResumeMinutesSchema } from '~/lib/conversations'
 import { updateChannel } from '~/services/channels/channels.server'
 
-const handBackSchema = z.object({ autoResumeMinutes: autoResumeMinutesSchema })
+// A form field is text: a number of it, an empty one left for the schema to refuse.
+const handBackSchema = z.object({
+  autoResumeMinutes: z.preprocess(
+    (value) => (value === '' ? undefined : Number(value)),
+    autoResumeMinutesSchema,
+  ),
+})
 
 /** The Conversations section of the Channel Details dialog: when the AI answers again after a person's reply. */
 export async function action({ request, params }: ActionFunctionArgs) {
