@@ -103,6 +103,15 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await deliver(bot.token, chatId, 'One more question', base + 2)
   await expect.poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 }).toHaveLength(3)
   expect((await sentTexts(bot.token, chatId)).at(-1)).toBe('Echo: One more question')
+
+  // On a phone: the conversation alone, with a way back to the list.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await expect(page.getByRole('search', { name: 'Filter conversations' })).toBeHidden()
+  await screenshot(page, 'conversation-phone')
+  await page.getByRole('link', { name: 'All conversations' }).click()
+  await expect(page.getByRole('search', { name: 'Filter conversations' })).toBeVisible()
+  await expect(page.getByRole('article')).toHaveCount(0)
+  await screenshot(page, 'conversations-phone')
 })
 
 test('without JavaScript the composer sends once and the page shows the reply', async ({
