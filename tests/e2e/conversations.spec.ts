@@ -114,6 +114,40 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await screenshot(page, 'conversations-phone')
 })
 
+test("the AI takes the conversation back at the channel's hand-back time, with no customer message", async ({
+  page,
+}) => {
+  test.setTimeout(240_000) // the shortest hand-back is a minute
+  const bot = await botWithAgent(page)
+  const details = await openDetails(page, 'Inbox Bot')
+  await details.getByLabel('Hand back to the AI after (minutes)').fill('1')
+  await details.getByRole('button', { name: 'Save' }).click()
+  await expect(details.getByText('Saved')).toBeVisible()
+  await closeDetails(details)
+
+  const chatId = 950_000 + Math.floor(Math.random() * 40_000)
+  await deliver(bot.token, chatId, 'Can a person help me?', Math.floor(Math.random() * 1_000_000))
+  await expect.poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 }).toHaveLength(1)
+  await page.goto('/conversations')
+  await page.getByRole('link', { name: /Ann/ }).click()
+  await page.getByLabel('Your reply').fill('Sure, I am here.')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(conversation(page).getByText('Paused — a person is answering')).toBeVisible()
+  await expect(conversation(page).getByText(/AI resumes at/)).toBeVisible()
+
+  // A minute after the reply the job hands back; nothing is sent meanwhile.
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        return conversation(page).getByText('AI answering').isVisible()
+      },
+      { timeout: 100_000, intervals: [5_000] },
+    )
+    .toBe(true)
+  expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
+})
+
 test('without JavaScript the composer sends once and the page shows the reply', async ({
   page,
   browser,
