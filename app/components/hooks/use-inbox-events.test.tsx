@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { useLoaderData } from '@remix-run/react'
 import { createRemixStub } from '@remix-run/testing'
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { INBOX_LIVE } from '~/lib/conversations'
 import { useInboxEvents, type InboxEventsOptions } from './use-inbox-events'
@@ -156,6 +157,21 @@ describe('useInboxEvents', () => {
     await new Promise((resolve) => setTimeout(resolve, INBOX_LIVE.revalidateEveryMs))
     act(() => source.open())
     await screen.findByText('loads 3')
+  })
+
+  it('opens the stream again when the page shows another organization (a switch)', async () => {
+    function Page() {
+      const [organizationId, setOrganizationId] = useState('org-1')
+      useInboxEvents({ organizationId })
+      return <button onClick={() => setOrganizationId('org-2')}>{organizationId}</button>
+    }
+    const Stub = createRemixStub([{ path: '/conversations', Component: Page }])
+    render(<Stub initialEntries={['/conversations']} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'org-1' }))
+    await screen.findByRole('button', { name: 'org-2' })
+    expect(FakeEventSource.all).toHaveLength(2)
+    expect(FakeEventSource.all[0].readyState).toBe(FakeEventSource.CLOSED)
+    expect(FakeEventSource.all[1].readyState).toBe(FakeEventSource.CONNECTING)
   })
 
   it('opens a new stream later when the server refused this one (EventSource gives up by itself)', async () => {

@@ -6,6 +6,11 @@ import { INBOX_LIVE } from '~/lib/conversations'
 const REOPEN_MS = { first: 5_000, max: 60_000 }
 
 export type InboxEventsOptions = {
+  /**
+   * The organization the page shows. The stream follows the session's current organization as it was when it
+   * opened: when this changes (a switch), the stream is opened again.
+   */
+  organizationId?: string
   /** Only this conversation's changes (its page); left out: every conversation's (the list). */
   conversationId?: string
   /** Told of each change that counts, before the page's data is read again. */
@@ -20,9 +25,10 @@ export type InboxEventsOptions = {
  * reload shows the changes.
  *
  * Use it once per page, in the route that shows the list (no `conversationId`: its revalidation reloads the open
- * conversation's loader too), or in a page that shows one conversation alone (its id).
+ * conversation's loader too), or in a page that shows one conversation alone (its id); pass the organization
+ * the page shows.
  */
-export function useInboxEvents({ conversationId, onEvent }: InboxEventsOptions = {}) {
+export function useInboxEvents({ organizationId, conversationId, onEvent }: InboxEventsOptions = {}) {
   const revalidator = useRevalidator()
   const navigation = useNavigation()
   const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
@@ -94,7 +100,7 @@ export function useInboxEvents({ conversationId, onEvent }: InboxEventsOptions =
       source?.close()
       source = undefined
     }
-  }, [])
+  }, [organizationId])
 
   // A revalidation or navigation has ended: one wanted meanwhile may start now.
   useEffect(() => {
