@@ -125,6 +125,12 @@ async function webhookReceivers() {
   }
 }
 
+async function endEventStreams() {
+  const { getRuntime } = await import('../app/runtime/runtime.server')
+  const runtime = await getRuntime()
+  await runtime.inboxEvents.close()
+}
+
 async function main() {
   const { build, vite } = await loadBuild()
   const entry = (await build()).entry.module
@@ -173,6 +179,12 @@ async function main() {
       process.exit(0)
     })
     server.closeIdleConnections()
+    // The inbox's event streams last as long as their pages: end them (the browsers reconnect to another
+    // process), or close() would wait for them; then close the connections they leave idle.
+    endEventStreams().then(
+      () => setTimeout(() => server.closeIdleConnections(), 100),
+      (error: unknown) => logger.warn('could not end the event streams', { error }),
+    )
   })
 }
 

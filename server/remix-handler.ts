@@ -98,7 +98,8 @@ function remixHeaders(incoming: IncomingHttpHeaders): Headers {
   return headers
 }
 
-async function sendRemixResponse(res: express.Response, response: Response) {
+/** Writes a route's Response; an event stream's headers go out at once, and its body as it comes. */
+export async function sendRemixResponse(res: express.Response, response: Response) {
   res.statusMessage = response.statusText
   res.status(response.status)
   for (const [name, value] of response.headers.entries()) res.append(name, value)

@@ -36,6 +36,20 @@ export const SEARCH_MAX_LENGTH = 200
 /** "Pause AI" without a time: until resumed, or the channel's hand-back after a person's reply. */
 export const MAX_PAUSE_MINUTES = 7 * 24 * 60
 
+/**
+ * Live updates of the inbox (docs/decisions/037): the event stream's path; how long a process gathers the
+ * database's notifications before it tells the browsers (a burst of updates to one conversation is one event);
+ * the stream's heartbeat, under the idle timeouts of proxies (often 60 s); how long a browser waits before it
+ * reconnects; and how often a page reloads its data at most.
+ */
+export const INBOX_LIVE = {
+  path: '/conversations/events',
+  coalesceMs: 150,
+  heartbeatMs: 20_000,
+  retryMs: 3_000,
+  revalidateEveryMs: 500,
+} as const
+
 /** The platforms' windows for a business's free-form messages, counted from the customer's last message. */
 export const MESSENGER_STANDARD_WINDOW_MS = 24 * 60 * 60 * 1000
 /** Messenger's HUMAN_AGENT tag: a person may answer for 7 days after the customer's last message. */

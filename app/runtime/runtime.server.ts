@@ -1,5 +1,6 @@
 import type { PgBoss } from 'pg-boss'
 import { openDatabase, type DatabaseHandle } from '~/db/client.server'
+import { listenForNotifications } from '~/db/listen.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
@@ -13,6 +14,11 @@ import {
   createReplyQueuePressure,
   type ReplyQueuePressure,
 } from '~/services/messages/reply-queue-pressure.server'
+import {
+  createInboxEvents,
+  INBOX_EVENTS_CHANNEL,
+  type InboxEvents,
+} from '~/services/conversations/inbox-events.server'
 import { getConfig, type Config } from '~/runtime/config.server'
 import { getLogger, type Logger } from '~/utils/logger.server'
 import { getMetrics } from '~/utils/metrics.server'
@@ -39,6 +45,8 @@ export type Runtime = {
   worker: boolean
   /** Long polling of Telegram bots, in a worker when there is no public URL for webhooks. */
   telegramPolling?: TelegramPolling
+  /** The inbox's live updates: listens to the database from the first subscriber on (docs/decisions/037). */
+  inboxEvents: InboxEvents
 }
 
 export type RuntimeOptions = {
@@ -122,6 +130,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       hint: 'PGlite can be opened by one process only; set DATABASE_URL to run workers apart',
     })
   }
+  const inboxLogger = logger.child({ component: 'inbox-events' })
   logger.info('runtime ready', {
     database: database.driver,
     authEmulator: config.firebase.emulatorHost ?? null,
@@ -151,6 +160,20 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     replyQueue,
     worker,
     telegramPolling,
+    inboxEvents: createInboxEvents({
+      listen: (handlers) =>
+        listenForNotifications(
+          database,
+          {
+            channel: INBOX_EVENTS_CHANNEL,
+            databaseUrl: config.databaseUrl,
+            logger: inboxLogger,
+            applicationName: 'replypilot inbox events',
+          },
+          handlers,
+        ),
+      logger: inboxLogger,
+    }),
   }
 }
 
@@ -164,8 +187,8 @@ export function getRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
 }
 
 /**
- * Stops Telegram long polling (the polls are aborted, their leases given up), then the job queue (current replies
- * finish, up to 8 s), then closes the database.
+ * Ends the inbox's event streams and its database listener, stops Telegram long polling (the polls are aborted,
+ * their leases given up), then the job queue (current replies finish, up to 8 s), then closes the database.
  */
 export async function closeRuntime(): Promise<void> {
   const pending = globalThis.__replypilotRuntime
@@ -173,6 +196,7 @@ export async function closeRuntime(): Promise<void> {
   if (!pending) return
   const runtime = await pending
   try {
+    await runtime.inboxEvents.close()
     await runtime.telegramPolling?.stop()
     await stopQueues(runtime.boss)
   } finally {

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http'
 
 type RouteArgs = { request: Request; params: Record<string, string>; context: Record<string, unknown> }
 type RouteModule = {
@@ -10,7 +10,9 @@ export type ServedRoute = readonly [RegExp, RouteModule]
 
 /**
  * Remix route modules served over real HTTP, as the server entry would serve them: each path pattern (named
- * groups become params) to its module, GET and HEAD to the loader, other methods to the action.
+ * groups become params) to its module, GET and HEAD to the loader, other methods to the action; a thrown
+ * Response is the answer. A response's body is streamed as it comes (event streams), and the request's signal
+ * aborts when the client goes away.
  */
 export function serveRoutes(routes: readonly ServedRoute[]) {
   const server = createServer((req, res) => {
@@ -26,20 +28,38 @@ export function serveRoutes(routes: readonly ServedRoute[]) {
       for (const [name, value] of Object.entries(req.headers)) {
         if (typeof value === 'string') headers.set(name, value)
       }
+      const gone = new AbortController()
+      res.on('close', () => gone.abort())
       const request = new Request(`http://127.0.0.1${req.url}`, {
         method: req.method,
         headers,
         body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+        signal: gone.signal,
       })
+      let response: Response
       try {
-        const response = await handler({ request, params: { ...route[0].exec(path)?.groups }, context: {} })
-        res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text())
-      } catch {
-        res.writeHead(500).end()
+        response = await handler({ request, params: { ...route[0].exec(path)?.groups }, context: {} })
+      } catch (error) {
+        // A thrown Response (a guard's redirect) is the answer, as Remix has it.
+        if (!(error instanceof Response)) return void res.writeHead(500).end()
+        response = error
       }
+      res.writeHead(response.status, Object.fromEntries(response.headers))
+      await streamBody(response, res).catch(() => res.destroy())
     })
   })
   return listenLocally(server)
+}
+
+async function streamBody(response: Response, res: ServerResponse) {
+  if (!response.body) return void res.end()
+  const reader = response.body.getReader()
+  res.on('close', () => void reader.cancel().catch(() => undefined))
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return void res.end()
+    res.write(value)
+  }
 }
 
 /** A Node request handler served on a free port of 127.0.0.1. */

@@ -1,0 +1,127 @@
+import { useNavigation, useRevalidator } from '@remix-run/react'
+import { useEffect, useRef } from 'react'
+import { INBOX_LIVE } from '~/lib/conversations'
+
+/** After the stream failed for good (an error status, the sign-in page): the first wait to open it again, doubled up to the last. */
+const REOPEN_MS = { first: 5_000, max: 60_000 }
+
+export type InboxEventsOptions = {
+  /**
+   * The organization the page shows. The stream follows the session's current organization as it was when it
+   * opened: when this changes (a switch), the stream is opened again.
+   */
+  organizationId?: string
+  /** Only this conversation's changes (its page); left out: every conversation's (the list). */
+  conversationId?: string
+  /** Told of each change that counts, before the page's data is read again. */
+  onEvent?: (conversationId: string) => void
+}
+
+/**
+ * Live updates of the inbox (docs/decisions/037): one EventSource on the server's stream while the component is
+ * mounted; a change that counts reloads the page's data (Remix's revalidation, which runs every loader on the
+ * page), at most one at a time and at most one per INBOX_LIVE.revalidateEveryMs. After a reconnection, and when
+ * the server says it missed changes (`resync`), the data is reloaded too. Without JavaScript nothing runs: a
+ * reload shows the changes.
+ *
+ * Use it once per page, in the route that shows the list (no `conversationId`: its revalidation reloads the open
+ * conversation's loader too), or in a page that shows one conversation alone (its id); pass the organization
+ * the page shows.
+ */
+export function useInboxEvents({ organizationId, conversationId, onEvent }: InboxEventsOptions = {}) {
+  const revalidator = useRevalidator()
+  const navigation = useNavigation()
+  const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+
+  // The effect below lives as long as the component; it reads the latest of these through refs.
+  const latest = useRef({ conversationId, onEvent, revalidate: revalidator.revalidate, busy })
+  latest.current = { conversationId, onEvent, revalidate: revalidator.revalidate, busy }
+  /** Set by the effect: asks for a revalidation (when one is wanted, no longer busy, and not too soon). */
+  const pump = useRef<() => void>(() => undefined)
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return
+    let wanted = false
+    let lastStarted = Number.NEGATIVE_INFINITY
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let source: EventSource | undefined
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined
+    let reopenMs = REOPEN_MS.first
+    let opened = false
+
+    const run = () => {
+      timer = undefined
+      if (!wanted || latest.current.busy) return
+      const wait = lastStarted + INBOX_LIVE.revalidateEveryMs - Date.now()
+      if (wait > 0) return void (timer = setTimeout(run, wait))
+      wanted = false
+      lastStarted = Date.now()
+      latest.current.revalidate()
+    }
+    pump.current = () => {
+      if (wanted && !timer) run()
+    }
+    const want = () => {
+      wanted = true
+      pump.current()
+    }
+
+    const open = () => {
+      reopenTimer = undefined
+      const current = new EventSource(INBOX_LIVE.path)
+      source = current
+      current.addEventListener('open', () => {
+        // Changes made while the stream was down were not told: read everything again.
+        if (opened) want()
+        opened = true
+        reopenMs = REOPEN_MS.first
+      })
+      current.addEventListener('conversation', (event) => {
+        const changed = conversationIdOf(event)
+        const { conversationId: shown, onEvent: told } = latest.current
+        if (!changed || (shown && changed !== shown)) return
+        told?.(changed)
+        want()
+      })
+      current.addEventListener('resync', want)
+      current.addEventListener('error', () => {
+        // EventSource reconnects by itself after a network error; after an error status it gives up: try later.
+        if (current.readyState !== EventSource.CLOSED || source !== current) return
+        current.close()
+        reopenTimer = setTimeout(open, reopenMs)
+        reopenMs = Math.min(reopenMs * 2, REOPEN_MS.max)
+      })
+    }
+    open()
+    return () => {
+      pump.current = () => undefined
+      clearTimeout(timer)
+      clearTimeout(reopenTimer)
+      source?.close()
+      source = undefined
+    }
+  }, [organizationId])
+
+  // A revalidation or navigation has ended: one wanted meanwhile may start now.
+  useEffect(() => {
+    if (!busy) pump.current()
+  }, [busy])
+}
+
+function conversationIdOf(event: Event): string | undefined {
+  if (!(event instanceof MessageEvent) || typeof event.data !== 'string') return undefined
+  try {
+    const data: unknown = JSON.parse(event.data)
+    if (
+      data &&
+      typeof data === 'object' &&
+      'conversationId' in data &&
+      typeof data.conversationId === 'string'
+    ) {
+      return data.conversationId
+    }
+  } catch {
+    // Not ours.
+  }
+  return undefined
+}
