@@ -5,6 +5,7 @@ import { ConversationList } from '~/components/conversations/conversation-list'
 import classes from '~/components/conversations/conversations.module.css'
 import { CONVERSATIONS_PATH } from '~/components/conversations/paths'
 import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
+import { useInboxEvents } from '~/components/hooks/use-inbox-events'
 import { PageHeader } from '~/components/layout/page-header'
 import { PRODUCT_NAME } from '~/lib/constants'
 import { conversationListQuerySchema } from '~/lib/conversations'
@@ -21,13 +22,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parsed.success ? parsed.data : conversationListQuerySchema.parse({})
   const { page, pageSize, ...filters } = query
   if (!scope) {
-    return { hasOrganization: false, items: [], total: 0, page, pageSize, filters, channels: [] }
+    return {
+      hasOrganization: false,
+      organizationId: null,
+      items: [],
+      total: 0,
+      page,
+      pageSize,
+      filters,
+      channels: [],
+    }
   }
   const [list, channels] = await Promise.all([
     listConversations(scope, query),
     listConversationChannels(scope),
   ])
-  return { hasOrganization: true, ...list, filters, channels }
+  return { hasOrganization: true, organizationId: scope.organizationId, ...list, filters, channels }
 }
 
 /**
@@ -40,6 +50,8 @@ export default function ConversationsPage() {
   const { conversationId } = useParams()
   const navigation = useNavigation()
   const location = useLocation()
+  // Live: a change of any of the organization's conversations reloads the list and the open conversation.
+  useInboxEvents({ organizationId: data.organizationId ?? undefined })
   const loadingList =
     navigation.state === 'loading' &&
     navigation.location.pathname === CONVERSATIONS_PATH &&

@@ -70,7 +70,7 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
     .poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 })
     .toEqual(['Echo: Where is my order?'])
 
-  await page.reload()
+  // Live: the conversation appears in the open list without a reload (LISTEN/NOTIFY, server-sent events).
   await page.getByRole('link', { name: /Ann/ }).click()
   await expect(page).toHaveURL(/\/conversations\/[0-9a-f-]{36}$/)
   await expect(transcript(page).getByText('Where is my order?', { exact: true })).toBeVisible()
@@ -92,8 +92,7 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
 
   // Paused: the customer's next message is stored and shown, and the AI does not answer it.
   await deliver(bot.token, chatId, 'Thank you Sam', base + 1)
-  await page.reload()
-  await expect(transcript(page).getByText('Thank you Sam')).toBeVisible()
+  await expect(transcript(page).getByText('Thank you Sam')).toBeVisible({ timeout: 5_000 })
   await expect(transcript(page).getByText('The AI is paused: a person is answering')).toBeVisible()
   expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
   await screenshot(page, 'conversation-paused')
@@ -103,6 +102,7 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await deliver(bot.token, chatId, 'One more question', base + 2)
   await expect.poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 }).toHaveLength(3)
   expect((await sentTexts(bot.token, chatId)).at(-1)).toBe('Echo: One more question')
+  await expect(transcript(page).getByText('Echo: One more question')).toBeVisible({ timeout: 5_000 })
 
   // On a phone: the conversation alone, with a way back to the list.
   await page.setViewportSize({ width: 390, height: 844 })
@@ -136,15 +136,7 @@ test("the AI takes the conversation back at the channel's hand-back time, with n
   await expect(conversation(page).getByText(/AI resumes at/)).toBeVisible()
 
   // A minute after the reply the job hands back; nothing is sent meanwhile.
-  await expect
-    .poll(
-      async () => {
-        await page.reload()
-        return conversation(page).getByText('AI answering').isVisible()
-      },
-      { timeout: 100_000, intervals: [5_000] },
-    )
-    .toBe(true)
+  await expect(conversation(page).getByText('AI answering')).toBeVisible({ timeout: 100_000 })
   expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
 })
 
