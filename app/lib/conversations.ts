@@ -31,6 +31,9 @@ export const MESSENGER_STANDARD_WINDOW_MS = 24 * 60 * 60 * 1000
 export const MESSENGER_HUMAN_AGENT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000
 export const WHATSAPP_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
 
+/** Who wrote a reply on the platform itself (its echo names no person), as the inbox shows it. */
+export const PLATFORM_REPLY_SENDERS = { facebook: 'Page inbox', whatsapp: 'WhatsApp Business app' } as const
+
 export const CONVERSATION_TEXTS = {
   notFound: 'Conversation not found',
   messageNotFound: 'Message not found',
