@@ -1,7 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messages } from '~/db/schema'
+import { conversations, messages } from '~/db/schema'
+import { CONVERSATION_RESUME_QUEUE } from '~/jobs/queues.server'
+import { PLATFORM_REPLY_SENDERS } from '~/lib/conversations'
 import { assignAgent } from '~/services/channels/channels.server'
 import { deliverSignedWebhook, startGraphFake, type GraphFake } from '../../tests/fakes/graph-server'
 import { startOpenAiFake, type OpenAiFake } from '../../tests/fakes/openai-server'
@@ -28,7 +30,8 @@ import { callFromNode, receiveMetaCall } from '~/http/webhook-receivers.server'
 // signed batch beside a customer's text, through the production door (the receivers on Node's request) over
 // HTTP, with the whole process behind it: the reply worker, the model fake, and a Graph fake that refuses any call
 // without appsecret_proof. The text is answered exactly once, even when Meta delivers the batch again; no event
-// is refused; each event does what its kind does (answered, stored unanswered, a receipt, or skipped and counted).
+// is refused; each event does what its kind does (answered, stored unanswered, a receipt, skipped and counted, or
+// a person's reply on the platform: stored as the page's or number's message, pausing the AI of its conversation).
 const APP = { appId: '5550014', appSecret: 'fixture-app-secret' }
 let runtime: Runtime
 let graph: GraphFake
@@ -82,7 +85,7 @@ async function newChannel(platform: 'facebook' | 'whatsapp') {
 }
 
 const answersTo = (to: string) => graph.messages.filter((m) => m.to === to && m.text !== undefined)
-const inboundWith = (channelId: string, platformMessageId: string) =>
+const messagesWith = (channelId: string, platformMessageId: string) =>
   runtime.database.db
     .select()
     .from(messages)
@@ -99,7 +102,7 @@ async function skippedCount() {
  */
 async function deliverBeside(
   batch: unknown,
-  channel: { channelId: string },
+  channel: { channelId: string; platform: 'facebook' | 'whatsapp' },
   customer: string,
   fixture: { outcome: FixtureOutcome; sender: string; messageId: string },
 ) {
@@ -116,8 +119,25 @@ async function deliverBeside(
   await waitForSettled(runtime.database.db, channel.channelId)
 
   expect(answersTo(customer).map((m) => m.text)).toEqual(['Echo: Hi, is the shop open today?'])
-  const own = await inboundWith(channel.channelId, fixture.messageId)
-  if (fixture.outcome === 'answered') {
+  const own = await messagesWith(channel.channelId, fixture.messageId)
+  if (fixture.outcome === 'paused') {
+    expect(own.map((m) => [m.direction, m.status, m.senderName])).toEqual([
+      ['outbound', 'sent', PLATFORM_REPLY_SENDERS[channel.platform]],
+    ])
+    expect(answersTo(fixture.sender)).toEqual([])
+    const [conversation] = await runtime.database.db
+      .select()
+      .from(conversations)
+      .where(
+        and(eq(conversations.channelId, channel.channelId), eq(conversations.platformChatId, fixture.sender)),
+      )
+    expect(conversation).toMatchObject({ state: 'paused', aiPausedAt: expect.any(Date) })
+    expect(conversation.aiPausedUntil?.getTime()).toBeGreaterThan(Date.now())
+    // Its hand-back is on the queue once, though Meta delivered the echo again.
+    const { id: conversationId } = conversation
+    const jobs = await runtime.boss.findJobs(CONVERSATION_RESUME_QUEUE, { data: { conversationId } })
+    expect(jobs.map((job) => job.startAfter)).toEqual([conversation.aiPausedUntil])
+  } else if (fixture.outcome === 'answered') {
     expect(own.map((m) => m.status)).toEqual(['replied'])
     expect(answersTo(fixture.sender)).toHaveLength(1)
   } else if (fixture.outcome === 'stored') {
@@ -137,11 +157,25 @@ describe('Messenger events from Meta’s reference pages, each beside a customer
     const page = await newChannel('facebook')
     const [customer, sender, mid] = [person(), person(), `m_${randomUUID()}`]
     const pageId = page.platformChannelId
-    const event = fixture.event({ pageId, psid: sender, mid })
+    const event = fixture.event({ pageId, psid: sender, mid, appId: APP.appId })
     const text = messengerText(pageId, customer, 'Hi, is the shop open today?')
     // The fixture first, in its own entry and beside the text in the same one: Meta batches both ways.
     const batch = pageDelivery({ pageId, messaging: [event] }, { pageId, messaging: [event, text] })
-    await deliverBeside(batch, page, customer, { outcome: fixture.outcome, sender, messageId: mid })
+    const channel = { ...page, platform: 'facebook' } as const
+    await deliverBeside(batch, channel, customer, { outcome: fixture.outcome, sender, messageId: mid })
+  })
+
+  it('skips malformed echoes (no mid, no recipient) with 200, and answers the text beside them', async () => {
+    const page = await newChannel('facebook')
+    const [customer, sender, mid] = [person(), person(), `m_${randomUUID()}`]
+    const pageId = page.platformChannelId
+    const echo = { is_echo: true, text: 'Sent from the Page inbox' }
+    const noMid = { sender: { id: pageId }, recipient: { id: sender }, timestamp: Date.now(), message: echo }
+    const noRecipient = { sender: { id: pageId }, timestamp: Date.now(), message: { ...echo, mid } }
+    const text = messengerText(pageId, customer, 'Hi, is the shop open today?')
+    const batch = pageDelivery({ pageId, messaging: [noMid, noRecipient, text] })
+    const channel = { ...page, platform: 'facebook' } as const
+    await deliverBeside(batch, channel, customer, { outcome: 'skipped', sender, messageId: mid })
   })
 
   it('applies a delivery receipt without timestamp (the reference page’s own shape) to our answer', async () => {
@@ -180,16 +214,18 @@ describe('WhatsApp payloads from Meta’s examples, each beside a customer’s t
     const number = await newChannel('whatsapp')
     const [customer, sender, wamid] = [person(), person(), `wamid.${randomUUID()}`]
     const timestamp = String(Math.floor(Date.now() / 1000))
-    const change = (value: Record<string, unknown>) => whatsappChange(number.platformChannelId, value)
+    const change = (value: Record<string, unknown>, field?: string) =>
+      whatsappChange(number.platformChannelId, value, undefined, field)
     const text = {
       contacts: [{ profile: { name: 'Customer' }, wa_id: customer }],
       messages: [whatsappText(customer, 'Hi, is the shop open today?', undefined, timestamp)],
     }
     const batch = wabaDelivery('WHATSAPP_BUSINESS_ACCOUNT_ID', [
-      change(fixture.value({ waId: sender, wamid, timestamp })),
+      change(fixture.value({ waId: sender, wamid, timestamp }), fixture.field),
       change(text),
     ])
-    await deliverBeside(batch, number, customer, { outcome: fixture.outcome, sender, messageId: wamid })
+    const channel = { ...number, platform: 'whatsapp' } as const
+    await deliverBeside(batch, channel, customer, { outcome: fixture.outcome, sender, messageId: wamid })
   })
 })
 
@@ -212,5 +248,6 @@ describe('what is skipped', () => {
       values.find((v) => v.labels.platform === platform && v.labels.reason === reason)?.value ?? 0
     expect(count('facebook', 'unsupported')).toBeGreaterThan(0)
     expect(count('whatsapp', 'unsupported')).toBeGreaterThan(0)
+    expect(count('facebook', 'own_echo')).toBeGreaterThan(0)
   })
 })

@@ -20,6 +20,7 @@ import {
   type WebhookPlatform,
 } from '~/utils/metrics.server'
 import { readBodyWithLimit } from '~/http/read-body.server'
+import { resumeScheduler } from '~/runtime/channel-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
 
 /**
@@ -90,7 +91,8 @@ export async function receiveTelegramCall(
 /**
  * Meta's deliveries for every page and number of the app: the body (1 MB at most) read as bytes, its
  * X-Hub-Signature-256 checked against the app secret in constant time, then parsed, stored and enqueued event by
- * event (see receiveMetaWebhook: an event we do not handle is skipped, not refused), then 200. Any refusal (a bad
+ * event (see receiveMetaWebhook: an event we do not handle is skipped, not refused; a person's reply on the
+ * platform pauses the AI, its hand-back sent to the queue), then 200. Any refusal (a bad
  * signature, malformed JSON, a body over 1 MB, no connected channel) stores and enqueues nothing; a thrown error is a 5xx, after which
  * Meta delivers again, which the unique keys make harmless.
  */
@@ -116,6 +118,8 @@ export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCal
       db: database.db,
       boss,
       body: payload,
+      appId: config.meta.appId,
+      scheduleResume: resumeScheduler(runtime),
       ingest,
       lookup: webhookChannels,
       logger,

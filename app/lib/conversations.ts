@@ -58,6 +58,9 @@ export const WHATSAPP_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
 
 const AUTO_RESUME_MESSAGE = 'Minutes must be a whole number from 0 to 1440'
 
+/** Who wrote a reply on the platform itself (its echo names no person), as the inbox shows it. */
+export const PLATFORM_REPLY_SENDERS = { facebook: 'Page inbox', whatsapp: 'WhatsApp Business app' } as const
+
 export const CONVERSATION_TEXTS = {
   notFound: 'Conversation not found',
   messageNotFound: 'Message not found',

@@ -15,12 +15,16 @@ export const FACEBOOK_PERMISSIONS = [
   'public_profile',
 ] as const
 
-/** The page webhook fields a channel subscribes to (spec section 7, "Webhooks"). */
+/**
+ * The page webhook fields a channel subscribes to: the spec's (section 7, "Webhooks"), and `message_echoes`, the
+ * page's own messages, so that a person's reply in the Page inbox pauses the AI (issue #16, docs/decisions/036).
+ */
 export const MESSENGER_WEBHOOK_FIELDS = [
   'messages',
   'messaging_postbacks',
   'message_deliveries',
   'message_reads',
+  'message_echoes',
 ] as const
 
 /** WhatsApp Embedded Signup's feature type (spec section 7, "Connect flows"). */

@@ -1,5 +1,6 @@
 import { resumeSchedulerOf } from '~/jobs/conversation-resume.server'
 import type { PersonReplyDeps } from '~/services/conversations/person-reply.server'
+import type { ResumeScheduler } from '~/services/conversations/takeover.server'
 import type { PlatformDeps } from '~/services/channels/platform-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
 
@@ -19,6 +20,11 @@ export function platformDeps({
   }
 }
 
+/** Sends a paused conversation's hand-back job: for the inbox, and for replies written on the platform (webhooks). */
+export function resumeScheduler({ boss }: Pick<Runtime, 'boss'>): ResumeScheduler {
+  return resumeSchedulerOf(boss)
+}
+
 /** What the inbox's services need from the process: the platform clients, the token key and the job queue. */
 export function conversationDeps({
   config,
@@ -31,6 +37,6 @@ export function conversationDeps({
     graph,
     encryptionKey: config.encryptionKey,
     boss,
-    scheduleResume: resumeSchedulerOf(boss),
+    scheduleResume: resumeScheduler({ boss }),
   }
 }

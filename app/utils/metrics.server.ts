@@ -55,7 +55,7 @@ function createMetrics() {
     }),
     webhookEventsSkipped: new Counter({
       name: `${PREFIX}webhook_events_skipped_total`,
-      help: 'Events of acknowledged deliveries left out, by platform and reason: unsupported (a kind not handled), malformed (without what we need), unknown_channel.',
+      help: 'Events of acknowledged deliveries left out, by platform and reason: unsupported (a kind not handled), malformed (without what we need), unknown_channel, own_echo (the echo of our own send).',
       labelNames: ['platform', 'reason'] as const,
       registers,
     }),
@@ -182,7 +182,7 @@ export function recordInboundMessage(platform: ReplyPlatform, stored: boolean): 
 }
 
 /** Why an event of a signed, well-formed delivery was left out (the delivery itself is acknowledged). */
-export type WebhookSkipReason = 'unsupported' | 'malformed' | 'unknown_channel'
+export type WebhookSkipReason = 'unsupported' | 'malformed' | 'unknown_channel' | 'own_echo'
 
 export function recordSkippedEvent(platform: ReplyPlatform, reason: WebhookSkipReason): void {
   getMetrics().webhookEventsSkipped.inc({ platform, reason })

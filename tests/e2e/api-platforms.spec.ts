@@ -226,7 +226,13 @@ test('webhooks: subscribe and unsubscribe a channel by platform; the direct Face
   const subscribed = await call<{ webhookSubscribed: boolean }>('POST', '/api/facebook/webhook/subscribe', {
     pageAccessToken: page.accessToken,
     pageId: page.id,
-    subscriptions: ['messages', 'messaging_postbacks', 'message_deliveries', 'message_reads'],
+    subscriptions: [
+      'messages',
+      'messaging_postbacks',
+      'message_deliveries',
+      'message_reads',
+      'message_echoes',
+    ],
   })
   expect([subscribed.status, subscribed.body.data.webhookSubscribed]).toEqual([200, true])
 

@@ -71,7 +71,13 @@ test('connecting Facebook pages: login with the spec permissions, one card per p
     expect(seen.some((c) => c.method === 'POST' && c.path === `/${id}/subscribed_apps`)).toBe(true)
   }
   expect((await graphState()).pageSubscriptions[bakery.id]).toEqual(
-    expect.arrayContaining(['messages', 'messaging_postbacks', 'message_deliveries', 'message_reads']),
+    expect.arrayContaining([
+      'messages',
+      'messaging_postbacks',
+      'message_deliveries',
+      'message_reads',
+      'message_echoes',
+    ]),
   )
   // No token reached the page, nor the app secret.
   const html = await page.content()

@@ -163,6 +163,7 @@ describe('Facebook', () => {
       'messaging_postbacks',
       'message_deliveries',
       'message_reads',
+      'message_echoes',
     ])
     await client().subscribePageToApp(OTHER_PAGE_TOKEN, '1002')
     expect(fake.state.pageSubscriptions['1002']).toEqual([...MESSENGER_WEBHOOK_FIELDS])

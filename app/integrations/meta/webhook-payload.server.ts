@@ -15,6 +15,20 @@ export const messengerMessage = z.looseObject({
   timestamp: millis,
   message: z.looseObject({ mid: z.string().min(1), text: z.string().optional() }),
 })
+// message_echoes: the page's own message (developers.facebook.com/docs/messenger-platform/reference/webhook-events/
+// message-echoes). `app_id` is the app that sent it: a number in the page's examples, a string in its table, missing
+// when Meta's own inbox sent it. Older versions of the page swap `sender` and `recipient`, so both are read.
+export const messengerEcho = z.looseObject({
+  sender: idOf,
+  recipient: idOf,
+  timestamp: millis,
+  message: z.looseObject({
+    is_echo: z.literal(true),
+    mid: z.string().min(1),
+    app_id: z.union([z.number(), z.string()]).optional(),
+    text: z.string().optional(),
+  }),
+})
 export const messengerPostback = z.looseObject({
   sender: idOf,
   timestamp: millis,
@@ -71,6 +85,10 @@ export const whatsappMessage = z.looseObject({
   video: z.looseObject({ caption: z.string().optional() }).optional(),
   document: z.looseObject({ caption: z.string().optional() }).optional(),
 })
+// smb_message_echoes (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/
+// smb_message_echoes): what the business wrote in the WhatsApp Business app on a number that is also on Cloud API
+// (coexistence). A message's shape, `from` the business's number and `to` the customer's.
+export const whatsappEcho = whatsappMessage.extend({ from: z.string().optional(), to: z.string().min(1) })
 export const whatsappStatus = z.looseObject({
   id: z.string().min(1),
   status: z.string(),
@@ -85,6 +103,7 @@ export const whatsappChange = z.looseObject({
     metadata: z.looseObject({ phone_number_id: z.string().min(1) }).optional(),
     contacts: z.unknown().optional(),
     messages: z.array(z.unknown()).optional(),
+    message_echoes: z.array(z.unknown()).optional(),
     statuses: z.array(z.unknown()).optional(),
     errors: z.array(z.unknown()).optional(),
   }),

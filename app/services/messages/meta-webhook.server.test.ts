@@ -1,10 +1,13 @@
 import { randomInt } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { channels, messages } from '~/db/schema'
+import { channels, conversations, messages } from '~/db/schema'
+import type { ReplyQueue } from './reply-queue.server'
 import { PLATFORM_TEXT_LIMITS } from '~/lib/reply-pipeline'
 import { isAppError } from '~/utils/errors'
+import { getMetrics } from '~/utils/metrics.server'
 import {
+  META_TEST_APP,
   messagesOf,
   startPipeline,
   waitFor,
@@ -23,7 +26,8 @@ afterAll(async () => {
   await p.close()
 })
 
-const receive = (body: unknown) => receiveMetaWebhook({ db: p.db, boss: p.boss, body })
+const receive = (body: unknown) =>
+  receiveMetaWebhook({ db: p.db, boss: p.boss, body, appId: META_TEST_APP.appId })
 const person = () => String(randomInt(1_000_000_000, 9_000_000_000))
 let mids = 0
 const mid = () => `m_${Date.now()}_${++mids}`
@@ -41,7 +45,7 @@ const pageDelivery = (...entries: { page: TestMetaChannel; messaging: unknown[] 
   entry: entries.map(({ page, messaging }) => ({ id: page.platformChannelId, time: Date.now(), messaging })),
 })
 
-function whatsappChange(number: TestMetaChannel, value: Record<string, unknown>) {
+function whatsappChange(number: TestMetaChannel, value: Record<string, unknown>, field = 'messages') {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -49,7 +53,7 @@ function whatsappChange(number: TestMetaChannel, value: Record<string, unknown>)
         id: 'waba',
         changes: [
           {
-            field: 'messages',
+            field,
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550100', phone_number_id: number.platformChannelId },
@@ -85,7 +89,14 @@ describe('Messenger', () => {
         { page: second, messaging: [messengerText(second, cat, 'Hi from Cat')] },
       ),
     )
-    expect(result).toEqual({ stored: 3, duplicates: 0, statuses: 0, ignored: 0, skipped: 0 })
+    expect(result).toEqual({
+      stored: 3,
+      personReplies: 0,
+      duplicates: 0,
+      statuses: 0,
+      ignored: 0,
+      skipped: 0,
+    })
 
     await waitFor(
       async () => [ann, bob, cat].map((id) => sentTo(id).length),
@@ -157,11 +168,12 @@ describe('Messenger', () => {
       timestamp: Date.now(),
       postback: { mid: mid(), title: 'Opening hours', payload: 'HOURS' },
     }
+    // The echo of our own send (our app's id) is skipped: it neither stores nor pauses anything.
     const echo = {
       sender: { id: page.platformChannelId },
       recipient: { id: psid },
       timestamp: Date.now(),
-      message: { mid: mid(), text: 'Sent from the inbox', is_echo: true },
+      message: { mid: mid(), text: 'Our answer', is_echo: true, app_id: Number(META_TEST_APP.appId) },
     }
     expect(await receive(pageDelivery({ page, messaging: [photo, postback, echo] }))).toMatchObject({
       stored: 2,
@@ -330,6 +342,279 @@ describe('WhatsApp', () => {
     expect(sentTo(from).map((m) => m.text)).toEqual(['Echo: Yes please'])
   })
 })
+
+describe('replies a person wrote on the platform (echoes)', () => {
+  /** The hand-back jobs the receiver asked for. */
+  function scheduler() {
+    const calls: { conversationId: string; at: Date }[] = []
+    const scheduleResume = async (conversationId: string, at: Date) => void calls.push({ conversationId, at })
+    return { calls, scheduleResume }
+  }
+  const receiveWith = (body: unknown, scheduleResume: (id: string, at: Date) => Promise<void>) =>
+    receiveMetaWebhook({ db: p.db, boss: p.boss, body, appId: META_TEST_APP.appId, scheduleResume })
+
+  const messengerEcho = (page: TestMetaChannel, psid: string, text: string, appId?: number, id = mid()) => ({
+    sender: { id: page.platformChannelId },
+    recipient: { id: psid },
+    timestamp: Date.now(),
+    message: { is_echo: true, ...(appId === undefined ? {} : { app_id: appId }), mid: id, text },
+  })
+  const whatsappEcho = (to: string, body: string, id = `wamid.echo${Date.now()}${++wamids}`) => ({
+    from: '15550100',
+    to,
+    id,
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    type: 'text',
+    text: { body },
+  })
+
+  async function conversationOf(channel: TestMetaChannel, chat: string) {
+    const [row] = await p.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.channelId, channel.channelId), eq(conversations.platformChatId, chat)))
+    return row
+  }
+  async function setAutoResume(channel: TestMetaChannel, minutes: number) {
+    await p.db.update(channels).set({ autoResumeMinutes: minutes }).where(eq(channels.id, channel.channelId))
+  }
+  /** The pause runs `minutes` from the reply (the database's clock, read between `before` and `after`). */
+  function expectHandBack(until: Date | null | undefined, minutes: number, before: number, after: number) {
+    expect(until).toBeInstanceOf(Date)
+    const at = until?.getTime() ?? 0
+    expect(at).toBeGreaterThanOrEqual(before + minutes * 60_000 - 5_000)
+    expect(at).toBeLessThanOrEqual(after + minutes * 60_000 + 5_000)
+  }
+
+  it.each([
+    ['another app’s id (Meta Business Suite, a CRM)', 263902037430900],
+    ['no app id (the Page inbox)', undefined],
+  ])(
+    'a Messenger echo with %s is stored as the page’s message and pauses the conversation',
+    async (_, appId) => {
+      const page = await p.newMetaChannel('facebook')
+      await setAutoResume(page, 45)
+      const psid = person()
+      const { calls, scheduleResume } = scheduler()
+      const echoMid = mid()
+      const before = Date.now()
+      const result = await receiveWith(
+        pageDelivery({
+          page,
+          messaging: [messengerEcho(page, psid, 'I will check for you', appId, echoMid)],
+        }),
+        scheduleResume,
+      )
+      const after = Date.now()
+      expect(result).toMatchObject({ stored: 0, personReplies: 1, duplicates: 0, skipped: 0 })
+
+      const conversation = await conversationOf(page, psid)
+      expect(conversation).toMatchObject({ state: 'paused', aiPausedBy: null })
+      expectHandBack(conversation.aiPausedUntil, 45, before, after)
+      expect(calls).toEqual([{ conversationId: conversation.id, at: conversation.aiPausedUntil }])
+      expect(await messagesOf(p.db, page.channelId)).toEqual([
+        expect.objectContaining({
+          conversationId: conversation.id,
+          direction: 'outbound',
+          platformMessageId: echoMid,
+          text: 'I will check for you',
+          status: 'sent',
+          senderId: page.platformChannelId,
+          senderName: 'Page inbox',
+          authorUserId: null,
+          agentRunId: null,
+          replyToMessageId: null,
+        }),
+      ])
+      expect(conversation).toMatchObject({ lastMessageDirection: 'outbound', lastInboundAt: null })
+
+      // The customer writes again: stored, left to the person, not answered by the AI.
+      await receiveWith(
+        pageDelivery({ page, messaging: [messengerText(page, psid, 'Thanks!')] }),
+        scheduleResume,
+      )
+      const [inbound] = await messagesOf(p.db, page.channelId, 'inbound')
+      expect(inbound).toMatchObject({
+        status: 'received',
+        failureReason: 'The AI is paused: a person is answering',
+      })
+      expect(sentTo(psid)).toEqual([])
+    },
+  )
+
+  it('an echo of our own send (our app’s id) changes nothing, and is counted as such', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const psid = person()
+    const { calls, scheduleResume } = scheduler()
+    const skippedBefore = await ownEchoesSkipped()
+    const result = await receiveWith(
+      pageDelivery({
+        page,
+        messaging: [messengerEcho(page, psid, 'Echo: hello', Number(META_TEST_APP.appId))],
+      }),
+      scheduleResume,
+    )
+    expect(result).toMatchObject({ stored: 0, personReplies: 0, skipped: 1 })
+    expect(await ownEchoesSkipped()).toBe(skippedBefore + 1)
+    expect(await conversationOf(page, psid)).toBeUndefined()
+    expect(await messagesOf(p.db, page.channelId)).toEqual([])
+    expect(calls).toEqual([])
+  })
+
+  it('an echo delivered again (and twice at once) is stored once and pauses once', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const psid = person()
+    const { calls, scheduleResume } = scheduler()
+    const delivery = pageDelivery({ page, messaging: [messengerEcho(page, psid, 'On my way', undefined)] })
+    const results = await Promise.all([
+      receiveWith(delivery, scheduleResume),
+      receiveWith(delivery, scheduleResume),
+    ])
+    const again = await receiveWith(delivery, scheduleResume)
+    expect([...results, again].map((r) => [r.personReplies, r.duplicates]).sort()).toEqual([
+      [0, 1],
+      [0, 1],
+      [1, 0],
+    ])
+    expect(await messagesOf(p.db, page.channelId, 'outbound')).toHaveLength(1)
+    expect(calls).toHaveLength(1)
+    // A later reply moves the hand-back on: it is another message.
+    await receiveWith(
+      pageDelivery({ page, messaging: [messengerEcho(page, psid, 'Done', undefined)] }),
+      scheduleResume,
+    )
+    expect(calls).toHaveLength(2)
+  })
+
+  it('a WhatsApp Business app echo (smb_message_echoes) pauses the customer’s conversation', async () => {
+    const number = await p.newMetaChannel('whatsapp', { agent: false })
+    const waId = person()
+    await receive(whatsappChange(number, { messages: [whatsappText(waId, 'Is my order ready?')] }))
+    const { calls, scheduleResume } = scheduler()
+    const echo = whatsappEcho(`+${waId}`, 'Yes, come by at 5')
+    const before = Date.now()
+    const result = await receiveWith(
+      whatsappChange(number, { message_echoes: [echo] }, 'smb_message_echoes'),
+      scheduleResume,
+    )
+    const after = Date.now()
+    expect(result).toMatchObject({ personReplies: 1, skipped: 0 })
+
+    // The `to` of the echo ("+<number>") is the customer's wa_id: the same conversation as their message.
+    const conversation = await conversationOf(number, waId)
+    expect(conversation.state).toBe('paused')
+    expectHandBack(conversation.aiPausedUntil, 30, before, after)
+    expect(calls).toEqual([{ conversationId: conversation.id, at: conversation.aiPausedUntil }])
+    const rows = await messagesOf(p.db, number.channelId)
+    expect(rows.map((m) => [m.conversationId, m.direction, m.text, m.status, m.senderName])).toEqual([
+      [conversation.id, 'inbound', 'Is my order ready?', 'received', null],
+      [conversation.id, 'outbound', 'Yes, come by at 5', 'sent', 'WhatsApp Business app'],
+    ])
+    expect(rows[1].platformMessageId).toBe(echo.id)
+  })
+
+  it('a customer’s text beside an echo in one delivery is stored and queued, then the echo pauses', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const psid = person()
+    // A stand-in queue: the job is recorded, not worked, so that the text's state is the receiver's alone.
+    const sent: unknown[] = []
+    const boss: ReplyQueue = {
+      send: async (...args: unknown[]) => {
+        sent.push(args[1])
+        return 'job'
+      },
+    }
+    const { calls, scheduleResume } = scheduler()
+    const deliver = (...messaging: unknown[]) =>
+      receiveMetaWebhook({
+        db: p.db,
+        boss,
+        body: pageDelivery({ page, messaging }),
+        appId: META_TEST_APP.appId,
+        scheduleResume,
+      })
+    // Meta's order puts the echo first; the text is stored and queued all the same (see receiveMetaWebhook).
+    const result = await deliver(
+      messengerEcho(page, psid, 'Hello from the team', undefined),
+      messengerText(page, psid, 'Are you open on Sunday?'),
+    )
+    expect(result).toMatchObject({ stored: 1, personReplies: 1 })
+    const [text] = await messagesOf(p.db, page.channelId, 'inbound')
+    expect(text).toMatchObject({ text: 'Are you open on Sunday?', status: 'queued' })
+    expect(sent).toEqual([{ messageId: text.id }])
+    expect((await conversationOf(page, psid)).state).toBe('paused')
+    expect(calls).toHaveLength(1)
+
+    // Paused before the delivery: the next text is stored for the person, and no job is sent.
+    await deliver(messengerText(page, psid, 'Hello?'))
+    const [, next] = await messagesOf(p.db, page.channelId, 'inbound')
+    expect(next).toMatchObject({ text: 'Hello?', status: 'received' })
+    expect(sent).toHaveLength(1)
+  })
+
+  it('ignores the echoes of a page that is not connected here, as its other events', async () => {
+    const page = await p.newMetaChannel('facebook', { agent: false })
+    const ghost = { platformChannelId: person() } as TestMetaChannel
+    const { calls, scheduleResume } = scheduler()
+    const result = await receiveWith(
+      pageDelivery(
+        { page, messaging: [messengerText(page, person(), 'Known page')] },
+        { page: ghost, messaging: [messengerEcho(ghost, person(), 'Elsewhere', undefined)] },
+      ),
+      scheduleResume,
+    )
+    expect(result).toMatchObject({ stored: 1, personReplies: 0, ignored: 1 })
+    expect(calls).toEqual([])
+  })
+
+  it('skips malformed echoes one by one and stores the rest of the delivery', async () => {
+    const page = await p.newMetaChannel('facebook', { agent: false })
+    const number = await p.newMetaChannel('whatsapp', { agent: false })
+    const psid = person()
+    const { calls, scheduleResume } = scheduler()
+    const echo = messengerEcho(page, psid, 'x', undefined)
+    const noMid = { ...echo, message: { is_echo: true, text: 'no mid' } }
+    const noRecipient = {
+      sender: echo.sender,
+      timestamp: echo.timestamp,
+      message: { ...echo.message, mid: mid() },
+    }
+    const toThePage = {
+      ...echo,
+      recipient: { id: page.platformChannelId },
+      message: { ...echo.message, mid: mid() },
+    }
+    const result = await receiveWith(
+      pageDelivery({
+        page,
+        messaging: [noMid, noRecipient, toThePage, messengerText(page, psid, 'Still here')],
+      }),
+      scheduleResume,
+    )
+    expect(result).toMatchObject({ stored: 1, personReplies: 0, skipped: 3 })
+
+    const { to: _, ...noTo } = whatsappEcho(person(), 'no to')
+    const { id: __, ...noId } = whatsappEcho(person(), 'no id')
+    const revoke = {
+      ...whatsappEcho(person(), ''),
+      type: 'revoke',
+      revoke: { original_message_id: 'wamid.X' },
+    }
+    const whatsapp = await receiveWith(
+      whatsappChange(number, { message_echoes: [noTo, noId, 'nope', revoke] }, 'smb_message_echoes'),
+      scheduleResume,
+    )
+    expect(whatsapp).toMatchObject({ personReplies: 0, skipped: 4 })
+    expect(calls).toEqual([])
+    expect(await messagesOf(p.db, page.channelId, 'outbound')).toEqual([])
+    expect(await messagesOf(p.db, number.channelId)).toEqual([])
+  })
+})
+
+async function ownEchoesSkipped() {
+  const { values } = await getMetrics().webhookEventsSkipped.get()
+  return values.find((v) => v.labels.platform === 'facebook' && v.labels.reason === 'own_echo')?.value ?? 0
+}
 
 describe('refusals', () => {
   const refusal = async (body: unknown) => {

@@ -2,6 +2,9 @@ import { and, eq, inArray, lte, or } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { channels, conversations, messages, type Channel, type OutboundMessageStatus } from '~/db/schema'
+import { PLATFORM_REPLY_SENDERS } from '~/lib/conversations'
+import { recordPlatformReply, type PlatformReply } from '~/services/conversations/platform-reply.server'
+import type { ResumeScheduler } from '~/services/conversations/takeover.server'
 import { AppError } from '~/utils/errors'
 import type { Logger } from '~/utils/logger.server'
 import {
@@ -17,6 +20,7 @@ import type { WebhookChannels } from './webhook-channels.server'
 import {
   MESSENGER_KINDS,
   messengerDelivery,
+  messengerEcho,
   messengerMessage,
   messengerPostback,
   messengerRead,
@@ -24,6 +28,7 @@ import {
   wabaEntry,
   whatsappChange,
   whatsappContacts,
+  whatsappEcho,
   whatsappMessage,
   whatsappStatus,
   metaWebhookSchema,
@@ -72,6 +77,18 @@ export type MetaEvent = ChannelKey &
       }
     /** Messenger reads and deliveries by watermark: every answer of the conversation sent up to it. */
     | { kind: 'watermark'; status: 'delivered' | 'read'; platformChatId: string; watermark: Date }
+    /**
+     * The page's or number's own message (an echo): our own send, or a person's reply on the platform itself.
+     * `appId` is the app that sent it (Messenger); Meta's own apps may name none (the WhatsApp Business app
+     * never does).
+     */
+    | {
+        kind: 'echo'
+        appId?: string
+        reply: Omit<PlatformReply, 'senderName'>
+        /** The echo had no time of its own: the entry's time (or our receipt's) stands in. */
+        untimed?: true
+      }
   )
 
 /** Everything a delivery holds: the events to use, in Meta's order, and those left out. */
@@ -97,8 +114,28 @@ function messengerEvents(pageId: string, entryTime: number | undefined, raw: unk
   const skip = (kind: string, reason: WebhookSkipReason) => void out.skipped.push({ ...key, kind, reason })
   if (!isRecord(raw)) return skip('unknown', 'malformed')
   const kind = messengerKind(raw)
-  // The page's own messages (echoes) are never answered, nor stored: we do not subscribe to them.
-  if (kind === 'echo') return skip(kind, 'unsupported')
+  if (kind === 'echo') {
+    const parsed = messengerEcho.safeParse(raw)
+    if (!parsed.success) return skip(kind, 'malformed')
+    const { sender, recipient, timestamp, message } = parsed.data
+    // The customer is whichever side is not the page (older reference pages swap the two).
+    const customer = recipient.id !== pageId ? recipient.id : sender.id
+    if (customer === pageId) return skip(kind, 'malformed')
+    const own = timeOf(timestamp)
+    out.events.push({
+      ...key,
+      kind: 'echo',
+      appId: message.app_id === undefined ? undefined : String(message.app_id),
+      reply: {
+        platformChatId: customer,
+        platformMessageId: message.mid,
+        text: message.text ?? '',
+        platformSentAt: own ?? timeOf(entryTime) ?? new Date(),
+      },
+      untimed: own ? undefined : true,
+    })
+    return
+  }
 
   /** A person's message or tapped button as our message; its own time, else the entry's, else ours. */
   const fromPerson = (
@@ -184,8 +221,14 @@ function messengerEvents(pageId: string, entryTime: number | undefined, raw: unk
   skip(kind, 'unsupported')
 }
 
+/** What a WhatsApp message (or echo) says, in the fields it may say it in. */
+type WhatsAppContent = Pick<
+  z.infer<typeof whatsappMessage>,
+  'text' | 'button' | 'interactive' | 'image' | 'video' | 'document'
+>
+
 /** The text a WhatsApp message carries, and whether it is something a person typed or chose. */
-function whatsappText(message: z.infer<typeof whatsappMessage>): { text: string; answerable: boolean } {
+function whatsappText(message: WhatsAppContent): { text: string; answerable: boolean } {
   const chosen =
     message.text?.body ??
     message.button?.text ??
@@ -194,6 +237,16 @@ function whatsappText(message: z.infer<typeof whatsappMessage>): { text: string;
   if (chosen?.trim()) return { text: chosen, answerable: true }
   const caption = message.image?.caption ?? message.video?.caption ?? message.document?.caption
   return { text: caption ?? '', answerable: false }
+}
+
+/**
+ * The customer's wa_id from an echo's `to`: the number as the business typed it, which Meta's reference shows with
+ * a `+` ("+16505551234") while messages name the customer by wa_id ("16505551234"). Anything that is not a phone
+ * number (a business-scoped user id) is kept as it is.
+ */
+function waIdOf(to: string): string {
+  const digits = to.replace(/\D/g, '')
+  return /^\+?[\d\s().-]+$/.test(to) && digits ? digits : to
 }
 
 const WHATSAPP_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const
@@ -206,11 +259,39 @@ function whatsappEvents(raw: unknown, out: MetaEvents): void {
   const parsed = whatsappChange.safeParse(raw)
   if (!parsed.success) return skip('change', 'malformed')
   const { field, value } = parsed.data
-  // Other fields of the WABA (account_update, message_template_status_update, smb_message_echoes...).
-  if (field !== 'messages') return skip(field, 'unsupported')
+  // Other fields of the WABA (account_update, message_template_status_update, history...).
+  if (field !== 'messages' && field !== 'smb_message_echoes') return skip(field, 'unsupported')
   const phoneNumberId = value.metadata?.phone_number_id
-  if (!phoneNumberId) return skip('messages', 'malformed')
+  if (!phoneNumberId) return skip(field, 'malformed')
   const key = { platform: 'whatsapp', platformChannelId: phoneNumberId } as const
+  if (field === 'smb_message_echoes') {
+    for (const item of value.message_echoes ?? []) {
+      const echo = whatsappEcho.safeParse(item)
+      if (!echo.success) {
+        skip('echo', 'malformed', phoneNumberId)
+        continue
+      }
+      const { to, id, timestamp, type } = echo.data
+      // Edits and deletions of a message sent before: not a new message of the conversation.
+      if (type === 'edit' || type === 'revoke') {
+        skip(type, 'unsupported', phoneNumberId)
+        continue
+      }
+      const own = timeOf(timestamp, true)
+      out.events.push({
+        ...key,
+        kind: 'echo',
+        reply: {
+          platformChatId: waIdOf(to),
+          platformMessageId: id,
+          text: whatsappText(echo.data).text,
+          platformSentAt: own ?? new Date(),
+        },
+        untimed: own ? undefined : true,
+      })
+    }
+    return
+  }
   // Names are a nicety: a message without `contacts`, or with contacts we cannot read, is kept without one.
   const contacts = value.contacts === undefined ? undefined : whatsappContacts.safeParse(value.contacts).data
   const names = new Map((contacts ?? []).map((c) => [c.wa_id, c.profile?.name ?? null]))
@@ -374,6 +455,8 @@ async function applyWatermark(
 
 export type MetaWebhookResult = {
   stored: number
+  /** Replies a person wrote on the platform itself (echoes of other apps), stored now. */
+  personReplies: number
   duplicates: number
   statuses: number
   /** Events of pages or numbers that are not connected here. */
@@ -397,17 +480,34 @@ function reportSkipped(skipped: MetaSkipped[], logger: Logger | undefined): void
 }
 
 /**
+ * Whether an echo is of our own send (an AI answer, a reply from the inbox): it names our app. Without our app's
+ * id, any echo that names an app might be ours, so only those that name none (Meta's own apps) are a person's.
+ */
+const isOwnEcho = (appId: string | undefined, ourAppId: string) =>
+  ourAppId ? appId === ourAppId : appId !== undefined
+
+/**
  * One signed delivery, event by event: every message of a connected page or number is normalized, stored and
  * enqueued (together, through the batcher, see ingestInboundBatch; a redelivered one is dropped by the unique
- * key), and receipts move our outbound messages forward. Events of a kind we do not handle, without what we need,
- * or for a page or number that is not connected are skipped and counted; only a delivery that names no connected
- * channel at all is refused (NOT_FOUND), storing nothing, and only an envelope that is not Meta's (no `object`, no
- * `entry` list) is a VALIDATION_ERROR.
+ * key), and receipts move our outbound messages forward. An echo of another app (a person's reply in the Page
+ * inbox or the WhatsApp Business app) is stored as an outbound message and pauses the AI of its conversation;
+ * the echo of our own send is skipped. Events of a kind we do not handle, without what we need, or for a page or
+ * number that is not connected are skipped and counted; only a delivery that names no connected channel at all
+ * is refused (NOT_FOUND), storing nothing, and only an envelope that is not Meta's (no `object`, no `entry` list)
+ * is a VALIDATION_ERROR.
+ *
+ * Within one delivery the customers' messages are stored first and the echoes applied after them, whatever
+ * Meta's order: a delivery is not a timeline (one entry per page, events of many people), and the batcher stores
+ * its messages together. So a text beside an echo is stored and queued as if the echo came after it; its reply
+ * job then finds the conversation paused (if it runs after the pause) and leaves it to the person, as for any
+ * message queued before a pause (docs/decisions/036).
  */
 export async function receiveMetaWebhook({
   db,
   boss,
   body,
+  appId,
+  scheduleResume,
   ingest,
   lookup,
   logger,
@@ -415,6 +515,13 @@ export async function receiveMetaWebhook({
   db: Database
   boss: ReplyQueue
   body: unknown
+  /** Our Meta app's id (empty when not configured): an echo that names it is our own send. */
+  appId: string
+  /**
+   * Sends the hand-back job of a conversation a reply on the platform paused. Without it, the sweep that runs
+   * every minute hands back (jobs/conversation-resume).
+   */
+  scheduleResume?: ResumeScheduler
   /**
    * The process's batcher (the receivers): the delivery's messages go to it together, in order, and usually end
    * up in one transaction. Without it, each message is stored in its own transaction, one after another.
@@ -430,6 +537,7 @@ export async function receiveMetaWebhook({
   const { events, skipped } = metaEvents(parsed.data)
   const result: MetaWebhookResult = {
     stored: 0,
+    personReplies: 0,
     duplicates: 0,
     statuses: 0,
     ignored: 0,
@@ -450,6 +558,7 @@ export async function receiveMetaWebhook({
   }
 
   const ingesting: Promise<void>[] = []
+  const echoes: { channel: Channel; event: Extract<MetaEvent, { kind: 'echo' }> }[] = []
   for (const event of events) {
     const channel = known.get(`${event.platform}:${event.platformChannelId}`)
     if (!channel) {
@@ -471,12 +580,29 @@ export async function receiveMetaWebhook({
     } else if (event.kind === 'status') {
       await applyStatus(db, channel, event)
       result.statuses += 1
-    } else {
+    } else if (event.kind === 'watermark') {
       await applyWatermark(db, channel, event)
       result.statuses += 1
+    } else if (isOwnEcho(event.appId, appId)) {
+      const { platform, platformChannelId } = event
+      skipped.push({ platform, platformChannelId, kind: 'echo', reason: 'own_echo' })
+      result.skipped += 1
+    } else {
+      echoes.push({ channel, event })
     }
   }
   reportSkipped(skipped, logger)
   await Promise.all(ingesting)
+  for (const { channel, event } of echoes) {
+    if (event.untimed) recordIncompleteEvent(event.platform, 'timestamp')
+    const reply = { ...event.reply, senderName: PLATFORM_REPLY_SENDERS[event.platform] }
+    const recorded = await recordPlatformReply(db, channel, reply)
+    if (!recorded.stored) {
+      result.duplicates += 1
+      continue
+    }
+    result.personReplies += 1
+    if (recorded.aiPausedUntil) await scheduleResume?.(recorded.conversationId, recorded.aiPausedUntil)
+  }
   return result
 }
