@@ -1,9 +1,8 @@
 import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react'
-import { Link, useFetcher, useLocation } from '@remix-run/react'
+import { Link, useLocation } from '@remix-run/react'
 import { useId } from 'react'
 import { DateTime } from '~/components/date-time'
-import { PendingButton } from '~/components/forms/pending-button'
 import { PlatformIcon } from '~/components/channels/platform'
 import {
   MAX_SHOWN_MESSAGES,
@@ -11,6 +10,7 @@ import {
   type ConversationDetail,
   type ReplyWindow,
 } from '~/lib/conversations'
+import { ActionButton } from './action-button'
 import { Composer, type ComposerAnswer } from './composer'
 import { customerLabel } from './conversation-list'
 import classes from './conversations.module.css'
@@ -19,29 +19,17 @@ import { CONVERSATIONS_PATH, conversationPath } from './paths'
 import { StateBadge } from './state-badge'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
-/** Pause AI / Resume AI: a plain form each (works without JavaScript), through a fetcher once hydrated. */
+/** Pause AI / Resume AI. */
 function TakeoverButton({ conversation }: { conversation: ConversationDetail }) {
-  const fetcher = useFetcher<{ error?: string | null }>()
   const paused = conversation.state !== 'ai'
-  const base = conversationPath(conversation.id)
   return (
-    <fetcher.Form method="post" action={`${base}/${paused ? 'resume' : 'pause'}`}>
-      <Group gap="xs">
-        <PendingButton
-          pending={fetcher.state !== 'idle'}
-          pendingLabel={paused ? T.resuming : T.pausing}
-          size="xs"
-          variant={paused ? 'filled' : 'default'}
-        >
-          {paused ? T.resumeAi : T.pauseAi}
-        </PendingButton>
-        {fetcher.data?.error ? (
-          <Text size="xs" c="red.8" role="alert">
-            {fetcher.data.error}
-          </Text>
-        ) : null}
-      </Group>
-    </fetcher.Form>
+    <ActionButton
+      action={`${conversationPath(conversation.id)}/${paused ? 'resume' : 'pause'}`}
+      label={paused ? T.resumeAi : T.pauseAi}
+      pendingLabel={paused ? T.resuming : T.pausing}
+      size="xs"
+      variant={paused ? 'filled' : 'default'}
+    />
   )
 }
 

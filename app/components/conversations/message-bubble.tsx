@@ -1,8 +1,7 @@
 import { Group, Stack, Text } from '@mantine/core'
-import { useFetcher } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
-import { PendingButton } from '~/components/forms/pending-button'
 import type { ConversationMessage } from '~/lib/conversations'
+import { ActionButton } from './action-button'
 import classes from './conversations.module.css'
 import { MESSAGE_STATUS_LABELS, CONVERSATION_UI_TEXTS as T } from './texts'
 
@@ -42,27 +41,6 @@ function RunDetails({
   )
 }
 
-/** Sends a failed reply again (the AI's through the queue, a person's straight to the platform). */
-function RetryButton({ retryAction, messageId }: { retryAction: string; messageId: string }) {
-  const fetcher = useFetcher<{ error?: string | null }>()
-  const pending = fetcher.state !== 'idle'
-  return (
-    <fetcher.Form method="post" action={retryAction}>
-      <input type="hidden" name="messageId" value={messageId} />
-      <Group gap="xs">
-        <PendingButton pending={pending} pendingLabel={T.retrying} size="compact-xs" variant="light">
-          {T.retry}
-        </PendingButton>
-        {fetcher.data?.error ? (
-          <Text size="xs" c="red.8" role="alert">
-            {fetcher.data.error}
-          </Text>
-        ) : null}
-      </Group>
-    </fetcher.Form>
-  )
-}
-
 /** One message of the transcript: the customer's on the left, answers on the right, with who and how it went. */
 export function MessageBubble({
   message,
@@ -98,7 +76,17 @@ export function MessageBubble({
         {message.failureReason ? `: ${message.failureReason}` : ''}
       </Text>
       {message.author.kind === 'ai' && message.author.run ? <RunDetails run={message.author.run} /> : null}
-      {retryable ? <RetryButton retryAction={retryAction} messageId={message.id} /> : null}
+      {retryable ? (
+        // A failed reply sent again: the AI's through the queue, a person's straight to the platform.
+        <ActionButton
+          action={retryAction}
+          fields={{ messageId: message.id }}
+          label={T.retry}
+          pendingLabel={T.retrying}
+          size="compact-xs"
+          variant="light"
+        />
+      ) : null}
     </Stack>
   )
 }
