@@ -270,15 +270,22 @@ export const conversations = pgTable(
   },
   (t) => [
     uniqueIndex('conversations_channel_chat_idx').on(t.channelId, t.platformChatId),
+    // The list's order, `order by last_message_at desc, id desc`, is NULLS FIRST (PostgreSQL's default for desc);
+    // an index built NULLS LAST (Drizzle's default for .desc()) cannot give it, whatever NOT NULL says, and the
+    // list then sorts every conversation of the organization (bench:inbox).
     index('conversations_organization_activity_idx').on(
       t.organizationId,
-      t.lastMessageAt.desc(),
-      t.id.desc(),
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
     ),
-    index('conversations_channel_activity_idx').on(t.channelId, t.lastMessageAt.desc(), t.id.desc()),
+    index('conversations_channel_activity_idx').on(
+      t.channelId,
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Paused and needs-attention conversations are few: the state filters read them from their own index.
     index('conversations_organization_state_activity_idx')
-      .on(t.organizationId, t.state, t.lastMessageAt.desc(), t.id.desc())
+      .on(t.organizationId, t.state, t.lastMessageAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`state <> 'ai'`),
     // The hand-back's sweep: the paused conversations whose time has come.
     index('conversations_ai_paused_until_idx')
