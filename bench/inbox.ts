@@ -550,30 +550,21 @@ async function main() {
               .map((c) => ({ group: `${LONG}-${MAX_MESSAGES} messages`, ...open(c.id) })),
           ],
         }
-        // How often the search words occur in this organization's messages.
+        // How many of this organization's conversations each search finds (the service's own total).
         const frequencies: string[] = []
         for (const [group, words] of Object.entries(searches)) {
-          const counts: number[] = []
+          const totals: number[] = []
           for (const q of words) {
-            const terms = q
-              .split(' ')
-              .map((w) => `${w}:*`)
-              .join(' & ')
-            const [{ n }] = (
-              await pool.query<{ n: number }>(
-                `select count(*)::int as n from messages
-                 where organization_id = $1 and to_tsvector('simple', text) @@ to_tsquery('simple', $2)`,
-                [org.id, terms],
-              )
-            ).rows
-            counts.push(n)
+            totals.push(
+              (await listConversations(scope, { q, page: 1, pageSize: CONVERSATION_PAGE_SIZE })).total,
+            )
           }
-          frequencies.push(`${group} ${counts.map((n) => fmt(n)).join('/')}`)
+          frequencies.push(`${group} ${totals.map((n) => fmt(n)).join('/')}`)
         }
         const orgMessages = Math.round((MESSAGES * ORGANIZATION_SHARES[orgs.indexOf(org)]) / 1000)
         console.log(
           `\norganization with ${orgLabel} (about ${fmt(orgMessages)} messages, ${org.channelIds.length} channels); ` +
-            `messages matching the searches: ${frequencies.join('; ')}`,
+            `conversations found by the searches: ${frequencies.join('; ')}`,
         )
         for (const query of QUERIES) {
           const groups = variants[query].filter((g) => g.length > 0)
