@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -27,6 +28,8 @@ import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/l
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+/** PostgreSQL's full-text document (its text form in JavaScript; only SQL reads it). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 /** A person known to Firebase Authentication, mirrored here so that our rows can point at them. */
 export const users = pgTable('users', {
@@ -264,6 +267,11 @@ export const conversations = pgTable(
     /** Why a person should look at the conversation (a reply failed...); null: nothing to look at. */
     attentionReason: text('attention_reason'),
     attentionAt: timestamp('attention_at', { withTimezone: true }),
+    /**
+     * What the inbox's search matches: the distinct words of all its messages, either way ('simple'
+     * configuration, no positions), kept by the same trigger (docs/decisions/039).
+     */
+    searchVector: tsvector('search_vector'),
     /** The inbox's badge, from the columns above: needs attention first, then paused, else the AI answers. */
     state: text('state', { enum: CONVERSATION_STATES })
       .notNull()
@@ -274,16 +282,28 @@ export const conversations = pgTable(
   },
   (t) => [
     uniqueIndex('conversations_channel_chat_idx').on(t.channelId, t.platformChatId),
+    // The list's order, `order by last_message_at desc, id desc`, is NULLS FIRST (PostgreSQL's default for desc);
+    // an index built NULLS LAST (Drizzle's default for .desc()) cannot give it, whatever NOT NULL says, and the
+    // list then sorts every conversation of the organization (bench:inbox).
     index('conversations_organization_activity_idx').on(
       t.organizationId,
-      t.lastMessageAt.desc(),
-      t.id.desc(),
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
     ),
-    index('conversations_channel_activity_idx').on(t.channelId, t.lastMessageAt.desc(), t.id.desc()),
+    index('conversations_channel_activity_idx').on(
+      t.channelId,
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Paused and needs-attention conversations are few: the state filters read them from their own index.
     index('conversations_organization_state_activity_idx')
-      .on(t.organizationId, t.state, t.lastMessageAt.desc(), t.id.desc())
+      .on(t.organizationId, t.state, t.lastMessageAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`state <> 'ai'`),
+    // The list's total under every filter but the search (by organization, channel, state): an index-only count,
+    // not a read of the matching rows (49,000 of them for "AI answering" in a 50,000-conversation organization).
+    index('conversations_organization_channel_state_idx').on(t.organizationId, t.channelId, t.state),
+    // The search: one row per conversation to read and count, however many messages hold the words.
+    index('conversations_search_idx').using('gin', t.searchVector),
     // The hand-back's sweep: the paused conversations whose time has come.
     index('conversations_ai_paused_until_idx')
       .on(t.aiPausedUntil)
@@ -341,8 +361,6 @@ export const messages = pgTable(
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)
       .where(sql`${t.clientKey} is not null`),
-    // The inbox's search: words of the text, in any language (the 'simple' configuration: no stemming).
-    index('messages_text_search_idx').using('gin', sql`to_tsvector('simple', ${t.text})`),
   ],
 )
 

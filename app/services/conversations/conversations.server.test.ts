@@ -159,6 +159,20 @@ describe('the inbox list and view', () => {
     expect(older.hasOlder).toBe(false)
   })
 
+  it("searches the words of all of a conversation's messages, by prefix, the answers' too", async () => {
+    const bot = await p.newBot()
+    const refund = await receive(bot, 'I want a refund')
+    await receive(bot, 'for order 42', refund.chatId)
+    const other = await receive(bot, 'Do refunds take long?')
+    await replyToMessage(p.deps, other.inbound.id)
+    const search = (q: string) => listConversations(bot.scope, { q, page: 1, pageSize: 50 })
+    expect((await search('refund order')).items.map((c) => c.id)).toEqual([refund.conversationId])
+    const refunds = await search('refund')
+    expect(refunds.items.map((c) => c.id)).toEqual([other.conversationId, refund.conversationId])
+    expect(refunds.total).toBe(2)
+    expect((await search('echo')).items.map((c) => c.id)).toEqual([other.conversationId])
+  })
+
   it("never shows or changes another organization's conversation", async () => {
     const bot = await p.newBot()
     const { conversationId, inbound } = await receive(bot, 'private')

@@ -72,7 +72,7 @@ function toSummary(row: SummaryRow): ConversationSummary {
   }
 }
 
-/** The words of a search as a prefix query over messages' text ('simple' configuration: no stemming). */
+/** The words of a search as a prefix query ('simple' configuration: no stemming, any language). */
 function searchQuery(q: string): SQL | undefined {
   const words = q
     .toLowerCase()
@@ -88,13 +88,10 @@ function listConditions(scope: OrganizationScope, filters: ConversationFilters):
   const conditions: (SQL | undefined)[] = [eq(conversations.organizationId, scope.organizationId)]
   if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
   if (filters.state) conditions.push(eq(conversations.state, filters.state))
+  // A conversation matches when its messages, together, hold every word: its own vector of their words
+  // (docs/decisions/039), not its messages, so that counting the matches reads one row per conversation.
   const search = filters.q ? searchQuery(filters.q) : undefined
-  if (search) {
-    conditions.push(sql`${conversations.id} in (
-      select ${messages.conversationId} from ${messages}
-      where ${messages.organizationId} = ${scope.organizationId}
-        and to_tsvector('simple', ${messages.text}) @@ ${search})`)
-  }
+  if (search) conditions.push(sql`${conversations.searchVector} @@ ${search}`)
   return and(...conditions)
 }
 

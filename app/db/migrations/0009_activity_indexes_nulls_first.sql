@@ -1,0 +1,6 @@
+DROP INDEX "conversations_organization_activity_idx";--> statement-breakpoint
+DROP INDEX "conversations_channel_activity_idx";--> statement-breakpoint
+DROP INDEX "conversations_organization_state_activity_idx";--> statement-breakpoint
+CREATE INDEX "conversations_organization_activity_idx" ON "conversations" USING btree ("organization_id","last_message_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "conversations_channel_activity_idx" ON "conversations" USING btree ("channel_id","last_message_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "conversations_organization_state_activity_idx" ON "conversations" USING btree ("organization_id","state","last_message_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE state <> 'ai';

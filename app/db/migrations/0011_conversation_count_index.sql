@@ -1,0 +1,1 @@
+CREATE INDEX "conversations_organization_channel_state_idx" ON "conversations" USING btree ("organization_id","channel_id","state");
