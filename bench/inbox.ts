@@ -250,7 +250,7 @@ async function seedConversations(pool: pg.Pool, orgs: Organization[]) {
   }
   try {
     // This connection only: memory for the seed's sorts and hashes (it is closed afterwards).
-    // The GIN index on text takes the bulk insert in larger batches (VACUUM merges what is left).
+    // GIN indexes take the bulk writes in larger batches (VACUUM merges what is left).
     await client.query(
       `set work_mem = '256MB'; set maintenance_work_mem = '512MB'; set gin_pending_list_limit = '64MB'`,
     )
