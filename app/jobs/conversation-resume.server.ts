@@ -23,7 +23,10 @@ export async function handleConversationResumeJob(
 export function startConversationResumeWorker(boss: PgBoss, deps: ConversationResumeDeps): Promise<string> {
   return boss.work<ConversationResumeJob>(
     CONVERSATION_RESUME_QUEUE,
-    { batchSize: 10, pollingIntervalSeconds: 1 },
+    // A hand-back job is due at its time, not when it is sent: NOTIFY wakes workers at the send only, and the
+    // 30 s poll of a notify queue would hand back up to half a minute late (seen on PostgreSQL). One cheap fetch
+    // a second per worker process keeps it on time.
+    { batchSize: 10, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
     async (jobs) => {
       for (const job of jobs) await handleConversationResumeJob(deps, job.data)
     },
