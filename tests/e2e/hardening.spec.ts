@@ -173,9 +173,11 @@ test.describe('request bodies are capped before anything reads them', () => {
         }
         await expect400('a query value with NUL', `${filled()}?q=a%00b`, undefined, NUL_MESSAGE)
         const schema = operation.requestBody?.content['application/json']?.schema
-        if (schema) {
+        // A body with text fields (a pause's `{minutes?}` has none: there is no text to carry a NUL).
+        const body = schema ? withNul(schema, document) : undefined
+        if (body !== undefined && JSON.stringify(body).includes('\\u0000')) {
           bodies++
-          await expect400('a body with NUL in every text', filled(), withNul(schema, document), NUL_MESSAGE)
+          await expect400('a body with NUL in every text', filled(), body, NUL_MESSAGE)
         }
       }
     }
