@@ -50,6 +50,7 @@ import {
 } from '../app/lib/conversations'
 import { getConversation, listConversations } from '../app/services/conversations/inbox.server'
 import { requireOrganizationScope } from '../app/services/organizations/scope.server'
+import { finishBench, runBench } from './report'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -662,19 +663,7 @@ async function main() {
   } finally {
     await stop()
   }
-  console.log(
-    `\nload average after: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
-  if (failures.length > 0) {
-    console.log(`\nFAILED:\n  - ${failures.join('\n  - ')}`)
-    process.exit(1)
-  }
-  console.log('\nAll targets met.')
+  finishBench(failures, 'All targets met.')
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
-})
+runBench(main)

@@ -35,6 +35,7 @@ import { openDatabase } from '../app/db/client.server'
 import { channels, organizations } from '../app/db/schema'
 import { signMetaPayload } from '../app/integrations/meta/signature.server'
 import { encryptSecret, sha256 } from '../app/utils/crypto.server'
+import { finishBench, runBench } from './report'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
 import { buildAppIfMissing, freePort } from '../scripts/lib/processes.js'
 
@@ -454,19 +455,7 @@ async function main() {
     if (database !== 'postgres' && database !== 'pglite') throw new Error(`Unknown database ${database}`)
     failures.push(...(await pass(database)))
   }
-  console.log(
-    `\nload average after: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
-  if (failures.length > 0) {
-    console.log(`\nFAILED:\n  - ${failures.join('\n  - ')}`)
-    process.exit(1)
-  }
-  console.log('\nAll checks passed.')
+  finishBench(failures, 'All checks passed.')
 }
 
-main().catch((error: unknown) => {
-  console.error(error)
-  process.exit(1)
-})
+runBench(main)
