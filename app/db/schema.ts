@@ -17,9 +17,11 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agent-schemas'
+import { BEHAVIOUR_TEXTS, EXISTING_AGENT_BEHAVIOUR, type OfficeHours } from '~/lib/agent-behaviour'
 import {
   CONVERSATION_STATES,
   MESSAGE_DIRECTIONS,
+  MESSAGE_KINDS,
   MESSAGE_STATUSES,
   OUTBOUND_MESSAGE_STATUSES,
 } from '~/lib/conversations'
@@ -144,6 +146,18 @@ export const agents = pgTable(
     topP: doublePrecision('top_p').default(AGENT_DEFAULTS.topP),
     topK: integer('top_k').default(AGENT_DEFAULTS.topK),
     status: text('status', { enum: AGENT_STATUS_VALUES }).notNull().default(AGENT_DEFAULTS.status),
+    // Behaviour in a conversation (issue #17, docs/decisions/040). The column defaults are what agents made
+    // before it keep; a new agent takes AGENT_BEHAVIOUR_DEFAULTS from the form or the API.
+    /** Messages a customer sends within this many seconds are answered once, together. 0: each at once. */
+    burstWaitSeconds: integer('burst_wait_seconds').notNull().default(EXISTING_AGENT_BEHAVIOUR.burstWaitSeconds),
+    handoffEnabled: boolean('handoff_enabled').notNull().default(EXISTING_AGENT_BEHAVIOUR.handoffEnabled),
+    handoffMessage: text('handoff_message').notNull().default(BEHAVIOUR_TEXTS.handoffMessage),
+    /** Sent when the model fails after its retries; empty: nothing is sent. */
+    fallbackMessage: text('fallback_message').notNull().default(BEHAVIOUR_TEXTS.fallbackMessage),
+    /** Sent once per burst of messages the agent cannot read (voice notes, photos...); empty: nothing. */
+    unreadableMessage: text('unreadable_message').notNull().default(BEHAVIOUR_TEXTS.unreadableMessage),
+    /** Null: no office hours (the agent answers at any time). */
+    officeHours: jsonb('office_hours').$type<OfficeHours>(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -175,6 +189,8 @@ export const agentRuns = pgTable(
     latencyMs: integer('latency_ms').notNull().default(0),
     testMode: boolean('test_mode').notNull().default(false),
     error: text('error'),
+    /** The model handed the conversation over to a person (its `handoff` tool call), with this reason. */
+    handoffReason: text('handoff_reason'),
     context: jsonb('context').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
@@ -267,6 +283,8 @@ export const conversations = pgTable(
     /** Why a person should look at the conversation (a reply failed...); null: nothing to look at. */
     attentionReason: text('attention_reason'),
     attentionAt: timestamp('attention_at', { withTimezone: true }),
+    /** When the agent last sent its out-of-hours message here: once per closed period. */
+    outOfHoursNoticeAt: timestamp('out_of_hours_notice_at', { withTimezone: true }),
     /**
      * What the inbox's search matches: the distinct words of all its messages, either way ('simple'
      * configuration, no positions), kept by the same trigger (docs/decisions/039).
@@ -335,6 +353,8 @@ export const messages = pgTable(
     senderId: text('sender_id'),
     senderName: text('sender_name'),
     text: text('text').notNull(),
+    /** Inbound: text, or what else the customer sent (its label is in `text`). */
+    kind: text('kind', { enum: MESSAGE_KINDS }).notNull().default('text'),
     status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
     failureReason: text('failure_reason'),
     /** Outbound: the inbound message this answers (one answer per message, see the unique index). */

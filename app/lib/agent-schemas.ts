@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
+import { AGENT_BEHAVIOUR_DEFAULTS, behaviourFields, officeHoursSchema } from './agent-behaviour'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const
@@ -117,8 +118,18 @@ function creating(fields: ReturnType<typeof agentFields>) {
 /** Create Agent form. */
 export const createAgentSchema = creating(agentFields('form'))
 
-/** POST .../agents: the form's rules, with a left-out required field named as such. */
-export const createAgentBodySchema = creating(agentFields('api'))
+/** The behaviour a new agent takes where the body leaves it out (issue #17). */
+const behaviourWithDefaults = {
+  burstWaitSeconds: behaviourFields.burstWaitSeconds.default(AGENT_BEHAVIOUR_DEFAULTS.burstWaitSeconds),
+  handoffEnabled: behaviourFields.handoffEnabled.default(AGENT_BEHAVIOUR_DEFAULTS.handoffEnabled),
+  handoffMessage: behaviourFields.handoffMessage.default(AGENT_BEHAVIOUR_DEFAULTS.handoffMessage),
+  fallbackMessage: behaviourFields.fallbackMessage.default(AGENT_BEHAVIOUR_DEFAULTS.fallbackMessage),
+  unreadableMessage: behaviourFields.unreadableMessage.default(AGENT_BEHAVIOUR_DEFAULTS.unreadableMessage),
+  officeHours: behaviourFields.officeHours.default(AGENT_BEHAVIOUR_DEFAULTS.officeHours),
+}
+
+/** POST .../agents: the form's rules, with a left-out required field named as such, and the behaviour fields. */
+export const createAgentBodySchema = creating(agentFields('api')).extend(behaviourWithDefaults)
 
 const formFields = agentFields('form')
 /** An optional field the edit form shows: an emptied box clears it (null), as the form holds the whole agent. */
@@ -154,6 +165,13 @@ export const patchAgentBodySchema = z.object({
   topK: apiFields.topK.nullable().optional(),
   status: agentStatus.optional(),
   readableId: readableIdRefused,
+  burstWaitSeconds: behaviourFields.burstWaitSeconds.optional(),
+  handoffEnabled: behaviourFields.handoffEnabled.optional(),
+  handoffMessage: behaviourFields.handoffMessage.optional(),
+  fallbackMessage: behaviourFields.fallbackMessage.optional(),
+  unreadableMessage: behaviourFields.unreadableMessage.optional(),
+  /** null switches office hours off. */
+  officeHours: behaviourFields.officeHours.optional(),
 })
 
 /** A point in time: a Date on the server, an ISO 8601 string once it is JSON (as the OpenAPI document says). */
@@ -173,6 +191,12 @@ export const agentSchema = z.object({
   topP: z.number().nullable(),
   topK: z.number().nullable(),
   status: z.enum(AGENT_STATUS_VALUES),
+  burstWaitSeconds: z.number(),
+  handoffEnabled: z.boolean(),
+  handoffMessage: z.string(),
+  fallbackMessage: z.string(),
+  unreadableMessage: z.string(),
+  officeHours: officeHoursSchema.nullable(),
   /** Who created it: their display name, else their email. */
   createdBy: z.string().nullable(),
   createdAt: timestamp,
@@ -213,7 +237,7 @@ export const agentListQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 })
 
-export type CreateAgentInput = z.output<typeof createAgentSchema>
+export type CreateAgentInput = z.output<typeof createAgentSchema> & Partial<z.output<typeof createAgentBodySchema>>
 export type UpdateAgentInput = z.output<typeof updateAgentSchema>
 /** What an update may change: a field left out stays, null clears an optional one. */
 export type AgentChanges = z.output<typeof patchAgentBodySchema>

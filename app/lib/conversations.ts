@@ -15,6 +15,39 @@ export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
  */
 export const INBOUND_MESSAGE_STATUSES = ['received', 'queued', 'replied', 'ignored', 'failed'] as const
 export const OUTBOUND_MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const
+/**
+ * What an inbound message was: text, or something the agent cannot read yet. A message that is not text is
+ * stored with its label (and caption, if any) as its text, so the inbox and the prompt show "[voice note]".
+ */
+export const MESSAGE_KINDS = [
+  'text',
+  'photo',
+  'voice',
+  'audio',
+  'video',
+  'sticker',
+  'file',
+  'location',
+  'contact',
+  'other',
+] as const
+export type MessageKind = (typeof MESSAGE_KINDS)[number]
+export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
+  text: 'text',
+  photo: '[photo]',
+  voice: '[voice note]',
+  audio: '[audio]',
+  video: '[video]',
+  sticker: '[sticker]',
+  file: '[file]',
+  location: '[location]',
+  contact: '[contact]',
+  other: '[message]',
+}
+/** The stored text of a message that is not text: its label, then its caption. */
+export const unreadableText = (kind: Exclude<MessageKind, 'text'>, caption?: string | null) =>
+  caption?.trim() ? `${MESSAGE_KIND_LABELS[kind]} ${caption.trim()}` : MESSAGE_KIND_LABELS[kind]
+
 /** Both directions' statuses (`failed` is in both): the column's type. */
 export const MESSAGE_STATUSES = [...INBOUND_MESSAGE_STATUSES, ...OUTBOUND_MESSAGE_STATUSES] as const
 

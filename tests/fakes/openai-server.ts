@@ -43,6 +43,11 @@ export type Behavior = {
   hang?: boolean
   /** Only for a request whose last user message contains this text (so parallel tests do not take each other's). */
   match?: string
+  /**
+   * Answer with a call of this tool (OpenAI's `tool_calls`, Anthropic's `tool_use`) instead of text; the
+   * arguments are sent as the protocols carry them. `reply`, if given too, is the text beside the call.
+   */
+  toolCall?: { name: string; arguments: Record<string, unknown> }
 }
 
 /** The part of a behaviour that can travel as JSON, for the HTTP control API. */
@@ -54,6 +59,7 @@ const behaviorJson = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   hang: z.boolean().optional(),
   match: z.string().optional(),
+  toolCall: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
 })
 
 export type OpenAiFake = {
@@ -188,8 +194,11 @@ export async function startOpenAiFake(
       return sendJson(res, 400, { error })
     }
 
+    const call = behavior.toolCall
     const text =
-      typeof behavior.reply === 'function' ? behavior.reply(request) : (behavior.reply ?? echo(request))
+      typeof behavior.reply === 'function'
+        ? behavior.reply(request)
+        : (behavior.reply ?? (call ? '' : echo(request)))
     const model = request.body.model ?? 'fake-model'
     const promptText = [textOf(request.body.system), ...request.body.messages.map((m) => textOf(m.content))]
     const promptTokens = promptText.reduce((sum, part) => sum + countWords(part), 0)
@@ -203,8 +212,11 @@ export async function startOpenAiFake(
             type: 'message',
             role: 'assistant',
             model,
-            content: [{ type: 'text', text }],
-            stop_reason: 'end_turn',
+            content: [
+              ...(text ? [{ type: 'text', text }] : []),
+              ...(call ? [{ type: 'tool_use', id: `toolu_${id}`, name: call.name, input: call.arguments }] : []),
+            ],
+            stop_reason: call ? 'tool_use' : 'end_turn',
             stop_sequence: null,
             usage: { input_tokens: promptTokens, output_tokens: completionTokens },
           }
@@ -213,7 +225,25 @@ export async function startOpenAiFake(
             object: 'chat.completion',
             created: Math.floor(Date.now() / 1000),
             model,
-            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: text || null,
+                  ...(call && {
+                    tool_calls: [
+                      {
+                        id: `call_${id}`,
+                        type: 'function',
+                        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                      },
+                    ],
+                  }),
+                },
+                finish_reason: call ? 'tool_calls' : 'stop',
+              },
+            ],
             usage: {
               prompt_tokens: promptTokens,
               completion_tokens: completionTokens,

@@ -1,7 +1,8 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { createKeepAliveFetch } from '~/integrations/http/keep-alive-fetch.server'
-import { generateText, type LanguageModel } from 'ai'
+import { generateText, tool, type LanguageModel } from 'ai'
+import { z } from 'zod'
 import { ModelError, toModelError } from './errors'
 
 export { ModelError, type ModelErrorKind } from './errors'
@@ -27,8 +28,23 @@ export type GenerateInput = {
   topP?: number
   topK?: number
   maxOutputTokens?: number
+  /** Offer the model the `handoff` tool: it may hand the conversation to a person instead of answering. */
+  handoff?: boolean
   signal?: AbortSignal
 }
+
+/** What the model is told about the `handoff` tool. */
+export const HANDOFF_TOOL = {
+  name: 'handoff',
+  description:
+    'Hand the conversation over to a person from the team. Call it when the customer asks to talk to a person, ' +
+    'or when you cannot help with their request. Give a short reason for the team.',
+} as const
+
+const handoffTool = tool({
+  description: HANDOFF_TOOL.description,
+  inputSchema: z.object({ reason: z.string().describe('Why a person should take over, in one sentence') }),
+})
 
 export type GenerateResult = {
   text: string
@@ -36,6 +52,8 @@ export type GenerateResult = {
   model: string
   usage: { promptTokens: number; completionTokens: number; totalTokens: number }
   latencyMs: number
+  /** The model called the `handoff` tool (only when it was offered), with its reason. */
+  handoff?: { reason: string }
 }
 
 export type ModelProvider = 'openai-compatible' | 'anthropic' | 'none'
@@ -118,6 +136,13 @@ function resolveTarget(config: LlmConfig): Target | undefined {
   return undefined
 }
 
+/** A handoff's reason as the model gave it (a tool's input is checked by the SDK; this also bounds its length). */
+function reasonOf(input: unknown): string {
+  const reason =
+    input && typeof input === 'object' && 'reason' in input && typeof input.reason === 'string' ? input.reason : ''
+  return reason.trim().slice(0, 500) || 'The customer asked for a person'
+}
+
 /**
  * The model layer: one `generate` call per answer, on whichever provider the configuration names. It does not
  * retry (callers own the retry policy) and throws ModelError, except when the caller's own signal aborts the
@@ -158,9 +183,11 @@ export function createModelClient(config: LlmConfig): ModelClient {
         temperature: input.temperature,
         maxOutputTokens: input.maxOutputTokens,
         ...target.sampling(input),
+        ...(input.handoff && { tools: { [HANDOFF_TOOL.name]: handoffTool } }),
         maxRetries: 0,
         abortSignal,
       })
+      const call = result.toolCalls.find((candidate) => candidate.toolName === HANDOFF_TOOL.name)
       const promptTokens = result.usage.inputTokens ?? 0
       const completionTokens = result.usage.outputTokens ?? 0
       return {
@@ -172,6 +199,7 @@ export function createModelClient(config: LlmConfig): ModelClient {
           totalTokens: result.usage.totalTokens ?? promptTokens + completionTokens,
         },
         latencyMs: performance.now() - started,
+        ...(call && { handoff: { reason: reasonOf(call.input) } }),
       }
     } catch (error) {
       if (input.signal?.aborted && !timeout.aborted) throw error

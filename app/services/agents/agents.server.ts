@@ -5,6 +5,7 @@ import { isUniqueViolation } from '~/db/errors.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { isUuid } from '~/lib/input'
+import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agent-behaviour'
 
 export const AGENT_NOT_FOUND = 'Agent not found'
 export const READABLE_ID_TAKEN = 'An agent with this ID already exists in this organization'
@@ -25,6 +26,12 @@ const columns = {
   topP: agents.topP,
   topK: agents.topK,
   status: agents.status,
+  burstWaitSeconds: agents.burstWaitSeconds,
+  handoffEnabled: agents.handoffEnabled,
+  handoffMessage: agents.handoffMessage,
+  fallbackMessage: agents.fallbackMessage,
+  unreadableMessage: agents.unreadableMessage,
+  officeHours: agents.officeHours,
   createdAt: agents.createdAt,
   updatedAt: agents.updatedAt,
 }
@@ -75,6 +82,8 @@ export async function createAgent(scope: OrganizationScope, input: CreateAgentIn
       .values({
         organizationId: scope.organizationId,
         createdBy: scope.userId,
+        // A new agent waits for bursts and may hand over; the columns' defaults are for agents made before.
+        ...AGENT_BEHAVIOUR_DEFAULTS,
         ...input,
         description: input.description || null,
       })
