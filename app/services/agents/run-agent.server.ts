@@ -10,6 +10,8 @@ import { getAgent, type AgentView } from './agents.server'
 
 export type AgentRunResult = {
   output: string
+  /** The agent handed the conversation over to a person (its `handoff` tool), with the model's reason. */
+  handoff: { reason: string } | null
   executionId: string
   modelUsed: string
   tokensUsed: { prompt: number; completion: number; total: number }
@@ -21,7 +23,15 @@ type AgentCall = {
   db: Database
   agent: Pick<
     AgentView,
-    'id' | 'organizationId' | 'modelType' | 'systemPrompt' | 'creativityLevel' | 'topP' | 'topK' | 'maxTokens'
+    | 'id'
+    | 'organizationId'
+    | 'modelType'
+    | 'systemPrompt'
+    | 'creativityLevel'
+    | 'topP'
+    | 'topK'
+    | 'maxTokens'
+    | 'handoffEnabled'
   >
   messages: ChatMessage[]
   testMode: boolean
@@ -55,6 +65,7 @@ export async function callAgentModel({ db, agent, messages, testMode, context, m
       topP: agent.topP ?? undefined,
       topK: agent.topK ?? undefined,
       maxOutputTokens: agent.maxTokens ?? undefined,
+      handoff: agent.handoffEnabled,
       signal,
     })
     recordModelCall(agent.modelType, { latencyMs: result.latencyMs, usage: result.usage })
@@ -66,8 +77,9 @@ export async function callAgentModel({ db, agent, messages, testMode, context, m
       completionTokens: result.usage.completionTokens,
       totalTokens: result.usage.totalTokens,
       latencyMs: Math.round(result.latencyMs),
+      handoffReason: result.handoff?.reason ?? null,
     }
-    return { run, output: result.text }
+    return { run, output: result.text, handoff: result.handoff }
   } catch (error) {
     if (error instanceof ModelError)
       recordModelCall(agent.modelType, { latencyMs: performance.now() - started })
@@ -95,6 +107,7 @@ export async function executeAgent(call: AgentCall): Promise<{ run: AgentRun; ou
 export function toRunResult(run: AgentRun, output: string): AgentRunResult {
   return {
     output,
+    handoff: run.handoffReason === null ? null : { reason: run.handoffReason },
     executionId: run.executionId,
     modelUsed: run.modelUsed ?? '',
     tokensUsed: { prompt: run.promptTokens, completion: run.completionTokens, total: run.totalTokens },
