@@ -149,7 +149,9 @@ export const agents = pgTable(
     // Behaviour in a conversation (issue #17, docs/decisions/040). The column defaults are what agents made
     // before it keep; a new agent takes AGENT_BEHAVIOUR_DEFAULTS from the form or the API.
     /** Messages a customer sends within this many seconds are answered once, together. 0: each at once. */
-    burstWaitSeconds: integer('burst_wait_seconds').notNull().default(EXISTING_AGENT_BEHAVIOUR.burstWaitSeconds),
+    burstWaitSeconds: integer('burst_wait_seconds')
+      .notNull()
+      .default(EXISTING_AGENT_BEHAVIOUR.burstWaitSeconds),
     handoffEnabled: boolean('handoff_enabled').notNull().default(EXISTING_AGENT_BEHAVIOUR.handoffEnabled),
     handoffMessage: text('handoff_message').notNull().default(BEHAVIOUR_TEXTS.handoffMessage),
     /** Sent when the model fails after its retries; empty: nothing is sent. */

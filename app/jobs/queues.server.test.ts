@@ -86,6 +86,7 @@ describe('startQueues', () => {
         senderId: '1',
         senderName: 'Ann',
         text: 'first message after a fresh start',
+        kind: 'text' as const,
         answerable: true,
         platformSentAt: new Date(),
       }

@@ -1,8 +1,8 @@
 import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/reply-pipeline'
-import { replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
-import { markReplyFailed } from '~/services/messages/reply-queries.server'
+import { inboundOf, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
+import { loadReplyContext, markReplyFailed } from '~/services/messages/reply-queries.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { recordReply } from '~/utils/metrics.server'
 import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
@@ -31,7 +31,10 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
     if (job.retryCount < REPLY_QUEUE_OPTIONS.retryLimit || job.signal.aborted) throw error
     const reason = error instanceof Error ? error.message : String(error)
     log.error('reply job gave up', { error })
-    await markReplyFailed(deps.db, messageId, `Internal error: ${reason}`).then(
+    // The burst the message ends fails with it (its earlier messages have no job of their own any more).
+    const context = await loadReplyContext(deps.db, messageId, 1).catch(() => undefined)
+    const inbound = context ? inboundOf(context) : { id: messageId }
+    await markReplyFailed(deps.db, inbound, `Internal error: ${reason}`).then(
       () => recordReply('unknown', { kind: 'failed' }),
       () => undefined,
     )

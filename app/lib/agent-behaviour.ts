@@ -7,7 +7,15 @@ import { hasNoNul, NUL_MESSAGE } from './input'
 export const MAX_BURST_WAIT_SECONDS = 30
 export const MAX_BEHAVIOUR_MESSAGE_LENGTH = 1000
 
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const
 export type Weekday = (typeof WEEKDAYS)[number]
 export const WEEKDAY_LABELS: Record<Weekday, string> = {
   monday: 'Monday',
@@ -90,7 +98,10 @@ export const officeHoursSchema = z.object({
     .min(1, 'Time zone is required')
     .refine(isTimeZone, 'Time zone must be an IANA time zone such as Europe/Berlin'),
   days: z.object(
-    Object.fromEntries(WEEKDAYS.map((day) => [day, officeDaySchema])) as Record<Weekday, typeof officeDaySchema>,
+    Object.fromEntries(WEEKDAYS.map((day) => [day, officeDaySchema])) as Record<
+      Weekday,
+      typeof officeDaySchema
+    >,
     { error: 'Office hours need all seven days' },
   ),
   outsideHours: z.enum(OUT_OF_HOURS_MODES, {
@@ -130,7 +141,10 @@ export type AgentBehaviour = {
 export const DEFAULT_OFFICE_HOURS: OfficeHours = {
   timeZone: 'UTC',
   days: Object.fromEntries(
-    WEEKDAYS.map((day) => [day, { open: !['saturday', 'sunday'].includes(day), opens: '09:00', closes: '17:00' }]),
+    WEEKDAYS.map((day) => [
+      day,
+      { open: !['saturday', 'sunday'].includes(day), opens: '09:00', closes: '17:00' },
+    ]),
   ) as Record<Weekday, OfficeDay>,
   outsideHours: 'message',
   message: BEHAVIOUR_TEXTS.outOfHoursMessage,

@@ -237,7 +237,8 @@ export const agentListQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 })
 
-export type CreateAgentInput = z.output<typeof createAgentSchema> & Partial<z.output<typeof createAgentBodySchema>>
+export type CreateAgentInput = z.output<typeof createAgentSchema> &
+  Partial<z.output<typeof createAgentBodySchema>>
 export type UpdateAgentInput = z.output<typeof updateAgentSchema>
 /** What an update may change: a field left out stays, null clears an optional one. */
 export type AgentChanges = z.output<typeof patchAgentBodySchema>

@@ -54,6 +54,17 @@ export const REPLY_FAILURES = {
   aiPaused: 'The AI is paused: a person is answering',
   /** The model's answer came after a person took over: it was kept, not sent. */
   answerWithheld: 'Not sent: a person took over the conversation',
+  /** Outside the agent's office hours with "leave it to a person": stored, not answered. */
+  outOfHours: 'Outside office hours: left to a person',
+  /** Only things the agent cannot read (a voice note, a photo...): it said so, a person should look. */
+  unreadable: 'The agent reads only text: left to a person',
+} as const
+
+/** Why a conversation needs a person (the inbox's badge and the conversation view show it). */
+export const ATTENTION_REASONS = {
+  handoff: (reason: string) => `The agent handed over: ${reason}`,
+  outOfHours: 'The customer wrote outside office hours',
+  unreadable: (labels: string[]) => `The customer sent something the agent cannot read: ${labels.join(', ')}`,
 } as const
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff

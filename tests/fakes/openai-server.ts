@@ -214,7 +214,9 @@ export async function startOpenAiFake(
             model,
             content: [
               ...(text ? [{ type: 'text', text }] : []),
-              ...(call ? [{ type: 'tool_use', id: `toolu_${id}`, name: call.name, input: call.arguments }] : []),
+              ...(call
+                ? [{ type: 'tool_use', id: `toolu_${id}`, name: call.name, input: call.arguments }]
+                : []),
             ],
             stop_reason: call ? 'tool_use' : 'end_turn',
             stop_sequence: null,

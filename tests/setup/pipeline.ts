@@ -1,3 +1,4 @@
+import type { AgentBehaviour } from '~/lib/agent-behaviour'
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
@@ -48,9 +49,18 @@ export type Pipeline = {
    * A tenant with a connected Telegram bot, its subscription on (with webhooks, its secret known; with long
    * polling, no secret) and, unless `agent: false`, an agent.
    */
-  newBot(options?: { agent?: boolean; agentEnabled?: boolean; systemPrompt?: string }): Promise<TestBot>
+  newBot(options?: {
+    agent?: boolean
+    agentEnabled?: boolean
+    systemPrompt?: string
+    /** The agent's behaviour (issue #17); by default it answers each message at once. */
+    behaviour?: Partial<AgentBehaviour>
+  }): Promise<TestBot>
   /** A tenant with a connected Facebook page or WhatsApp number (its token known to the Graph fake) and an agent. */
-  newMetaChannel(platform: 'facebook' | 'whatsapp', options?: { agent?: boolean }): Promise<TestMetaChannel>
+  newMetaChannel(
+    platform: 'facebook' | 'whatsapp',
+    options?: { agent?: boolean; behaviour?: Partial<AgentBehaviour> },
+  ): Promise<TestMetaChannel>
   close(): Promise<void>
 }
 
@@ -120,29 +130,41 @@ export async function startPipeline(
     meta: testMetaConfig(graph.graphRoot, META_TEST_APP),
   }
 
-  const helper = (scope: OrganizationScope, systemPrompt = 'You are a helpful assistant.') =>
-    newTestAgent(scope, { name: 'Helper', creativityLevel: 0.2, systemPrompt })
+  const helper = (
+    scope: OrganizationScope,
+    systemPrompt = 'You are a helpful assistant.',
+    behaviour: Partial<AgentBehaviour> = {},
+  ) => newTestAgent(scope, { name: 'Helper', creativityLevel: 0.2, systemPrompt, ...behaviour })
 
   let bots = 0
   async function newBot({
     agent = true,
     agentEnabled = true,
     systemPrompt,
-  }: { agent?: boolean; agentEnabled?: boolean; systemPrompt?: string } = {}) {
+    behaviour,
+  }: {
+    agent?: boolean
+    agentEnabled?: boolean
+    systemPrompt?: string
+    behaviour?: Partial<AgentBehaviour>
+  } = {}) {
     const scope = await newOwnerScope(handle.db)
     const bot = await connectTestBot(scope, telegram, channelDeps, { username: `pipeline_${++bots}_bot` })
     const { token, channelId, secret } = bot
     if (!agent) return { scope, token, channelId, secret }
-    const created = await helper(scope, systemPrompt)
+    const created = await helper(scope, systemPrompt, behaviour)
     await assignAgent(scope, channelId, { agentId: created.id, agentEnabled })
     return { scope, token, channelId, agentId: created.id, secret }
   }
 
-  async function newMetaChannel(platform: 'facebook' | 'whatsapp', { agent = true } = {}) {
+  async function newMetaChannel(
+    platform: 'facebook' | 'whatsapp',
+    { agent = true, behaviour }: { agent?: boolean; behaviour?: Partial<AgentBehaviour> } = {},
+  ) {
     const scope = await newOwnerScope(handle.db)
     const { channelId, platformChannelId, token } = await insertTestMetaChannel(scope, deps, platform, graph)
     if (!agent) return { scope, channelId, platformChannelId, token }
-    const created = await helper(scope)
+    const created = await helper(scope, undefined, behaviour)
     await assignAgent(scope, channelId, { agentId: created.id, agentEnabled: true })
     return { scope, channelId, platformChannelId, token, agentId: created.id }
   }

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
+import type { AgentBehaviour } from '~/lib/agent-behaviour'
 import { createAgentSchema } from '~/lib/agent-schemas'
 import { createAgent } from '~/services/agents/agents.server'
 import { insertChannel } from '~/services/channels/channels.server'
@@ -11,16 +12,25 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import type { GraphFake } from '../fakes/graph-server'
 import type { TelegramFake } from '../fakes/telegram-server'
 
-/** An agent on the echoing `simple` tier of the model fake. */
+/**
+ * An agent on the echoing `simple` tier of the model fake. It answers each message at once (no burst wait) unless
+ * the test gives it behaviour of its own.
+ */
 export function newTestAgent(
   scope: OrganizationScope,
-  { name = 'Helper', creativityLevel = 0.3, systemPrompt = 'Answer briefly.' } = {},
+  {
+    name = 'Helper',
+    creativityLevel = 0.3,
+    systemPrompt = 'Answer briefly.',
+    ...behaviour
+  }: { name?: string; creativityLevel?: number; systemPrompt?: string } & Partial<AgentBehaviour> = {},
 ) {
   const readableId = `${name.split(' ')[0].toLowerCase()}-${randomUUID().slice(0, 8)}`
-  return createAgent(
-    scope,
-    createAgentSchema.parse({ name, readableId, modelType: 'simple', creativityLevel, systemPrompt }),
-  )
+  return createAgent(scope, {
+    ...createAgentSchema.parse({ name, readableId, modelType: 'simple', creativityLevel, systemPrompt }),
+    burstWaitSeconds: 0,
+    ...behaviour,
+  })
 }
 
 /**

@@ -139,7 +139,9 @@ function resolveTarget(config: LlmConfig): Target | undefined {
 /** A handoff's reason as the model gave it (a tool's input is checked by the SDK; this also bounds its length). */
 function reasonOf(input: unknown): string {
   const reason =
-    input && typeof input === 'object' && 'reason' in input && typeof input.reason === 'string' ? input.reason : ''
+    input && typeof input === 'object' && 'reason' in input && typeof input.reason === 'string'
+      ? input.reason
+      : ''
   return reason.trim().slice(0, 500) || 'The customer asked for a person'
 }
 

@@ -13,7 +13,20 @@ const millis = z.union([z.number(), z.string()]).optional()
 export const messengerMessage = z.looseObject({
   sender: idOf,
   timestamp: millis,
-  message: z.looseObject({ mid: z.string().min(1), text: z.string().optional() }),
+  message: z.looseObject({
+    mid: z.string().min(1),
+    text: z.string().optional(),
+    // Photos, voice notes, files...: only their type (and a sticker's id) is read.
+    attachments: z
+      .array(
+        z.looseObject({
+          type: z.string().optional(),
+          payload: z.looseObject({ sticker_id: z.unknown().optional() }).nullish(),
+        }),
+      )
+      .optional()
+      .catch(undefined),
+  }),
 })
 // message_echoes: the page's own message (developers.facebook.com/docs/messenger-platform/reference/webhook-events/
 // message-echoes). `app_id` is the app that sent it: a number in the page's examples, a string in its table, missing
@@ -84,6 +97,7 @@ export const whatsappMessage = z.looseObject({
   image: z.looseObject({ caption: z.string().optional() }).optional(),
   video: z.looseObject({ caption: z.string().optional() }).optional(),
   document: z.looseObject({ caption: z.string().optional() }).optional(),
+  audio: z.looseObject({ voice: z.boolean().optional() }).optional().catch(undefined),
 })
 // smb_message_echoes (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/
 // smb_message_echoes): what the business wrote in the WhatsApp Business app on a number that is also on Cloud API

@@ -66,6 +66,7 @@ async function receiveMeta(channel: TestMetaChannel, text: string, chat = `cust-
       senderId: chat,
       senderName: null,
       text,
+      kind: 'text' as const,
       answerable: true,
       platformSentAt: new Date(),
     },

@@ -25,6 +25,7 @@ function inbound(bot: TestBot, chatId: number, text: string, answerable = true):
     senderId: String(chatId),
     senderName: 'Ann',
     text,
+    kind: 'text' as const,
     answerable,
     platformSentAt: new Date(),
   }

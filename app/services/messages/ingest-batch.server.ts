@@ -6,7 +6,7 @@ import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { insertJobs } from 'pg-boss/dist/plans.js'
-import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
+import { burstWaitOf, ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
 import { nextJobId, REPLY_QUEUE, type ReplyQueue } from './reply-queue.server'
 
 /** Where pg-boss keeps the reply queue's jobs: its schema and the queue's table (read once at start). */
@@ -71,23 +71,24 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
         order by c.ord
         -- A no-op update so that existing rows come back too.
         on conflict (channel_id, platform_chat_id) do update set platform_chat_id = excluded.platform_chat_id
-        returning id, channel_id, platform_chat_id, ai_paused_at is not null as paused
+        returning id, channel_id, platform_chat_id, ai_paused_at is not null as paused,
+          ${burstWaitOf(sql`channel_id`)} as burst_wait
       ),
       input as (
         select * from rows from (
           jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
-              "senderId" text, "senderName" text, text text, status text, "platformSentAt" timestamptz,
-              "jobId" uuid)
+              "senderId" text, "senderName" text, text text, kind text, status text,
+              "platformSentAt" timestamptz, "jobId" uuid)
         ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
-          "senderName", text, status, "platformSentAt", "jobId", ord)
+          "senderName", text, kind, status, "platformSentAt", "jobId", ord)
       ),
       msg as (
         insert into ${messages} (organization_id, channel_id, conversation_id, direction, platform_message_id,
-          sender_id, sender_name, text, status, failure_reason, platform_sent_at, received_at)
+          sender_id, sender_name, text, kind, status, failure_reason, platform_sent_at, received_at)
         -- While a person answers the conversation, its messages are stored but not queued for the AI.
         select m."organizationId", m."channelId", c.id, 'inbound', m."platformMessageId", m."senderId",
-          m."senderName", m.text,
+          m."senderName", m.text, m.kind,
           case when c.paused and m.status = 'queued' then 'received' else m.status end,
           case when c.paused and m.status = 'queued' then ${sql.placeholder('pausedReason')} end,
           m."platformSentAt", now()
@@ -97,6 +98,7 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
         on conflict (channel_id, direction, platform_message_id) do nothing
         returning id, channel_id, platform_message_id, conversation_id, status
       ),
+      burst_waits as (select distinct on (channel_id) channel_id, burst_wait from conv),
       -- The first copy of each message in the batch: the one that was stored, when one was.
       first as (
         select distinct on ("channelId", "platformMessageId") *
@@ -105,9 +107,10 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
       ins as (${sql.raw(head)}(
         select json_agg(
           json_build_object('id', f."jobId", 'singletonKey', msg.conversation_id, 'data',
-            json_build_object('messageId', msg.id))
+            json_build_object('messageId', msg.id), 'startAfter', w.burst_wait::text)
           order by f.ord)
         from msg join first f on f."channelId" = msg.channel_id and f."platformMessageId" = msg.platform_message_id
+        join burst_waits w on w.channel_id = msg.channel_id
         where msg.status = 'queued'
       )::text::json${sql.raw(tail)}
       select id, channel_id, platform_message_id, conversation_id from msg
@@ -156,6 +159,7 @@ export async function ingestInboundBatch({
     senderId: m.senderId,
     senderName: m.senderName,
     text: m.text,
+    kind: m.kind,
     status: m.answerable ? 'queued' : 'ignored',
     platformSentAt: m.platformSentAt?.toISOString() ?? null,
     jobId: m.answerable ? nextJobId() : null,
@@ -168,7 +172,10 @@ export async function ingestInboundBatch({
     platform_message_id: string | null
     conversation_id: string
   }>(
-    await batchStatementFor(db, jobs)({
+    await batchStatementFor(
+      db,
+      jobs,
+    )({
       chats: JSON.stringify(chatRows),
       rows: JSON.stringify(rows),
       pausedReason: REPLY_FAILURES.aiPaused,

@@ -31,19 +31,32 @@ describe('normalizeTelegramUpdate', () => {
       senderId: '42',
       senderName: 'Ann Lee',
       text: 'Hi!',
+      kind: 'text' as const,
       answerable: true,
       platformSentAt: new Date(update.message.date * 1000),
     } satisfies NormalizedMessage)
   })
 
-  it('keeps a message without text (its caption) as not answerable; drops bots and other update kinds', () => {
+  it('keeps a message without text with its kind, label and caption, queued for the agent; drops bots and other update kinds', () => {
     const update = textUpdate(42, '')
     const photo = { ...update, message: { ...update.message, text: undefined, caption: 'look', photo: [] } }
-    expect(normalizeTelegramUpdate(channel, parse(photo))).toMatchObject({ text: 'look', answerable: false })
+    expect(normalizeTelegramUpdate(channel, parse(photo))).toMatchObject({
+      text: '[photo] look',
+      kind: 'photo',
+      answerable: true,
+    })
     const sticker = { ...update, message: { ...update.message, text: undefined, sticker: {} } }
-    expect(normalizeTelegramUpdate(channel, parse(sticker))).toMatchObject({ text: '', answerable: false })
+    expect(normalizeTelegramUpdate(channel, parse(sticker))).toMatchObject({
+      text: '[sticker]',
+      kind: 'sticker',
+    })
+    const voice = { ...update, message: { ...update.message, text: undefined, voice: { duration: 3 } } }
+    expect(normalizeTelegramUpdate(channel, parse(voice))).toMatchObject({
+      text: '[voice note]',
+      kind: 'voice',
+    })
     const blank = { ...update, message: { ...update.message, text: '  \n ' } }
-    expect(normalizeTelegramUpdate(channel, parse(blank))).toMatchObject({ answerable: false })
+    expect(normalizeTelegramUpdate(channel, parse(blank))).toMatchObject({ text: '[message]', kind: 'other' })
 
     const fromBot = {
       ...update,
@@ -129,7 +142,7 @@ describe('ingestInbound', () => {
     expect(rows[1].sequence).toBeGreaterThan(rows[0].sequence)
   })
 
-  it('stores a message that is not text as ignored, with no job', async () => {
+  it('stores a message not for the agent (a reaction) as ignored, with no job', async () => {
     const { bot, message } = await normalized()
     await ingestInbound({ db: p.db, boss: p.boss, message: { ...message, answerable: false } })
     const [row] = await messagesOf(p.db, bot.channelId)

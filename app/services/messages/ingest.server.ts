@@ -1,10 +1,11 @@
-import { SQL, sql } from 'drizzle-orm'
+import { SQL, sql, type SQLWrapper } from 'drizzle-orm'
 import { fromDrizzle } from 'pg-boss'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
-import { conversations, messages, type Channel } from '~/db/schema'
+import { agents, channels, conversations, messages, type Channel } from '~/db/schema'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import type { TelegramUpdateBody, TelegramUser } from '~/integrations/telegram/update.server'
+import { unreadableText, type MessageKind } from '~/lib/conversations'
 import { REPLY_QUEUE, replyJobOptions, type ReplyJobData, type ReplyQueue } from './reply-queue.server'
 
 /** An inbound message as every platform's receiver hands it over, whatever the platform's own shape. */
@@ -17,8 +18,11 @@ export type NormalizedMessage = {
   platformMessageId: string
   senderId: string | null
   senderName: string | null
+  /** The text; for a message that is not text, its label and caption ("[photo] my order"), see unreadableText. */
   text: string
-  /** Text from a person: the agent answers it. Anything else (a photo, a sticker...) is kept but never answered. */
+  /** Text, or what else the customer sent: the agent answers text, and says once per burst that it reads only text. */
+  kind: MessageKind
+  /** From a person: the agent answers it (queued). False: stored only. */
   answerable: boolean
   platformSentAt: Date
 }
@@ -54,6 +58,7 @@ export async function ingestInbound({
         senderId: message.senderId,
         senderName: message.senderName,
         text: message.text,
+        kind: message.kind,
         // While a person answers the conversation, its messages are stored but not queued for the AI.
         status: !message.answerable ? 'ignored' : conversation.paused ? 'received' : 'queued',
         failureReason: message.answerable && conversation.paused ? REPLY_FAILURES.aiPaused : null,
@@ -66,11 +71,22 @@ export async function ingestInbound({
 
     if (message.answerable && !conversation.paused) {
       const data: ReplyJobData = { messageId: inserted.id }
-      await boss.send(REPLY_QUEUE, data, { ...replyJobOptions(conversation.id), db: jobsIn(tx) })
+      await boss.send(REPLY_QUEUE, data, {
+        ...replyJobOptions(conversation.id, conversation.burstWaitSeconds),
+        db: jobsIn(tx),
+      })
     }
     return { stored: true, messageId: inserted.id }
   })
 }
+
+/**
+ * The burst wait of the agent answering on a channel (0 when none does): a reply job starts that long after its
+ * message, so that the messages a customer sends meanwhile are answered together (docs/decisions/041).
+ */
+export const burstWaitOf = (channelId: SQLWrapper) =>
+  sql<number>`coalesce((select a.burst_wait_seconds from ${channels} ch join ${agents} a on a.id = ch.agent_id
+    where ch.id = ${channelId}), 0)`.mapWith(Number)
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 
@@ -78,7 +94,7 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 export async function upsertConversation(
   db: Database | Transaction,
   chat: Pick<NormalizedMessage, 'organizationId' | 'channelId' | 'platformChatId'>,
-): Promise<{ id: string; paused: boolean }> {
+): Promise<{ id: string; paused: boolean; burstWaitSeconds: number }> {
   const [conversation] = await db
     .insert(conversations)
     .values({
@@ -91,7 +107,11 @@ export async function upsertConversation(
       target: [conversations.channelId, conversations.platformChatId],
       set: { platformChatId: sql`excluded.platform_chat_id` },
     })
-    .returning({ id: conversations.id, paused: sql<boolean>`${conversations.aiPausedAt} is not null` })
+    .returning({
+      id: conversations.id,
+      paused: sql<boolean>`${conversations.aiPausedAt} is not null`,
+      burstWaitSeconds: burstWaitOf(conversations.channelId),
+    })
   return conversation
 }
 
@@ -117,10 +137,26 @@ function senderName(from: TelegramUser | undefined): string | null {
   return full || from.username || null
 }
 
+/** What a Telegram message without text carries, by the field that holds it (Bot API's Message object). */
+const TELEGRAM_KINDS: [string, Exclude<MessageKind, 'text'>][] = [
+  ['voice', 'voice'],
+  ['video_note', 'video'],
+  ['photo', 'photo'],
+  ['sticker', 'sticker'],
+  ['animation', 'video'],
+  ['video', 'video'],
+  ['audio', 'audio'],
+  ['document', 'file'],
+  ['location', 'location'],
+  ['venue', 'location'],
+  ['contact', 'contact'],
+]
+
 /**
  * A Telegram update as a NormalizedMessage, or undefined when there is nothing to store: updates other than a
  * new message (edits, channel posts, callbacks, member changes...) and messages from bots. A message without
- * text (a photo, a sticker, a voice note...) is stored, its caption as text, as not answerable.
+ * text (a photo, a sticker, a voice note...) is stored with its kind, its label and caption as text, and queued:
+ * the agent tells the customer it reads only text.
  */
 export function normalizeTelegramUpdate(
   channel: Pick<Channel, 'id' | 'organizationId'>,
@@ -129,6 +165,8 @@ export function normalizeTelegramUpdate(
   const message = update.message
   if (!message || message.from?.is_bot) return undefined
   const text = message.text?.trim() ? message.text : undefined
+  const kind =
+    text !== undefined ? 'text' : (TELEGRAM_KINDS.find(([field]) => field in message)?.[1] ?? 'other')
   return {
     organizationId: channel.organizationId,
     channelId: channel.id,
@@ -136,8 +174,9 @@ export function normalizeTelegramUpdate(
     platformMessageId: `${message.chat.id}:${message.message_id}`,
     senderId: message.from ? String(message.from.id) : null,
     senderName: senderName(message.from),
-    text: text ?? message.caption ?? '',
-    answerable: text !== undefined,
+    text: kind === 'text' ? (text ?? '') : unreadableText(kind, message.caption),
+    kind,
+    answerable: true,
     platformSentAt: new Date(message.date * 1000),
   }
 }

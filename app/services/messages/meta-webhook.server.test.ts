@@ -1,3 +1,4 @@
+import { BEHAVIOUR_TEXTS } from '~/lib/agent-behaviour'
 import { randomInt } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -150,7 +151,7 @@ describe('Messenger', () => {
     expect(parts.join(' ')).toBe(words)
   })
 
-  it('keeps attachments and postbacks apart: a photo is stored unanswered, a tapped button is answered', async () => {
+  it('keeps attachments and postbacks apart: a photo gets the "text only" message, a tapped button is answered', async () => {
     const page = await p.newMetaChannel('facebook')
     const psid = person()
     const photo = {
@@ -180,11 +181,14 @@ describe('Messenger', () => {
     })
     await waitForSettled(p.db, page.channelId)
     const inbound = await messagesOf(p.db, page.channelId, 'inbound')
-    expect(inbound.map((m) => [m.text, m.status])).toEqual([
-      ['', 'ignored'],
-      ['Opening hours', 'replied'],
+    expect(inbound.map((m) => [m.text, m.kind, m.status])).toEqual([
+      ['[photo]', 'photo', 'received'],
+      ['Opening hours', 'text', 'replied'],
     ])
-    expect(sentTo(psid).map((m) => m.text)).toEqual(['Echo: Opening hours'])
+    expect(sentTo(psid).map((m) => m.text)).toEqual([
+      BEHAVIOUR_TEXTS.unreadableMessage,
+      'Echo: Opening hours',
+    ])
   })
 
   it('moves answers to delivered, then read, and never back', async () => {
@@ -311,8 +315,8 @@ describe('WhatsApp', () => {
     })
   })
 
-  it('answers button replies, keeps media captions unanswered', async () => {
-    const number = await p.newMetaChannel('whatsapp')
+  it('answers button replies; a photo with a caption and a voice note get the "text only" message once per burst', async () => {
+    const number = await p.newMetaChannel('whatsapp', { behaviour: { burstWaitSeconds: 1 } })
     const from = person()
     const base = { from, timestamp: String(Math.floor(Date.now() / 1000)) }
     await receive(
@@ -324,6 +328,14 @@ describe('WhatsApp', () => {
             type: 'image',
             image: { id: 'media', caption: 'my receipt' },
           },
+          { ...base, id: `wamid.ptt${Date.now()}`, type: 'audio', audio: { id: 'media2', voice: true } },
+        ],
+      }),
+    )
+    await waitForSettled(p.db, number.channelId)
+    await receive(
+      whatsappChange(number, {
+        messages: [
           {
             ...base,
             id: `wamid.btn${Date.now()}`,
@@ -335,11 +347,12 @@ describe('WhatsApp', () => {
     )
     await waitForSettled(p.db, number.channelId)
     const inbound = await messagesOf(p.db, number.channelId, 'inbound')
-    expect(inbound.map((m) => [m.text, m.status])).toEqual([
-      ['my receipt', 'ignored'],
-      ['Yes please', 'replied'],
+    expect(inbound.map((m) => [m.text, m.kind, m.status])).toEqual([
+      ['[photo] my receipt', 'photo', 'received'],
+      ['[voice note]', 'voice', 'received'],
+      ['Yes please', 'text', 'replied'],
     ])
-    expect(sentTo(from).map((m) => m.text)).toEqual(['Echo: Yes please'])
+    expect(sentTo(from).map((m) => m.text)).toEqual([BEHAVIOUR_TEXTS.unreadableMessage, 'Echo: Yes please'])
   })
 })
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, lte, or } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Database } from '~/db/client.server'
 import { channels, conversations, messages, type Channel, type OutboundMessageStatus } from '~/db/schema'
-import { PLATFORM_REPLY_SENDERS } from '~/lib/conversations'
+import { PLATFORM_REPLY_SENDERS, unreadableText, type MessageKind } from '~/lib/conversations'
 import { recordPlatformReply, type PlatformReply } from '~/services/conversations/platform-reply.server'
 import type { ResumeScheduler } from '~/services/conversations/takeover.server'
 import { AppError } from '~/utils/errors'
@@ -141,7 +141,7 @@ function messengerEvents(pageId: string, entryTime: number | undefined, raw: unk
   const fromPerson = (
     sender: string,
     timestamp: unknown,
-    content: { platformMessageId: string | undefined; text: string; answerable: boolean },
+    content: { platformMessageId: string | undefined; text: string; kind: MessageKind; answerable: boolean },
   ) => {
     const own = timeOf(timestamp)
     const { platformMessageId, ...rest } = content
@@ -166,10 +166,12 @@ function messengerEvents(pageId: string, entryTime: number | undefined, raw: unk
     const { sender, timestamp, message } = parsed.data
     if (sender.id === pageId) return skip('echo', 'unsupported')
     const text = message.text?.trim() ? message.text : undefined
+    const content = text !== undefined ? 'text' : messengerContentKind(message.attachments)
     return fromPerson(sender.id, timestamp, {
       platformMessageId: message.mid,
-      text: text ?? '',
-      answerable: !!text,
+      text: content === 'text' ? (text ?? '') : unreadableText(content),
+      kind: content,
+      answerable: true,
     })
   }
   if (kind === 'postback') {
@@ -183,7 +185,12 @@ function messengerEvents(pageId: string, entryTime: number | undefined, raw: unk
     if (!title) return skip(kind, 'unsupported')
     const own = timeOf(timestamp)
     const id = postback.mid ?? (own ? `postback:${sender.id}:${own.getTime()}` : undefined)
-    return fromPerson(sender.id, timestamp, { platformMessageId: id, text: title, answerable: true })
+    return fromPerson(sender.id, timestamp, {
+      platformMessageId: id,
+      text: title,
+      kind: 'text',
+      answerable: true,
+    })
   }
   if (kind === 'delivery') {
     const parsed = messengerDelivery.safeParse(raw)
@@ -224,19 +231,53 @@ function messengerEvents(pageId: string, entryTime: number | undefined, raw: unk
 /** What a WhatsApp message (or echo) says, in the fields it may say it in. */
 type WhatsAppContent = Pick<
   z.infer<typeof whatsappMessage>,
-  'text' | 'button' | 'interactive' | 'image' | 'video' | 'document'
+  'type' | 'text' | 'button' | 'interactive' | 'image' | 'video' | 'document' | 'audio'
 >
 
-/** The text a WhatsApp message carries, and whether it is something a person typed or chose. */
-function whatsappText(message: WhatsAppContent): { text: string; answerable: boolean } {
+/** What a Messenger message without text carries: its first attachment's type (a sticker is an image with its id). */
+function messengerContentKind(
+  attachments: { type?: string; payload?: { sticker_id?: unknown } | null }[] | undefined,
+): Exclude<MessageKind, 'text'> {
+  const first = attachments?.[0]
+  if (!first) return 'other'
+  if (first.payload?.sticker_id !== undefined) return 'sticker'
+  const kinds: Record<string, Exclude<MessageKind, 'text'>> = {
+    image: 'photo',
+    audio: 'voice',
+    video: 'video',
+    file: 'file',
+    location: 'location',
+  }
+  return kinds[first.type ?? ''] ?? 'other'
+}
+
+/** What a WhatsApp message that is not text carries, by its `type` (Cloud API's messages object). */
+const WHATSAPP_KINDS: Record<string, Exclude<MessageKind, 'text'>> = {
+  image: 'photo',
+  audio: 'audio',
+  voice: 'voice',
+  video: 'video',
+  document: 'file',
+  sticker: 'sticker',
+  location: 'location',
+  contacts: 'contact',
+}
+
+/**
+ * The text a WhatsApp message carries and its kind: text a person typed or chose, else what it was (a voice note
+ * is an `audio` with `voice: true`) with its caption. A reaction is stored but not answered: it says nothing new.
+ */
+function whatsappText(message: WhatsAppContent): { text: string; kind: MessageKind; answerable: boolean } {
   const chosen =
     message.text?.body ??
     message.button?.text ??
     message.interactive?.button_reply?.title ??
     message.interactive?.list_reply?.title
-  if (chosen?.trim()) return { text: chosen, answerable: true }
+  if (chosen?.trim()) return { text: chosen, kind: 'text', answerable: true }
   const caption = message.image?.caption ?? message.video?.caption ?? message.document?.caption
-  return { text: caption ?? '', answerable: false }
+  const type = message.type === 'audio' && message.audio?.voice ? 'voice' : (message.type ?? '')
+  const kind = WHATSAPP_KINDS[type] ?? 'other'
+  return { text: unreadableText(kind, caption), kind, answerable: type !== 'reaction' }
 }
 
 /**

@@ -3,9 +3,19 @@ import type { ChatMessage } from '~/integrations/llm/model.server'
 import { estimateTokens, PROMPT_HISTORY_TOKEN_BUDGET } from '~/lib/reply-pipeline'
 import type { PromptRow } from './reply-queries.server'
 
-/** The prompt rows (newest first) as the model's messages, oldest first, within the token budget. */
+/**
+ * The prompt rows (newest first) as the model's messages, oldest first, within the token budget. Messages in a
+ * row from the same side become one (a customer's burst: "hi" / "I ordered a jacket" / "it hasn't arrived" is one
+ * turn of three lines), which every provider takes (some refuse two user turns in a row).
+ */
 export function promptOf(rows: PromptRow[], budgetTokens = PROMPT_HISTORY_TOKEN_BUDGET): ChatMessage[] {
-  return trimToBudget([...rows].reverse(), budgetTokens)
+  const merged: ChatMessage[] = []
+  for (const message of trimToBudget([...rows].reverse(), budgetTokens)) {
+    const last = merged.at(-1)
+    if (last?.role === message.role) last.content = `${last.content}\n${message.content}`
+    else merged.push({ ...message })
+  }
+  return merged
 }
 
 /** Keeps the newest messages that fit the budget (always the last one), and starts with the customer's turn. */

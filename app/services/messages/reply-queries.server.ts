@@ -1,5 +1,6 @@
 import { aliasedTable, and, eq, getTableColumns, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
+import { rowsOf } from '~/db/rows.server'
 import {
   agentRuns,
   agents,
@@ -24,7 +25,15 @@ export type ReplyContext = {
   reply: Message | null
   /** The conversation up to the message, newest first (see promptRows). */
   prompt: PromptRow[]
+  /** The customer's burst this message ends: its queued messages up to this one, oldest first (see burstRows). */
+  burst: BurstRow[]
+  /** A later message of the customer waits for its answer (it will answer this one's burst too). */
+  newerQueued: boolean
+  /** The stored answer is the agent's handoff, with the model's reason. */
+  replyHandoff: string | null
 }
+
+export type BurstRow = Pick<Message, 'id' | 'kind'>
 
 export type PromptRow = Pick<Message, 'direction' | 'text'>
 
@@ -54,6 +63,33 @@ function promptRows(conversationId: SQLWrapper, sequence: SQLWrapper, window: SQ
 }
 
 /**
+ * The customer's burst that a message ends: the queued messages of the conversation after the last message that
+ * is not a queued one (an answer, a person's reply, a message already handled) up to this one, oldest first.
+ * Both lookups walk the (conversation, sequence) index from the message, so they read only the burst's rows.
+ */
+function burstRows(conversationId: SQLWrapper, sequence: SQLWrapper) {
+  return sql<BurstRow[]>`(
+    select coalesce(json_agg(json_build_object('id', b.id, 'kind', b.kind) order by b.sequence), '[]'::json)
+    from messages b
+    where b.conversation_id = ${conversationId}
+      and b.sequence <= ${sequence}
+      and b.sequence > coalesce((
+        select p.sequence from messages p
+        where p.conversation_id = ${conversationId} and p.sequence < ${sequence}
+          and not (p.direction = 'inbound' and p.status = 'queued')
+        order by p.sequence desc limit 1), 0)
+      and b.direction = 'inbound' and b.status = 'queued')`
+}
+
+/** Whether a later message of the conversation is queued (the customer wrote again). */
+function newerQueued(conversationId: SQLWrapper, sequence: SQLWrapper) {
+  return sql<boolean>`exists (
+    select 1 from messages n
+    where n.conversation_id = ${conversationId} and n.sequence > ${sequence}
+      and n.direction = 'inbound' and n.status = 'queued')`
+}
+
+/**
  * The reply path's statements, prepared once per database: at 100 replies/s, building these queries anew (five
  * joined tables and some eighty columns; inserts and updates of a wide table) cost the worker more CPU than
  * running them.
@@ -68,6 +104,10 @@ function buildQueries(db: Database) {
       agent: agents,
       reply,
       prompt: promptRows(messages.conversationId, messages.sequence, sql.placeholder('window')),
+      burst: burstRows(messages.conversationId, messages.sequence),
+      newerQueued: newerQueued(messages.conversationId, messages.sequence),
+      replyHandoff: sql<string | null>`(select ${agentRuns.handoffReason} from ${agentRuns}
+        where ${agentRuns.id} = ${reply.agentRunId})`,
     })
     .from(messages)
     .innerJoin(channels, eq(channels.id, messages.channelId))
@@ -94,6 +134,7 @@ function buildQueries(db: Database) {
         totalTokens: sql.placeholder('totalTokens'),
         latencyMs: sql.placeholder('latencyMs'),
         testMode: sql.placeholder('testMode'),
+        handoffReason: sql.placeholder('handoffReason'),
         context: sql.placeholder('context'),
       })
       .returning({ id: agentRuns.id }),
@@ -140,9 +181,14 @@ function buildQueries(db: Database) {
     .with(sent)
     .update(messages)
     .set({ status: 'replied', failureReason: null })
-    .where(and(eq(messages.id, sql.placeholder('inboundId')), eq(messages.status, 'queued')))
+    .where(and(inBurst(sql.placeholder('inboundIds')), eq(messages.status, 'queued')))
     .prepare('reply_record_last_part')
   return { context, insertAnswer, recordLastPart }
+}
+
+/** The burst's messages, passed as a JSON array of ids (one parameter whatever its length). */
+function inBurst(ids: SQLWrapper) {
+  return sql`${messages.id} in (select value::uuid from json_array_elements_text(${ids}::json))`
 }
 
 const prepared = new WeakMap<Database, ReturnType<typeof buildQueries>>()
@@ -193,10 +239,17 @@ export async function storeAnswer(
 }
 
 /**
- * A person took over before the answer went out: the answer is kept (failed, with why) and never sent, and the
- * message is left to the person.
+ * The messages a reply settles: the burst this message ends (ids, oldest first) — the message alone when no burst
+ * is known (a job giving up with only its message id).
  */
-export async function markAnswerWithheld(db: Database, inboundId: string, replyId: string) {
+export type Inbound = { id: string; burst?: string[] }
+const idsOf = (inbound: Inbound) => JSON.stringify(inbound.burst?.length ? inbound.burst : [inbound.id])
+
+/**
+ * A person took over before the answer went out: the answer is kept (failed, with why) and never sent, and the
+ * burst is left to the person.
+ */
+export async function markAnswerWithheld(db: Database, inbound: Inbound, replyId: string) {
   await db.transaction(async (tx) => {
     await tx
       .update(messages)
@@ -205,7 +258,7 @@ export async function markAnswerWithheld(db: Database, inboundId: string, replyI
     await tx
       .update(messages)
       .set({ status: 'received', failureReason: REPLY_FAILURES.aiPaused })
-      .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+      .where(and(inBurst(sql`${idsOf(inbound)}`), eq(messages.status, 'queued')))
   })
 }
 
@@ -219,18 +272,18 @@ export async function recordSentParts(
 }
 
 /**
- * The answer sent (with the progress of its last part, when given) and its message replied, in one statement:
+ * The answer sent (with the progress of its last part, when given) and its burst replied, in one statement:
  * no state in between for a crash to leave behind, and one round trip. `platform_sent_at` takes the database's
  * clock: when the send was recorded, the end of the window in which a crash would duplicate it.
  */
 export async function recordReplied(
   db: Database,
-  inboundId: string,
+  inbound: Inbound,
   replyId: string,
   progress?: Pick<Message, 'sentParts' | 'platformMessageId'>,
 ) {
   if (progress) {
-    await queriesFor(db).recordLastPart.execute({ inboundId, replyId, ...progress })
+    await queriesFor(db).recordLastPart.execute({ inboundIds: idsOf(inbound), replyId, ...progress })
     return
   }
   const sent = db.$with('sent').as(
@@ -245,24 +298,46 @@ export async function recordReplied(
     .with(sent)
     .update(messages)
     .set({ status: 'replied', failureReason: null })
-    .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+    .where(and(inBurst(sql`${idsOf(inbound)}`), eq(messages.status, 'queued')))
 }
 
-/** Stored, and left to a person, with the reason no agent answers it. */
-export async function markNotAnswered(db: Database, inboundId: string, reason: string) {
-  await db
-    .update(messages)
-    .set({ status: 'received', failureReason: reason })
-    .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+/** The conversation needs a person, with why (the inbox shows it, first). */
+function attentionOf(db: Database | Transaction, conversationId: string, reason: string) {
+  return db
+    .update(conversations)
+    .set({ attentionReason: reason, attentionAt: sql`statement_timestamp()` })
+    .where(eq(conversations.id, conversationId))
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
+
+/**
+ * Stored, and left to a person, with the reason no agent answers it; with `attention`, the conversation is
+ * marked as needing a person too (with that reason).
+ */
+export async function markNotAnswered(
+  db: Database,
+  inbound: Inbound,
+  reason: string,
+  attention?: { conversationId: string; reason: string },
+) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(messages)
+      .set({ status: 'received', failureReason: reason })
+      .where(and(inBurst(sql`${idsOf(inbound)}`), eq(messages.status, 'queued')))
+    if (attention) await attentionOf(tx, attention.conversationId, attention.reason)
+  })
 }
 
 /**
- * After the last try: the message (and its pending answer) failed with the reason. A platform that says the token
- * is invalid also puts the channel in error, so that the Channels screen shows it.
+ * After the last try: the burst (and the message's pending answer) failed with the reason, and the conversation
+ * needs a person. A platform that says the token is invalid also puts the channel in error, so that the
+ * Channels screen shows it.
  */
 export async function markReplyFailed(
   db: Database,
-  inboundId: string,
+  inbound: Inbound,
   reason: string,
   channelError?: { channelId: string; reason: string },
 ) {
@@ -270,13 +345,13 @@ export async function markReplyFailed(
     await tx
       .update(messages)
       .set({ status: 'failed', failureReason: reason })
-      .where(and(eq(messages.id, inboundId), eq(messages.status, 'queued')))
+      .where(and(inBurst(sql`${idsOf(inbound)}`), eq(messages.status, 'queued')))
     await tx
       .update(messages)
       .set({ status: 'failed', failureReason: reason })
       .where(
         and(
-          eq(messages.replyToMessageId, inboundId),
+          eq(messages.replyToMessageId, inbound.id),
           eq(messages.direction, 'outbound'),
           eq(messages.status, 'pending'),
         ),
@@ -288,7 +363,7 @@ export async function markReplyFailed(
       .where(
         eq(
           conversations.id,
-          sql`(select ${messages.conversationId} from ${messages} where ${messages.id} = ${inboundId})`,
+          sql`(select ${messages.conversationId} from ${messages} where ${messages.id} = ${inbound.id})`,
         ),
       )
     if (channelError) {
@@ -298,4 +373,56 @@ export async function markReplyFailed(
         .where(eq(channels.id, channelError.channelId))
     }
   })
+}
+
+/** Whether the customer has written again since a message (a later message of theirs waits for its answer). */
+export async function hasNewerQueued(db: Database, message: Pick<Message, 'conversationId' | 'sequence'>) {
+  const result = await db.execute(
+    sql`select ${newerQueued(sql`${message.conversationId}::uuid`, sql`${message.sequence}::bigint`)} as newer`,
+  )
+  return rowsOf<{ newer: boolean }>(result)[0]?.newer === true
+}
+
+/**
+ * An answer stored by a run that died before sending it, now stale (the customer wrote again): removed, so that
+ * the burst's next message answers everything. Only when no part of it went out.
+ */
+export async function dropStaleAnswer(db: Database, replyId: string) {
+  await db
+    .delete(messages)
+    .where(and(eq(messages.id, replyId), eq(messages.status, 'pending'), eq(messages.sentParts, 0)))
+}
+
+/**
+ * The agent handed the conversation over: the AI is paused until a person resumes it (no auto-resume: the customer
+ * asked for a person) and the conversation needs attention with the reason. Idempotent: a run that comes again
+ * after a crash does the same.
+ */
+export async function handOver(db: Database, conversationId: string, reason: string) {
+  await db
+    .update(conversations)
+    .set({
+      aiPausedAt: sql`coalesce(${conversations.aiPausedAt}, statement_timestamp())`,
+      aiPausedUntil: null,
+      attentionReason: reason,
+      attentionAt: sql`statement_timestamp()`,
+    })
+    .where(eq(conversations.id, conversationId))
+}
+
+/** The conversation was told it is outside office hours now: not again in this closed period. */
+export async function recordOutOfHoursNotice(db: Database, conversationId: string, reason: string) {
+  await db
+    .update(conversations)
+    .set({
+      outOfHoursNoticeAt: sql`statement_timestamp()`,
+      attentionReason: reason,
+      attentionAt: sql`statement_timestamp()`,
+    })
+    .where(eq(conversations.id, conversationId))
+}
+
+/** Marks the conversation as needing a person, leaving its messages as they are. */
+export async function markAttention(db: Database, conversationId: string, reason: string) {
+  await attentionOf(db, conversationId, reason)
 }

@@ -39,8 +39,13 @@ export function nextJobId(now = Date.now()): string {
 
 /**
  * The queue is `key_strict_fifo` keyed by conversation: a conversation's jobs run one at a time in the order they
- * were sent, a job being retried holds back the ones after it, and other conversations go on meanwhile.
+ * were sent, a job being retried holds back the ones after it, and other conversations go on meanwhile. With a
+ * burst wait, the job starts that many seconds after its message (docs/decisions/041).
  */
-export function replyJobOptions(conversationId: string): SendOptions {
-  return { singletonKey: conversationId, id: nextJobId() }
+export function replyJobOptions(conversationId: string, burstWaitSeconds = 0): SendOptions {
+  return {
+    singletonKey: conversationId,
+    id: nextJobId(),
+    ...(burstWaitSeconds > 0 && { startAfter: burstWaitSeconds }),
+  }
 }

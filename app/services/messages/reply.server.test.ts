@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentRuns, channels, messages } from '~/db/schema'
+import { agentRuns, channels, conversations, messages } from '~/db/schema'
+import { BEHAVIOUR_TEXTS } from '~/lib/agent-behaviour'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { archiveAgent } from '~/services/agents/agents.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
@@ -165,7 +166,7 @@ describe('replyToMessage', () => {
       expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: flaky model'])
     })
 
-    it('model always 429: four tries (3 retries), then the message failed with the reason, no answer', async () => {
+    it('model always 429: four tries (3 retries), then the message failed with the reason and the fallback sent once', async () => {
       const bot = await p.newBot()
       const { inbound } = await receive(bot, 'rate limited model')
       for (let i = 0; i < 4; i++) p.model.enqueue({ status: 429, match: 'rate limited model' })
@@ -173,8 +174,26 @@ describe('replyToMessage', () => {
       expect(await reply(inbound.id)).toEqual({ outcome: 'failed', reason })
       expect(requestsFor('rate limited model')).toHaveLength(4)
       const rows = await messagesOf(p.db, bot.channelId)
-      expect(rows).toEqual([expect.objectContaining({ status: 'failed', failureReason: reason })])
-      expect(p.telegram.sentMessages(bot.token)).toEqual([])
+      expect(rows).toEqual([
+        expect.objectContaining({ status: 'failed', failureReason: reason }),
+        expect.objectContaining({
+          direction: 'outbound',
+          status: 'sent',
+          text: BEHAVIOUR_TEXTS.fallbackMessage,
+          replyToMessageId: null,
+          agentRunId: null,
+          clientKey: `fallback:${inbound.id}`,
+        }),
+      ])
+      expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+      const [conversation] = await p.db
+        .select()
+        .from(conversations)
+        .where(eq(conversations.id, inbound.conversationId))
+      expect(conversation).toMatchObject({ state: 'needs_attention', attentionReason: reason })
+      // Run again (a redelivered job): the message is settled, nothing more is sent.
+      expect((await reply(inbound.id)).outcome).toBe('skipped')
+      expect(p.telegram.sentMessages(bot.token)).toHaveLength(1)
       const runs = await p.db
         .select()
         .from(agentRuns)
@@ -242,12 +261,25 @@ describe('replyToMessage', () => {
       })
     })
 
-    it('an empty model answer fails the message instead of sending nothing', async () => {
+    it('an empty model answer fails the message and sends the fallback instead of nothing', async () => {
       const bot = await p.newBot()
       const { inbound } = await receive(bot, 'say nothing')
       p.model.enqueue({ reply: '   ', match: 'say nothing' })
       expect(await reply(inbound.id)).toEqual({ outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer })
+      expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+    })
+
+    it('with an empty fallback message nothing is sent, and the conversation is still marked', async () => {
+      const bot = await p.newBot({ behaviour: { fallbackMessage: '' } })
+      const { inbound } = await receive(bot, 'model down quietly')
+      for (let i = 0; i < 4; i++) p.model.enqueue({ status: 503, match: 'model down quietly' })
+      expect((await reply(inbound.id)).outcome).toBe('failed')
       expect(p.telegram.sentMessages(bot.token)).toEqual([])
+      const [conversation] = await p.db
+        .select()
+        .from(conversations)
+        .where(eq(conversations.id, inbound.conversationId))
+      expect(conversation.state).toBe('needs_attention')
     })
   })
 
@@ -301,7 +333,7 @@ describe('replyToMessage', () => {
     })
   })
 
-  it('a message that was never text is kept as ignored and never queued', async () => {
+  it('a photo is stored with its kind and gets the "text only" message once; the conversation needs a person', async () => {
     const bot = await p.newBot()
     const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
     const photo = textUpdate(++chats, '')
@@ -311,7 +343,19 @@ describe('replyToMessage', () => {
       .select()
       .from(messages)
       .where(and(eq(messages.channelId, bot.channelId), eq(messages.direction, 'inbound')))
-    expect(row).toMatchObject({ status: 'ignored', text: 'my cat' })
-    expect(await reply(row.id)).toEqual({ outcome: 'skipped', reason: 'The message is ignored' })
+    expect(row).toMatchObject({ status: 'queued', kind: 'photo', text: '[photo] my cat' })
+    expect(await reply(row.id)).toEqual({ outcome: 'not-answered', reason: REPLY_FAILURES.unreadable })
+    expect(p.model.requests.filter((r) => JSON.stringify(r.body).includes('my cat'))).toEqual([])
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([BEHAVIOUR_TEXTS.unreadableMessage])
+    const [conversation] = await p.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, row.conversationId))
+    expect(conversation).toMatchObject({
+      state: 'needs_attention',
+      attentionReason: 'The customer sent something the agent cannot read: [photo]',
+    })
+    expect(await reply(row.id)).toMatchObject({ outcome: 'skipped' })
+    expect(p.telegram.sentMessages(bot.token)).toHaveLength(1)
   })
 })

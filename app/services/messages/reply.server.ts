@@ -2,20 +2,29 @@ import type { Agent, Channel, Message } from '~/db/schema'
 import type { ModelClient } from '~/integrations/llm/model.server'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
-import { REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
+import { officeHoursAt } from '~/lib/agent-behaviour'
+import { MESSAGE_KIND_LABELS } from '~/lib/conversations'
+import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { callAgentModel, recordRun } from '~/services/agents/run-agent.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import { recordReply } from '~/utils/metrics.server'
 import type { Database } from '~/db/client.server'
 import { promptOf } from './reply-prompt.server'
+import { sendNotice } from './reply-notices.server'
 import {
+  dropStaleAnswer,
+  handOver,
+  hasNewerQueued,
   loadReplyContext,
   markAnswerWithheld,
+  markAttention,
   markNotAnswered,
   markReplyFailed,
+  recordOutOfHoursNotice,
   recordReplied,
   recordSentParts,
   storeAnswer,
+  type Inbound,
   type ReplyContext,
 } from './reply-queries.server'
 import { failureReason, withReplyRetries, type ReplyRetryOptions } from './reply-retries.server'
@@ -37,6 +46,8 @@ export type ReplyDeps = SenderClients &
     encryptionKey: string
     /** How many messages of the conversation go into the prompt. */
     conversationWindow: number
+    /** The clock office hours are read with (tests fix it). */
+    now?: () => Date
   }
 
 export type ReplyOutcome =
@@ -45,7 +56,10 @@ export type ReplyOutcome =
   /** Stored, and left to a person: no agent to answer (the reason is on the message). */
   | { outcome: 'not-answered'; reason: string }
   | { outcome: 'failed'; reason: string }
-  /** Nothing to do: the message is gone (its channel was deleted) or was handled by an earlier run. */
+  /**
+   * Nothing to do: the message is gone (its channel was deleted), was handled by an earlier run, or is part of a
+   * burst that a later message answers (the customer wrote again: the answer waits for them, or is not sent).
+   */
   | { outcome: 'skipped'; reason: string }
 
 /** The agent that answers on the channel, or why none does (spec section 4, agent assignment on a channel). */
@@ -61,10 +75,22 @@ function answeringAgent(channel: Channel, agent: Agent | null): { agent: Agent }
   return { agent }
 }
 
-/** Calls the agent's model on the conversation and stores the run and its answer (pending) in one statement. */
+/** The messages this reply settles: the customer's burst ending with the message. */
+export const inboundOf = ({ message, burst }: ReplyContext): Inbound => ({
+  id: message.id,
+  burst: burst.some((row) => row.id === message.id) ? burst.map((row) => row.id) : [message.id],
+})
+
+const BURST_ANSWERED_LATER = 'The customer wrote again: a later message answers this burst'
+
+/**
+ * Calls the agent's model on the conversation and stores the run and its answer (pending) in one statement. With
+ * a burst wait, an answer is not stored when the customer wrote again meanwhile (the run is): their next message
+ * answers them all (`superseded`). A handoff stores the agent's handoff message as the answer.
+ */
 async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agent, sender: Sender) {
   const { message: inbound, channel, conversation } = context
-  const { run, output } = await whileTyping(sender, () =>
+  const { run, output, handoff } = await whileTyping(sender, () =>
     withReplyRetries(deps, sender.platform, 'model', () =>
       callAgentModel({
         db: deps.db,
@@ -76,18 +102,23 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
           channelId: channel.id,
           conversationId: conversation.id,
           messageId: inbound.id,
+          ...(context.burst.length > 1 && { burst: context.burst.map((row) => row.id) }),
         },
         models: deps.models,
         signal: deps.signal,
       }),
     ),
   )
-  const text = output.trim()
+  const text = handoff ? agent.handoffMessage.trim() : output.trim()
+  if (agent.burstWaitSeconds > 0 && (await hasNewerQueued(deps.db, inbound))) {
+    await recordRun(deps.db, run)
+    return { superseded: true as const }
+  }
   if (!text) {
     await recordRun(deps.db, run)
     return undefined
   }
-  return storeAnswer(deps.db, run, {
+  const reply = await storeAnswer(deps.db, run, {
     channelId: inbound.channelId,
     conversationId: inbound.conversationId,
     senderId: channel.platformChannelId,
@@ -95,46 +126,70 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
     text,
     replyToMessageId: inbound.id,
   })
+  return reply && { reply, handoff: handoff?.reason ?? null }
 }
 
 /**
  * Sends the parts not sent yet, each with the retry policy. Each part the platform accepted is recorded at once
- * (`sent_parts`), the last one in the same statement that marks the answer sent and the message replied: a
+ * (`sent_parts`), the last one in the same statement that marks the answer sent and the burst replied: a
  * worker that dies mid-reply resends at most the part whose acceptance it had not recorded yet (ADR 021).
  */
-async function deliver(deps: ReplyDeps, inboundId: string, reply: Message, sender: Sender) {
+async function deliver(deps: ReplyDeps, inbound: Inbound, reply: Message, sender: Sender) {
   const parts = splitMessage(reply.text, sender.limit)
   let platformMessageId = reply.platformMessageId
   for (let index = reply.sentParts; index < parts.length; index++) {
     const sent = await withReplyRetries(deps, sender.platform, 'send', () => sender.send(parts[index]))
     platformMessageId ??= sent.platformMessageId
     if (index === parts.length - 1) {
-      return recordReplied(deps.db, inboundId, reply.id, { sentParts: parts.length, platformMessageId })
+      return recordReplied(deps.db, inbound, reply.id, { sentParts: parts.length, platformMessageId })
     }
     await recordSentParts(deps.db, reply.id, { sentParts: index + 1, platformMessageId })
   }
-  await recordReplied(deps.db, inboundId, reply.id)
+  await recordReplied(deps.db, inbound, reply.id)
+}
+
+/**
+ * The agent's fallback when the model failed (or answered nothing) after its retries: the customer is told,
+ * unless the agent is set to say nothing; a failure to send it is logged, the message's own failure stands.
+ */
+async function sendFallback(deps: ReplyDeps, context: ReplyContext, sender: Sender) {
+  if (!context.agent?.fallbackMessage.trim()) return
+  try {
+    await sendNotice(deps, context, sender, {
+      kind: 'fallback',
+      key: context.message.id,
+      text: context.agent.fallbackMessage,
+    })
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error
+    deps.logger.warn('fallback message not sent', { messageId: context.message.id, reason: error.message })
+  }
 }
 
 /**
  * Runs `work` with the conversation's sender; a model or platform failure that outlived its retries is recorded
- * on the message (an invalid token also puts the channel in error). Anything else is thrown.
+ * on the burst (an invalid token also puts the channel in error), and a model failure sends the agent's fallback
+ * message. Anything else is thrown.
  */
 async function attempt(
   deps: ReplyDeps,
-  { message: inbound, channel, conversation }: ReplyContext,
+  context: ReplyContext,
   work: (sender: Sender) => Promise<ReplyOutcome>,
 ): Promise<ReplyOutcome> {
+  const { message: inbound, channel, conversation } = context
+  let sender: Sender | undefined
   try {
     const token = decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)
-    return await work(senderFor(deps, channel, token, conversation.platformChatId))
+    sender = senderFor(deps, channel, token, conversation.platformChatId)
+    return await work(sender)
   } catch (error) {
     if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
     const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
     const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : failureReason(error)
+    if (error instanceof ModelError && sender) await sendFallback(deps, context, sender)
     await markReplyFailed(
       deps.db,
-      inbound.id,
+      inboundOf(context),
       reason,
       tokenInvalid ? { channelId: channel.id, reason: error.message } : undefined,
     )
@@ -146,10 +201,11 @@ async function attempt(
 /**
  * The reply to one inbound message: checks that the channel's agent answers, asks the model with the recent
  * conversation, stores the answer, sends it (split at the platform's limit, "typing..." meanwhile), and records
- * each state. Safe to run again for the same message: a handled message is skipped, and an answer already
- * stored is sent (from the first part not yet sent) rather than asked for again. Model and platform failures
- * are retried with the spec's policy, then recorded on the message; anything else (the database, an abort) is
- * thrown for the job queue to retry.
+ * each state. With a burst wait, a message that the customer followed with another is answered with that one
+ * (one answer for the burst). Safe to run again for the same message: a handled message is skipped, and an
+ * answer already stored is sent (from the first part not yet sent) rather than asked for again. Model and
+ * platform failures are retried with the spec's policy, then recorded on the message (and the agent's fallback
+ * sent); anything else (the database, an abort) is thrown for the job queue to retry.
  */
 export async function replyToMessage(deps: ReplyDeps, messageId: string): Promise<ReplyOutcome> {
   const context = await loadReplyContext(deps.db, messageId, deps.conversationWindow)
@@ -173,45 +229,127 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
 async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<ReplyOutcome> {
   const { message: inbound, channel, conversation, agent, reply: stored } = context
   if (inbound.status !== 'queued') return { outcome: 'skipped', reason: `The message is ${inbound.status}` }
+  const burstWait = agent?.burstWaitSeconds ?? 0
 
   if (stored?.status === 'failed') {
     const reason = stored.failureReason ?? 'The answer could not be sent'
-    await markReplyFailed(deps.db, inbound.id, reason)
+    await markReplyFailed(deps.db, inboundOf(context), reason)
     return { outcome: 'failed', reason }
   }
   if (stored && stored.status !== 'pending') {
-    await recordReplied(deps.db, inbound.id, stored.id)
+    await recordReplied(deps.db, inboundOf(context), stored.id)
+    if (context.replyHandoff)
+      await handOver(deps.db, conversation.id, ATTENTION_REASONS.handoff(context.replyHandoff))
     return { outcome: 'replied', outboundId: stored.id, sentNow: false }
   }
-  if (conversation.aiPausedAt) {
+  if (conversation.aiPausedAt && !(stored && context.replyHandoff)) {
     // A person took over: a queued message is left to them, and an answer not sent yet stays unsent.
-    if (stored) await markAnswerWithheld(deps.db, inbound.id, stored.id)
-    else await markNotAnswered(deps.db, inbound.id, REPLY_FAILURES.aiPaused)
+    if (stored) await markAnswerWithheld(deps.db, inboundOf(context), stored.id)
+    else await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.aiPaused)
     return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
+  }
+  if (stored && burstWait > 0 && stored.sentParts === 0 && context.newerQueued) {
+    // An earlier run stored this answer and died; the customer has written since: their next message answers all.
+    await dropStaleAnswer(deps.db, stored.id)
+    return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
   }
   if (stored) {
     return attempt(deps, context, async (sender) => {
-      await deliver(deps, inbound.id, stored, sender)
+      if (context.replyHandoff) {
+        await handOver(deps.db, conversation.id, ATTENTION_REASONS.handoff(context.replyHandoff))
+      }
+      await deliver(deps, inboundOf(context), stored, sender)
       return { outcome: 'replied', outboundId: stored.id, sentNow: true }
     })
   }
 
   const verdict = answeringAgent(channel, agent)
   if ('reason' in verdict) {
-    await markNotAnswered(deps.db, inbound.id, verdict.reason)
+    // A channel in error leaves every conversation that writes to it to a person: each one is marked.
+    const attention =
+      channel.status === 'active' ? undefined : { conversationId: conversation.id, reason: verdict.reason }
+    await markNotAnswered(deps.db, inboundOf(context), verdict.reason, attention)
     return { outcome: 'not-answered', reason: verdict.reason }
   }
+  if (burstWait > 0 && context.newerQueued) {
+    // The customer is still writing: the burst's last message answers it all.
+    return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
+  }
   return attempt(deps, context, async (sender) => {
-    const reply = await generateReply(deps, context, verdict.agent, sender)
-    if (!reply) {
-      await markReplyFailed(deps.db, inbound.id, REPLY_FAILURES.emptyAnswer)
+    const closed = await outsideOfficeHours(deps, context, verdict.agent, sender)
+    if (closed) return closed
+    const unreadable = await unreadableBurst(deps, context, verdict.agent, sender)
+    if (unreadable) return unreadable
+
+    const generated = await generateReply(deps, context, verdict.agent, sender)
+    if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
+    if (!generated) {
+      await sendFallback(deps, context, sender)
+      await markReplyFailed(deps.db, inboundOf(context), REPLY_FAILURES.emptyAnswer)
       return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
     }
-    if (reply.conversationPaused) {
-      await markAnswerWithheld(deps.db, inbound.id, reply.id)
+    const { reply, handoff } = generated
+    if (reply.conversationPaused && !handoff) {
+      await markAnswerWithheld(deps.db, inboundOf(context), reply.id)
       return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
     }
-    await deliver(deps, inbound.id, reply, sender)
+    if (handoff) await handOver(deps.db, conversation.id, ATTENTION_REASONS.handoff(handoff))
+    await deliver(deps, inboundOf(context), reply, sender)
     return { outcome: 'replied', outboundId: reply.id, sentNow: true }
   })
+}
+
+/**
+ * Outside the agent's office hours, set to leave it to a person: the out-of-hours message goes out once per
+ * conversation per closed period, the burst is stored as left to a person, and the conversation needs attention.
+ * Undefined when the agent answers now (no office hours, open, or set to answer as usual).
+ */
+async function outsideOfficeHours(
+  deps: ReplyDeps,
+  context: ReplyContext,
+  agent: Agent,
+  sender: Sender,
+): Promise<ReplyOutcome | undefined> {
+  const hours = agent.officeHours
+  if (!hours || hours.outsideHours !== 'message') return undefined
+  const state = officeHoursAt(hours, deps.now?.() ?? new Date())
+  if (state.open) return undefined
+  const { conversation } = context
+  const told = conversation.outOfHoursNoticeAt
+  if (!told || told.getTime() < state.closedSince.getTime()) {
+    await sendNotice(deps, context, sender, {
+      kind: 'out-of-hours',
+      key: state.closedSince.toISOString(),
+      text: hours.message,
+    })
+    await recordOutOfHoursNotice(deps.db, conversation.id, ATTENTION_REASONS.outOfHours)
+  }
+  await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.outOfHours)
+  return { outcome: 'not-answered', reason: REPLY_FAILURES.outOfHours }
+}
+
+/**
+ * A burst of things the agent cannot read (voice notes, photos, files...): it says once that it reads only text,
+ * and the conversation needs attention. A burst that also holds text is answered by the model (the prompt shows
+ * the others as "[photo]"), with the conversation marked too: a person should look at what the agent could not.
+ */
+async function unreadableBurst(
+  deps: ReplyDeps,
+  context: ReplyContext,
+  agent: Agent,
+  sender: Sender,
+): Promise<ReplyOutcome | undefined> {
+  const kinds = context.burst.length ? context.burst.map((row) => row.kind) : [context.message.kind]
+  const unreadable = kinds.filter((kind) => kind !== 'text')
+  if (unreadable.length === 0) return undefined
+  const labels = [...new Set(unreadable.map((kind) => MESSAGE_KIND_LABELS[kind]))]
+  await markAttention(deps.db, context.conversation.id, ATTENTION_REASONS.unreadable(labels))
+  if (unreadable.length < kinds.length) return undefined
+  await sendNotice(deps, context, sender, {
+    kind: 'unreadable',
+    key: context.message.id,
+    text: agent.unreadableMessage,
+  })
+  await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.unreadable)
+  return { outcome: 'not-answered', reason: REPLY_FAILURES.unreadable }
 }
