@@ -129,6 +129,25 @@ describe('the inbox list and view', () => {
     expect(view.hasOlder).toBe(false)
   })
 
+  it('lists the conversations that need a person first, however old their last message', async () => {
+    const bot = await p.newBot()
+    const needing = await receive(bot, 'I want a refund')
+    const newer = await receive(bot, 'Hello')
+    const newest = await receive(bot, 'Hi there')
+    await p.db
+      .update(conversations)
+      .set({ attentionReason: 'The agent handed over: a refund', attentionAt: new Date() })
+      .where(eq(conversations.id, needing.conversationId))
+    const list = await listConversations(bot.scope, { page: 1, pageSize: 50 })
+    expect(list.items.map((c) => [c.id, c.state])).toEqual([
+      [needing.conversationId, 'needs_attention'],
+      [newest.conversationId, 'ai'],
+      [newer.conversationId, 'ai'],
+    ])
+    const pageTwo = await listConversations(bot.scope, { page: 2, pageSize: 2 })
+    expect(pageTwo.items.map((c) => c.id)).toEqual([newer.conversationId])
+  })
+
   it('filters by channel, state and words of the messages, and pages older messages', async () => {
     const bot = await p.newBot()
     const other = await p.newBot()

@@ -84,6 +84,9 @@ function searchQuery(q: string): SQL | undefined {
   return sql`to_tsquery('simple', ${query})`
 }
 
+/** The list's first key: conversations that need a person come first (the activity indexes lead with it). */
+const needsAttentionFirst = sql`(${conversations.state} = 'needs_attention') desc`
+
 function listConditions(scope: OrganizationScope, filters: ConversationFilters): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(conversations.organizationId, scope.organizationId)]
   if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
@@ -96,9 +99,9 @@ function listConditions(scope: OrganizationScope, filters: ConversationFilters):
 }
 
 /**
- * The organization's conversations, newest activity first, filtered by channel, state and words of their
- * messages, a page at a time. Needs-attention first when that state is asked for, as every other: the list is
- * ordered by activity only (the state filter shows them apart).
+ * The organization's conversations, those that need a person first, then newest activity first, filtered by
+ * channel, state and words of their messages, a page at a time. Under a state filter every row has the same
+ * state, so the order is the activity's alone (and its index serves it).
  */
 export async function listConversations(
   scope: OrganizationScope,
@@ -111,7 +114,11 @@ export async function listConversations(
       .from(conversations)
       .innerJoin(channels, eq(channels.id, conversations.channelId))
       .where(where)
-      .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+      .orderBy(
+        ...(query.state ? [] : [needsAttentionFirst]),
+        desc(conversations.lastMessageAt),
+        desc(conversations.id),
+      )
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
     scope.db
