@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { inArray } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { messages } from '~/db/schema'
+import { conversations, messages } from '~/db/schema'
 import { messagesOf, startPipeline, type Pipeline, type TestBot } from '../../../tests/setup/pipeline'
 import { createIngestBatcher, ingestInboundBatch } from './ingest-batch.server'
-import type { NormalizedMessage } from './ingest.server'
+import { ingestInbound, type NormalizedMessage } from './ingest.server'
 import { REPLY_QUEUE } from './reply-queue.server'
 
 let p: Pipeline
@@ -97,6 +97,70 @@ describe('ingestInboundBatch', () => {
     const stored = await messagesOf(p.db, bot.channelId, 'inbound')
     expect(stored.map((m) => m.text)).toEqual(['first', 'fresh'])
     expect(await jobsOf(stored.map((m) => m.id))).toHaveLength(2)
+  })
+  it("writes its conversations' summary and words in its upsert, as the trigger does for other inserts", async () => {
+    const bot = await p.newBot({ agent: false })
+    const summary = async (chatId: number) => {
+      const [row] = await p.db
+        .select({
+          id: conversations.id,
+          text: conversations.lastMessageText,
+          direction: conversations.lastMessageDirection,
+          at: conversations.lastMessageAt,
+          inboundAt: conversations.lastInboundAt,
+          customer: conversations.customerName,
+          words: sql<string>`array_to_string(tsvector_to_array(${conversations.searchVector}), ' ')`,
+        })
+        .from(conversations)
+        .where(
+          and(eq(conversations.channelId, bot.channelId), eq(conversations.platformChatId, String(chatId))),
+        )
+      return row
+    }
+    const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, seconds))
+    const hello = { ...inbound(bot, 44, 'Hello there'), platformSentAt: at(1) }
+    const parcel = { ...inbound(bot, 44, 'Where is my parcel?'), senderName: 'Ann B', platformSentAt: at(2) }
+    const photo = { ...inbound(bot, 55, 'a photo', false), senderName: null, platformSentAt: at(3) }
+    await ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: [hello, parcel, photo] })
+
+    const stored = await messagesOf(p.db, bot.channelId, 'inbound')
+    const after = await summary(44)
+    expect(after).toMatchObject({
+      text: 'Where is my parcel?',
+      direction: 'inbound',
+      at: stored[1].createdAt,
+      inboundAt: at(2),
+      customer: 'Ann B',
+    })
+    expect(after.words.split(' ').sort()).toEqual(['hello', 'is', 'my', 'parcel', 'there', 'where'])
+    expect(await summary(55)).toMatchObject({
+      text: 'a photo',
+      inboundAt: at(3),
+      customer: null,
+      words: 'a photo',
+    })
+
+    // A redelivery (alone, or beside a new message without a name) changes nothing but what the new one brings.
+    await ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: [hello] })
+    expect(await summary(44)).toEqual(after)
+    const thanks = { ...inbound(bot, 44, 'Thanks'), senderName: null, platformSentAt: at(4) }
+    await ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: [thanks, parcel] })
+    expect(await summary(44)).toMatchObject({ text: 'Thanks', inboundAt: at(4), customer: 'Ann B' })
+    expect((await summary(44)).words.split(' ')).toContain('thanks')
+
+    // The one-message path leaves the summary to the trigger: the same columns, the same way.
+    const single = { ...inbound(bot, 44, 'One more, please'), senderName: 'Ann C', platformSentAt: at(5) }
+    await ingestInbound({ db: p.db, boss: p.boss, message: single })
+    const last = (await messagesOf(p.db, bot.channelId, 'inbound')).at(-1)
+    expect(await summary(44)).toMatchObject({
+      text: 'One more, please',
+      at: last?.createdAt,
+      inboundAt: at(5),
+      customer: 'Ann C',
+    })
+    expect((await summary(44)).words.split(' ')).toEqual(
+      expect.arrayContaining(['hello', 'thanks', 'please']),
+    )
   })
 })
 

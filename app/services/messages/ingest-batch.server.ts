@@ -61,20 +61,7 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
       db,
       `ingest_batch:${key}`,
       sql`
-      with conv as (
-        insert into ${conversations} (organization_id, channel_id, platform_chat_id)
-        select c."organizationId", c."channelId", c."platformChatId"
-        from rows from (
-          jsonb_to_recordset(${sql.placeholder('chats')}::jsonb)
-            as ("organizationId" uuid, "channelId" uuid, "platformChatId" text)
-        ) with ordinality as c("organizationId", "channelId", "platformChatId", ord)
-        order by c.ord
-        -- A no-op update so that existing rows come back too.
-        on conflict (channel_id, platform_chat_id) do update set platform_chat_id = excluded.platform_chat_id
-        returning id, channel_id, platform_chat_id, ai_paused_at is not null as paused,
-          ${burstWaitOf(sql`channel_id`)} as burst_wait
-      ),
-      input as (
+      with input as (
         select * from rows from (
           jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
@@ -82,6 +69,56 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
               "platformSentAt" timestamptz, "jobId" uuid)
         ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
           "senderName", text, kind, status, "platformSentAt", "jobId", ord)
+      ),
+      -- Each conversation's summary after this batch's new messages (redeliveries left out), written by its upsert
+      -- so that the row gets one new version, not a second one from the summary trigger, which then finds it up to
+      -- date (docs/decisions/040). Built as the trigger builds it: keep the two in step.
+      summary as (
+        select f."channelId", f."platformChatId",
+          (array_agg(left(f.text, 200) order by f.ord desc))[1] as text,
+          max(coalesce(f."platformSentAt", now())) as "inboundAt",
+          (array_agg(f."senderName" order by f.ord desc) filter (where f."senderName" is not null))[1]
+            as "senderName",
+          strip(to_tsvector('simple', string_agg(f.text, ' '))) as words
+        from (
+          select distinct on ("channelId", "platformMessageId") *
+          from input order by "channelId", "platformMessageId", ord
+        ) f
+        -- Not stored yet. A scalar subquery, so one probe of the unique key per message whatever the statistics
+        -- say (as NOT EXISTS it became a join that read every message while the table looked empty).
+        where (
+          select true from ${messages} s
+          where s.channel_id = f."channelId" and s.direction = 'inbound'
+            and s.platform_message_id = f."platformMessageId"
+        ) is null
+        group by f."channelId", f."platformChatId"
+      ),
+      conv as (
+        insert into ${conversations} (organization_id, channel_id, platform_chat_id, last_message_text,
+          last_message_direction, last_inbound_at, customer_name, search_vector)
+        select c."organizationId", c."channelId", c."platformChatId", s.text,
+          case when s."channelId" is not null then 'inbound' end, s."inboundAt", s."senderName", s.words
+        from rows from (
+          jsonb_to_recordset(${sql.placeholder('chats')}::jsonb)
+            as ("organizationId" uuid, "channelId" uuid, "platformChatId" text)
+        ) with ordinality as c("organizationId", "channelId", "platformChatId", ord)
+        left join summary s on s."channelId" = c."channelId" and s."platformChatId" = c."platformChatId"
+        order by c.ord
+        -- Without a new message (only redeliveries): a no-op update, so that the existing row comes back too.
+        on conflict (channel_id, platform_chat_id) do update set
+          last_message_at = case when excluded.last_message_direction is null
+            then ${conversations.lastMessageAt} else excluded.last_message_at end,
+          last_message_text = case when excluded.last_message_direction is null
+            then ${conversations.lastMessageText} else excluded.last_message_text end,
+          last_message_direction = coalesce(excluded.last_message_direction, ${conversations.lastMessageDirection}),
+          last_inbound_at = greatest(${conversations.lastInboundAt}, excluded.last_inbound_at),
+          customer_name = coalesce(excluded.customer_name, ${conversations.customerName}),
+          search_vector = case
+            when excluded.search_vector is null
+              or length(coalesce(${conversations.searchVector}, '')) >= 40000 then ${conversations.searchVector}
+            else strip(coalesce(${conversations.searchVector}, '') || excluded.search_vector) end
+        returning id, channel_id, platform_chat_id, ai_paused_at is not null as paused,
+          ${burstWaitOf(sql`channel_id`)} as burst_wait
       ),
       msg as (
         insert into ${messages} (organization_id, channel_id, conversation_id, direction, platform_message_id,
