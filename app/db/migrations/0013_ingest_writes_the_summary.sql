@@ -38,3 +38,18 @@ BEGIN
     );
   RETURN NULL;
 END $$;
+--> statement-breakpoint
+-- Live updates (0008) announced once per statement instead of once per row: a batch's upsert updates tens of
+-- conversations, each a call of the function (the payloads, one per conversation, are the same).
+CREATE FUNCTION "inbox_notify_conversations"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('inbox_events', json_build_object('organizationId', c."organization_id",
+    'conversationId', c."id")::text)
+  FROM (SELECT DISTINCT "organization_id", "id" FROM "changed_conversations") c;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+DROP TRIGGER "conversations_notify_inbox" ON "conversations";--> statement-breakpoint
+DROP FUNCTION "inbox_notify_conversation"();--> statement-breakpoint
+CREATE TRIGGER "conversations_notify_inbox" AFTER UPDATE ON "conversations"
+  REFERENCING NEW TABLE AS "changed_conversations" FOR EACH STATEMENT EXECUTE FUNCTION "inbox_notify_conversations"();
