@@ -304,14 +304,17 @@ export const conversations = pgTable(
     uniqueIndex('conversations_channel_chat_idx').on(t.channelId, t.platformChatId),
     // The list's order, `order by last_message_at desc, id desc`, is NULLS FIRST (PostgreSQL's default for desc);
     // an index built NULLS LAST (Drizzle's default for .desc()) cannot give it, whatever NOT NULL says, and the
-    // list then sorts every conversation of the organization (bench:inbox).
+    // list then sorts every conversation of the organization (bench:inbox). The list shows the conversations that
+    // need a person first (issue #17): the indexes lead with that, so a page is still one index scan.
     index('conversations_organization_activity_idx').on(
       t.organizationId,
+      sql`(${t.state} = 'needs_attention') desc nulls first`,
       t.lastMessageAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
     index('conversations_channel_activity_idx').on(
       t.channelId,
+      sql`(${t.state} = 'needs_attention') desc nulls first`,
       t.lastMessageAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
