@@ -146,7 +146,7 @@ export const agents = pgTable(
     topP: doublePrecision('top_p').default(AGENT_DEFAULTS.topP),
     topK: integer('top_k').default(AGENT_DEFAULTS.topK),
     status: text('status', { enum: AGENT_STATUS_VALUES }).notNull().default(AGENT_DEFAULTS.status),
-    // Behaviour in a conversation (issue #17, docs/decisions/040). The column defaults are what agents made
+    // Behaviour in a conversation (issue #17, docs/decisions/041). The column defaults are what agents made
     // before it keep; a new agent takes AGENT_BEHAVIOUR_DEFAULTS from the form or the API.
     /** Messages a customer sends within this many seconds are answered once, together. 0: each at once. */
     burstWaitSeconds: integer('burst_wait_seconds')
