@@ -185,9 +185,10 @@ describe('Messenger', () => {
       ['[photo]', 'photo', 'received'],
       ['Opening hours', 'text', 'replied'],
     ])
+    // The button's prompt holds the photo before it (as "[photo]"): one turn of the customer's.
     expect(sentTo(psid).map((m) => m.text)).toEqual([
       BEHAVIOUR_TEXTS.unreadableMessage,
-      'Echo: Opening hours',
+      'Echo: [photo]\nOpening hours',
     ])
   })
 
