@@ -54,39 +54,42 @@ test('a Messenger echo from another app pauses the conversation; the echo of our
   await assignAgent(page, details, 'Deli Helper')
   await closeDetails(details)
 
-  // A customer writes; the agent answers through the Send API.
+  // A customer pastes a long order: the agent's answer is longer than a Messenger message and goes out in two
+  // parts, each with its own mid (only the first is stored with the answer).
   const psid = graphId()
   const deliver = async (event: unknown) =>
     expect((await deliverToMetaWebhook(baseURL, messengerDelivery(deli.id, event))).status).toBe(200)
-  const question = `Do you have rye bread today? ${tag}`
+  const lines = Array.from({ length: 80 }, (_, i) => `${i + 1}. one rye loaf, sliced`)
+  const question = [`Can you prepare this order? ${tag}`, ...lines].join('\n')
   await deliver(messengerText(deli.id, psid, question))
-  await expect
-    .poll(() => sentTexts(deli.id, psid), POLL)
-    .toEqual([{ id: expect.any(String), text: `Echo: ${question}` }])
-  const [aiAnswer] = await sentTexts(deli.id, psid)
+  await expect.poll(async () => (await sentTexts(deli.id, psid)).length, POLL).toBe(2)
+  const parts = await sentTexts(deli.id, psid)
+  expect(parts.map(({ text }) => text).join('\n')).toBe(`Echo: ${question}`)
 
   await page.goto('/conversations')
   await page.getByRole('link', { name: new RegExp(psid) }).click()
   await expect(page).toHaveURL(/\/conversations\/[0-9a-f-]{36}$/)
-  await expect(transcript(page).getByText(question, { exact: true })).toBeVisible()
-  await expect(transcript(page).getByText(`Echo: ${question}`)).toBeVisible()
-  await expect(transcript(page).getByText('AI · Deli Helper')).toBeVisible()
+  await expect(transcript(page).getByText(`Can you prepare this order? ${tag}`).first()).toBeVisible()
+  await expect(transcript(page).getByText('AI · Deli Helper')).toHaveCount(1)
   await expect(conversation(page).getByText('AI answering')).toBeVisible()
 
-  // Meta echoes the AI's answer back, naming our app and the send's mid: our own send, nothing pauses. The
-  // receiver has applied the echo when it answers 200; a reload shows the state it left.
-  await deliver(messengerEcho(deli.id, psid, aiAnswer.text, { appId: E2E_META_APP.appId, mid: aiAnswer.id }))
+  // Meta echoes each part back, naming our app: our own send, nothing is stored and nothing pauses (the second
+  // part's mid is known to no stored message, so only its app id says it is ours). The receiver has applied the
+  // echoes when it answers 200; a reload shows the state they left.
+  for (const { id, text } of parts) {
+    await deliver(messengerEcho(deli.id, psid, text, { appId: E2E_META_APP.appId, mid: id }))
+  }
   await page.reload()
   await expect(conversation(page).getByText('AI answering')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Pause AI' })).toBeVisible()
-  await expect(transcript(page).getByText(`Echo: ${question}`)).toHaveCount(1)
+  await expect(transcript(page).getByRole('listitem')).toHaveCount(2)
   await expect(transcript(page).locator('[data-author="external"]')).toHaveCount(0)
   // Still the AI's: the customer's next message is answered.
   const followUp = `And sourdough? ${tag}`
   await deliver(messengerText(deli.id, psid, followUp))
   await expect
     .poll(async () => (await sentTexts(deli.id, psid)).map(({ text }) => text), POLL)
-    .toEqual([`Echo: ${question}`, `Echo: ${followUp}`])
+    .toEqual([...parts.map(({ text }) => text), `Echo: ${followUp}`])
   await expect(transcript(page).getByText(`Echo: ${followUp}`)).toBeVisible()
 
   // A person answers in Meta Business Suite: an echo naming another app. Shown live, as the page's message
@@ -108,7 +111,7 @@ test('a Messenger echo from another app pauses the conversation; the echo of our
   await expect(kept.getByText('The AI is paused: a person is answering')).toBeVisible()
   // Stored as received with no reply job (ADR 036): nothing can be sent for it after this point.
   expect((await sentTexts(deli.id, psid)).map(({ text }) => text)).toEqual([
-    `Echo: ${question}`,
+    ...parts.map(({ text }) => text),
     `Echo: ${followUp}`,
   ])
 })
