@@ -34,7 +34,7 @@ const POLL = { timeout: 30_000 }
 const sentTexts = async (pageId: string, psid: string) =>
   (await graphMessages())
     .filter((message) => message.from === pageId && message.to === psid && message.text !== undefined)
-    .map(({ id, text }) => ({ id, text }))
+    .map(({ id, text = '' }) => ({ id, text }))
 
 test('a Messenger echo from another app pauses the conversation; the echo of our own send does not', async ({
   page,

@@ -203,6 +203,37 @@ describe('Facebook', () => {
     ])
   })
 
+  it('getMessengerProfile reads the name the page may see, asking for the name only', async () => {
+    fake.seed({
+      profiles: {
+        '9101': {
+          pageId: '1001',
+          first_name: 'Ann',
+          last_name: 'Lee',
+          profile_pic: 'https://cdn.example/a.jpg',
+        },
+        '9102': { pageId: '1001', first_name: 'Bo' },
+        '9103': { pageId: '1001', first_name: 'Cy', readable: false },
+      },
+    })
+    const before = fake.calls.length
+    expect(await client().getMessengerProfile(PAGE_TOKEN, '9101')).toEqual({
+      firstName: 'Ann',
+      lastName: 'Lee',
+    })
+    expect(await client().getMessengerProfile(PAGE_TOKEN, '9102')).toEqual({ firstName: 'Bo' })
+    expect(callsFrom(before)[0]).toMatchObject({
+      method: 'GET',
+      path: '/9101',
+      query: { fields: 'first_name,last_name' },
+    })
+    // The page's token only: another page's PSID is not found, an unreadable profile is refused.
+    const otherPage = await failure(client().getMessengerProfile(OTHER_PAGE_TOKEN, '9101'))
+    expect(otherPage).toMatchObject({ status: 400, graphCode: 100, graphSubcode: 33, retryable: false })
+    const unreadable = await failure(client().getMessengerProfile(PAGE_TOKEN, '9103'))
+    expect(unreadable).toMatchObject({ status: 400, graphCode: 100, retryable: false })
+  })
+
   it('getGrantedPermissions checks the spec list', async () => {
     expect(FACEBOOK_PERMISSIONS).toHaveLength(8)
     expect(await client().getGrantedPermissions(USER_TOKEN)).toMatchObject({ valid: true, missing: [] })
