@@ -18,12 +18,14 @@ import {
   GRAPH_URL,
   graphId,
   graphMessages,
+  seedGraph,
 } from './meta-helpers'
 
 test.describe.configure({ timeout: 180_000 }) // sign-up, Facebook login, several deliveries
 
 // Issue #16 against the fakes: a reply a person writes on Messenger itself (Meta Business Suite: an echo that
-// names another app) pauses the AI; the echo of our own send (it names our app) does not.
+// names another app) pauses the AI; the echo of our own send (it names our app) does not. The customer is named
+// as the User Profile API names them to the page.
 
 const transcript = (page: Page) => page.getByRole('list', { name: 'Messages' })
 /** The open conversation (beside the list, whose filters also name the states). */
@@ -57,6 +59,9 @@ test('a Messenger echo from another app pauses the conversation; the echo of our
   // A customer pastes a long order: the agent's answer is longer than a Messenger message and goes out in two
   // parts, each with its own mid (only the first is stored with the answer).
   const psid = graphId()
+  // What the User Profile API tells the page about this person: the inbox names them so, not by their PSID.
+  await seedGraph({ profiles: { [psid]: { pageId: deli.id, first_name: 'Rosa', last_name: `Diaz ${tag}` } } })
+  const customerName = `Rosa Diaz ${tag}`
   const deliver = async (event: unknown) =>
     expect((await deliverToMetaWebhook(baseURL, messengerDelivery(deli.id, event))).status).toBe(200)
   const lines = Array.from({ length: 80 }, (_, i) => `${i + 1}. one rye loaf, sliced`)
@@ -66,11 +71,15 @@ test('a Messenger echo from another app pauses the conversation; the echo of our
   const parts = await sentTexts(deli.id, psid)
   expect(parts.map(({ text }) => text).join('\n')).toBe(`Echo: ${question}`)
 
+  // The name is read after the answer, and the list shows it as it comes.
   await page.goto('/conversations')
-  await page.getByRole('link', { name: new RegExp(psid) }).click()
+  await expect(page.getByRole('link', { name: new RegExp(customerName) })).toBeVisible()
+  await expect(page.getByRole('link', { name: new RegExp(psid) })).toHaveCount(0)
+  await page.getByRole('link', { name: new RegExp(customerName) }).click()
   await expect(page).toHaveURL(/\/conversations\/[0-9a-f-]{36}$/)
   await expect(transcript(page).getByText(`Can you prepare this order? ${tag}`).first()).toBeVisible()
   await expect(transcript(page).getByText('AI · Deli Helper')).toHaveCount(1)
+  await expect(transcript(page).getByText(customerName, { exact: true })).toBeVisible()
   await expect(conversation(page).getByText('AI answering')).toBeVisible()
 
   // Meta echoes each part back, naming our app: our own send, nothing is stored and nothing pauses (the second
