@@ -6,6 +6,7 @@ import { PlatformError, withPlatformRetries } from '../platform-errors'
 import { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import { GraphApiError, type GraphConfig } from './graph-fetch.server'
 import { createGraphClient } from './graph.server'
+import { MESSENGER_PROFILE_TIMEOUT_MS } from './messenger.server'
 
 const APP_ID = '1234567890'
 const APP_SECRET = 'app-S3CRET-3f9a1c'
@@ -429,6 +430,17 @@ describe('errors', () => {
     const error = await failure(call)
     expect(error).toMatchObject({ code: 'TIMEOUT_ERROR', retryable: true, platform: 'whatsapp' })
     expect(Date.now() - started).toBeLessThan(3_000)
+  })
+
+  it('a profile read gives up sooner than the client: the next message of its conversation waits behind it', async () => {
+    fake.seed({ profiles: { '9104': { pageId: '1001', first_name: 'Di' } } })
+    fake.enqueue('/9104', { status: 200, hang: true })
+    const started = Date.now()
+    const error = await failure(client({ timeoutMs: 60_000 }).getMessengerProfile(PAGE_TOKEN, '9104'))
+    expect(error).toMatchObject({ code: 'TIMEOUT_ERROR', platform: 'facebook' })
+    const took = Date.now() - started
+    expect(took).toBeGreaterThanOrEqual(MESSENGER_PROFILE_TIMEOUT_MS - 100)
+    expect(took).toBeLessThan(MESSENGER_PROFILE_TIMEOUT_MS + 2_000)
   })
 
   it('refuses an id that could address another path, before any request', async () => {

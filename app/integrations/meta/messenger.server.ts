@@ -35,6 +35,11 @@ const profileSchema = z.object({
 })
 /** Only the name: the profile picture and the rest are not ours to keep. */
 const PROFILE_FIELDS = 'first_name,last_name'
+/**
+ * The name is looked up in a conversation's reply job, which its next message waits behind: a Graph that hangs
+ * costs that message 5 seconds at most, not the client's 30.
+ */
+export const MESSENGER_PROFILE_TIMEOUT_MS = 5_000
 
 const facebook = graphCall('facebook')
 
@@ -75,7 +80,13 @@ export function createMessengerClient({ request }: GraphFetch): MessengerClient 
 
     async getMessengerProfile(pageToken, psid) {
       const query = { fields: PROFILE_FIELDS }
-      const profile = await request(profileSchema, facebook({ path: [psid], query, token: pageToken }))
+      const call = facebook({
+        path: [psid],
+        query,
+        token: pageToken,
+        timeoutMs: MESSENGER_PROFILE_TIMEOUT_MS,
+      })
+      const profile = await request(profileSchema, call)
       return { firstName: profile.first_name, lastName: profile.last_name }
     },
   }
