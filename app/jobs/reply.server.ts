@@ -1,6 +1,7 @@
 import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/reply-pipeline'
+import { nameMessengerCustomer, type CustomerNameDeps } from '~/services/conversations/customer-name.server'
 import { inboundOf, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
 import { loadReplyContext, markReplyFailed } from '~/services/messages/reply-queries.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
@@ -9,12 +10,17 @@ import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
 
 const jobData = z.object({ messageId: z.uuid() })
 
-export type ReplyWorkerDeps = Omit<ReplyDeps, 'signal'>
+export type ReplyWorkerDeps = Omit<ReplyDeps, 'signal' | 'graph'> & {
+  graph: ReplyDeps['graph'] & CustomerNameDeps['graph']
+}
 
 /**
  * One reply job. Model and platform failures are settled by the service (recorded on the message); what is left
  * to throw is the database or an abort, which pg-boss retries. The last attempt records the failure on the
  * message and completes the job instead: a failed job would hold its conversation's later messages back.
+ * After the reply work, a Messenger conversation's first message has its customer's name looked up: never before
+ * that message's answer (with a burst wait, its job may leave the answer to a later message's), and never
+ * failing the job.
  */
 export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): Promise<void> {
   const parsed = jobData.safeParse(job.data)
@@ -38,6 +44,12 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
       () => recordReply('unknown', { kind: 'failed' }),
       () => undefined,
     )
+  }
+  if (job.signal.aborted) return
+  try {
+    await nameMessengerCustomer({ ...deps, logger: log }, messageId)
+  } catch (error) {
+    log.warn('customer name not stored', { error })
   }
 }
 

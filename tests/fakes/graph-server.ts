@@ -6,7 +6,8 @@ import { signMetaPayload } from '../../app/integrations/meta/signature.server'
 /**
  * A local stand-in for Meta's Graph API (https://graph.facebook.com/v23.0/...), spoken to over real HTTP. It
  * answers what ReplyPilot calls: debug_token, oauth/access_token (fb_exchange_token and Embedded Signup codes),
- * /me/accounts, /me/permissions, a page and its subscribed_apps, the Messenger Send API, and the WhatsApp Cloud
+ * /me/accounts, /me/permissions, a page and its subscribed_apps, the Messenger Send API and User Profile API
+ * (seeded `profiles`, by PSID), and the WhatsApp Cloud
  * API's register, WABA subscribed_apps (POST and DELETE), phone number and WABA reads and text sends. A token may come as
  * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
  * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
@@ -34,8 +35,21 @@ const phoneSchema = z.object({
   display_phone_number: z.string(),
   wabaId: z.string(),
 })
+/**
+ * A Messenger customer as the User Profile API shows them to the page their PSID belongs to
+ * (developers.facebook.com/docs/messenger-platform/identity/user-profile). `readable: false`: the page may not read
+ * the profile (the person has not opened the conversation, or the app lacks the access).
+ */
+const profileSchema = z.object({
+  pageId: z.string(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  profile_pic: z.string().optional(),
+  readable: z.boolean().default(true),
+})
 const seedSchema = z.object({
   users: z.record(z.string(), userSchema).default({}), // user token → the person
+  profiles: z.record(z.string(), profileSchema).default({}), // PSID → the person as their page sees them
   whatsappCodes: z.record(z.string(), z.string()).default({}), // Embedded Signup code → business token
   businessTokens: z.array(z.string()).default([]),
   phoneNumbers: z.record(z.string(), phoneSchema).default({}),
@@ -97,6 +111,15 @@ const fail = (status: number, code: number, message: string, extra?: Record<stri
 const INVALID_TOKEN = fail(400, 190, 'Invalid OAuth access token - Cannot parse access token')
 const FORBIDDEN = fail(403, 200, '(#200) Permissions error')
 const INVALID_PARAMETER = fail(400, 100, '(#100) Invalid parameter')
+const NO_PROFILE = fail(400, 100, '(#100) No profile available for this user.')
+/** Graph's answer for an id the token cannot see (or that does not exist). */
+const unsupportedGet = (id: string) =>
+  fail(
+    400,
+    100,
+    `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+    { error_subcode: 33 },
+  )
 // Graph's answers about appsecret_proof (a GraphMethodException, code 100).
 const proofError = (message: string): Answer => [
   400,
@@ -133,7 +156,7 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
 
   function seed(data: GraphFakeSeed) {
     const parsed = seedSchema.parse(data)
-    for (const key of ['users', 'whatsappCodes', 'phoneNumbers', 'wabas'] as const)
+    for (const key of ['users', 'profiles', 'whatsappCodes', 'phoneNumbers', 'wabas'] as const)
       Object.assign(state[key], parsed[key])
     state.businessTokens.push(...parsed.businessTokens)
   }
@@ -237,6 +260,23 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       const sent: SentMessage = { id: `m_fake-${++counter}`, platform: 'messenger', from: id, to }
       messages.push({ ...sent, text: message, messagingType, ...(tag ? { tag } : {}) })
       return [200, { recipient_id: to, message_id: sent.id }]
+    }
+
+    // The User Profile API: a PSID, read with the token of its page; only the fields asked for (and the id).
+    const profile = state.profiles[id]
+    const pageOfToken = users.flatMap((u) => u.pages).find((p) => p.accessToken === token)
+    if (pageOfToken && !phone && !waba && method === 'GET' && !edge) {
+      if (!profile || profile.pageId !== pageOfToken.id) return unsupportedGet(id)
+      if (!profile.readable) return NO_PROFILE
+      const asked = (param('fields') ?? 'name').split(',').filter(Boolean)
+      const fields: Record<string, string | undefined> = {
+        first_name: profile.first_name,
+        last_name: profile.last_name,
+        profile_pic: profile.profile_pic,
+        name: [profile.first_name, profile.last_name].filter(Boolean).join(' ') || undefined,
+      }
+      const shown = asked.flatMap((field) => (fields[field] === undefined ? [] : [[field, fields[field]]]))
+      return [200, { ...Object.fromEntries(shown), id }]
     }
 
     // WhatsApp: a business phone number or a WABA, with a business token.

@@ -90,6 +90,8 @@ export type GraphRequest = {
   url?: URL
   /** Other values that must not appear in an error (codes, PINs, tokens passed as parameters). */
   secrets?: string[]
+  /** This call's own limit, shorter than the client's, for a call that something else waits behind. */
+  timeoutMs?: number
 }
 
 /** A request builder for one product's calls: `graphCall('whatsapp')({ path, token })`. */
@@ -198,7 +200,7 @@ export function createGraphFetch(config: GraphConfig): GraphFetch {
     if (call.token && !call.appToken) url.searchParams.set('appsecret_proof', proofOf(call.token))
     if (call.body !== undefined) headers['content-type'] = 'application/json'
 
-    const timeout = AbortSignal.timeout(timeoutMs)
+    const timeout = AbortSignal.timeout(Math.min(call.timeoutMs ?? timeoutMs, timeoutMs))
     let response: Response
     let text: string
     try {

@@ -6,6 +6,7 @@ import { PlatformError, withPlatformRetries } from '../platform-errors'
 import { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import { GraphApiError, type GraphConfig } from './graph-fetch.server'
 import { createGraphClient } from './graph.server'
+import { MESSENGER_PROFILE_TIMEOUT_MS } from './messenger.server'
 
 const APP_ID = '1234567890'
 const APP_SECRET = 'app-S3CRET-3f9a1c'
@@ -203,6 +204,37 @@ describe('Facebook', () => {
     ])
   })
 
+  it('getMessengerProfile reads the name the page may see, asking for the name only', async () => {
+    fake.seed({
+      profiles: {
+        '9101': {
+          pageId: '1001',
+          first_name: 'Ann',
+          last_name: 'Lee',
+          profile_pic: 'https://cdn.example/a.jpg',
+        },
+        '9102': { pageId: '1001', first_name: 'Bo' },
+        '9103': { pageId: '1001', first_name: 'Cy', readable: false },
+      },
+    })
+    const before = fake.calls.length
+    expect(await client().getMessengerProfile(PAGE_TOKEN, '9101')).toEqual({
+      firstName: 'Ann',
+      lastName: 'Lee',
+    })
+    expect(await client().getMessengerProfile(PAGE_TOKEN, '9102')).toEqual({ firstName: 'Bo' })
+    expect(callsFrom(before)[0]).toMatchObject({
+      method: 'GET',
+      path: '/9101',
+      query: { fields: 'first_name,last_name' },
+    })
+    // The page's token only: another page's PSID is not found, an unreadable profile is refused.
+    const otherPage = await failure(client().getMessengerProfile(OTHER_PAGE_TOKEN, '9101'))
+    expect(otherPage).toMatchObject({ status: 400, graphCode: 100, graphSubcode: 33, retryable: false })
+    const unreadable = await failure(client().getMessengerProfile(PAGE_TOKEN, '9103'))
+    expect(unreadable).toMatchObject({ status: 400, graphCode: 100, retryable: false })
+  })
+
   it('getGrantedPermissions checks the spec list', async () => {
     expect(FACEBOOK_PERMISSIONS).toHaveLength(8)
     expect(await client().getGrantedPermissions(USER_TOKEN)).toMatchObject({ valid: true, missing: [] })
@@ -398,6 +430,17 @@ describe('errors', () => {
     const error = await failure(call)
     expect(error).toMatchObject({ code: 'TIMEOUT_ERROR', retryable: true, platform: 'whatsapp' })
     expect(Date.now() - started).toBeLessThan(3_000)
+  })
+
+  it('a profile read gives up sooner than the client: the next message of its conversation waits behind it', async () => {
+    fake.seed({ profiles: { '9104': { pageId: '1001', first_name: 'Di' } } })
+    fake.enqueue('/9104', { status: 200, hang: true })
+    const started = Date.now()
+    const error = await failure(client({ timeoutMs: 60_000 }).getMessengerProfile(PAGE_TOKEN, '9104'))
+    expect(error).toMatchObject({ code: 'TIMEOUT_ERROR', platform: 'facebook' })
+    const took = Date.now() - started
+    expect(took).toBeGreaterThanOrEqual(MESSENGER_PROFILE_TIMEOUT_MS - 100)
+    expect(took).toBeLessThan(MESSENGER_PROFILE_TIMEOUT_MS + 2_000)
   })
 
   it('refuses an id that could address another path, before any request', async () => {

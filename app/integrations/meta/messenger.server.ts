@@ -15,10 +15,31 @@ export type MessengerClient = {
     message: { recipientId: string; text: string; tag?: MessengerTag },
   ): Promise<{ messageId: string; recipientId: string }>
   sendMessengerTyping(pageToken: string, pageId: string, recipientId: string): Promise<void>
+  /**
+   * The person's name as the page may read it (the User Profile API). Graph refuses it when the person has not
+   * opened the conversation or the app lacks the access (a GraphApiError, as for any call).
+   */
+  getMessengerProfile(pageToken: string, psid: string): Promise<MessengerProfile>
 }
+
+/** What the User Profile API says of a person: the parts of the name Graph gave (either may be missing). */
+export type MessengerProfile = { firstName?: string; lastName?: string }
 
 const messengerSendSchema = z.object({ recipient_id: z.string(), message_id: z.string() })
 const senderActionSchema = z.object({ recipient_id: z.string() })
+// developers.facebook.com/docs/messenger-platform/identity/user-profile: only the fields asked for come back.
+const profileSchema = z.object({
+  id: z.string(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+})
+/** Only the name: the profile picture and the rest are not ours to keep. */
+const PROFILE_FIELDS = 'first_name,last_name'
+/**
+ * The name is looked up in a conversation's reply job, which its next message waits behind: a Graph that hangs
+ * costs that message 5 seconds at most, not the client's 30.
+ */
+export const MESSENGER_PROFILE_TIMEOUT_MS = 5_000
 
 const facebook = graphCall('facebook')
 
@@ -55,6 +76,18 @@ export function createMessengerClient({ request }: GraphFetch): MessengerClient 
         senderActionSchema,
         facebook({ method: 'POST', path: [pageId, 'messages'], body, token: pageToken }),
       )
+    },
+
+    async getMessengerProfile(pageToken, psid) {
+      const query = { fields: PROFILE_FIELDS }
+      const call = facebook({
+        path: [psid],
+        query,
+        token: pageToken,
+        timeoutMs: MESSENGER_PROFILE_TIMEOUT_MS,
+      })
+      const profile = await request(profileSchema, call)
+      return { firstName: profile.first_name, lastName: profile.last_name }
     },
   }
 }
