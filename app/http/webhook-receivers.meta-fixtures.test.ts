@@ -1,3 +1,5 @@
+import { BEHAVIOUR_TEXTS } from '~/lib/agent-behaviour'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { randomInt, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -140,6 +142,10 @@ async function deliverBeside(
   } else if (fixture.outcome === 'answered') {
     expect(own.map((m) => m.status)).toEqual(['replied'])
     expect(answersTo(fixture.sender)).toHaveLength(1)
+  } else if (fixture.outcome === 'text-only') {
+    expect(own.map((m) => [m.status, m.failureReason])).toEqual([['received', REPLY_FAILURES.unreadable]])
+    expect(own[0].kind).not.toBe('text')
+    expect(answersTo(fixture.sender).map((m) => m.text)).toEqual([BEHAVIOUR_TEXTS.unreadableMessage])
   } else if (fixture.outcome === 'stored') {
     expect(own.map((m) => m.status)).toEqual(['ignored'])
     expect(answersTo(fixture.sender)).toEqual([])
