@@ -1,3 +1,4 @@
+import type { Submission } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import { AGENT_BEHAVIOUR_DEFAULTS, BEHAVIOUR_TEXTS, DEFAULT_OFFICE_HOURS } from './agent-behaviour'
@@ -23,11 +24,12 @@ const edit = (entries: Record<string, string>) =>
   parseWithZod(formData({ ...basics, modelType: 'medium', creativityLevel: '0.7', ...entries }), {
     schema: updateAgentSchema,
   })
-const valueOf = (submission: ReturnType<typeof create>) => {
+function valueOf<Output>(submission: Submission<unknown, string[], Output>): Output {
   if (submission.status !== 'success') throw new Error(JSON.stringify(submission.error))
   return submission.value
 }
-const errorsOf = (submission: ReturnType<typeof create>) => submission.error ?? {}
+const errorsOf = (submission: Submission<unknown, string[], unknown>) =>
+  submission.status === 'error' ? submission.error : {}
 
 const mondayOnly = {
   'officeHours.enabled': 'on',
