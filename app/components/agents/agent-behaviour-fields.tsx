@@ -119,7 +119,12 @@ function DayRow({
     <TextInput
       key={which.key}
       {...fieldProps(which)}
-      type="time"
+      // Text rather than type="time": the browser's time box shows the locale's 12-hour clock ("05:00 PM"), too
+      // wide for a phone and unlike the 24-hour times the schedule is stored and shown in.
+      inputMode="numeric"
+      autoComplete="off"
+      maxLength={5}
+      placeholder="HH:MM"
       aria-label={`${label} ${name}`}
       disabled={disabled || closed}
       classNames={{ input: classes.timeInput }}
@@ -191,7 +196,7 @@ function OfficeHoursFields({
           Weekly schedule
         </Text>
         <Text size="xs" c="dimmed" mb={6}>
-          Tick the days the team is in, with the hours they open and close.
+          Tick the days the team is in, with the hours they open and close (24-hour clock, HH:MM).
         </Text>
         <div className={classes.schedule} role="group" aria-labelledby={`${field.id}-schedule`}>
           <div className={classes.scheduleHead} aria-hidden>
@@ -241,7 +246,7 @@ function OfficeHoursFields({
         id={hours.enabled.id}
         name={hours.enabled.name}
         label="Use office hours"
-        description="Off: the agent answers at any time of day."
+        description="When off, the agent answers at any time of day."
         defaultChecked={isOn(hours.enabled.initialValue)}
         onChange={(event) => onEnabledChange(event.currentTarget.checked)}
         disabled={pending}
@@ -286,7 +291,15 @@ export function BehaviourFields({
         allowNegative={false}
         clampBehavior="none"
       />
-      <Fieldset legend="Handoff to a person" variant="unstyled" className={classes.behaviourGroup}>
+      <Fieldset
+        legend="Handoff to a person"
+        variant="unstyled"
+        pt="sm"
+        px={0}
+        pb={0}
+        m={0}
+        className={classes.behaviourGroup}
+      >
         <Stack gap="sm">
           <Switch
             key={fields.handoffEnabled.key}
@@ -313,7 +326,15 @@ export function BehaviourFields({
           />
         </Stack>
       </Fieldset>
-      <Fieldset legend="When the agent cannot answer" variant="unstyled" className={classes.behaviourGroup}>
+      <Fieldset
+        legend="When the agent cannot answer"
+        variant="unstyled"
+        pt="sm"
+        px={0}
+        pb={0}
+        m={0}
+        className={classes.behaviourGroup}
+      >
         <Stack gap="sm">
           <Textarea
             key={fields.fallbackMessage.key}
@@ -335,7 +356,15 @@ export function BehaviourFields({
           />
         </Stack>
       </Fieldset>
-      <Fieldset legend="Office hours" variant="unstyled" className={classes.behaviourGroup}>
+      <Fieldset
+        legend="Office hours"
+        variant="unstyled"
+        pt="sm"
+        px={0}
+        pb={0}
+        m={0}
+        className={classes.behaviourGroup}
+      >
         <OfficeHoursFields
           field={fields.officeHours}
           hydrated={hydrated}
