@@ -69,7 +69,8 @@ export const officeDaySchema = z
     opens: timeOfDay('Opening time'),
     closes: timeOfDay('Closing time'),
   })
-  .refine((day) => !day.open || day.opens < day.closes, {
+  // A malformed time has its own message; comparing it too would add a misleading second one.
+  .refine((day) => !day.open || !TIME.test(day.opens) || !TIME.test(day.closes) || day.opens < day.closes, {
     message: 'Closing time must be after opening time',
     path: ['closes'],
   })

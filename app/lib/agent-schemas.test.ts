@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { AGENT_BEHAVIOUR_DEFAULTS } from './agent-behaviour'
 import {
   AGENT_DEFAULTS,
   createAgentBodySchema,
@@ -16,8 +17,12 @@ const messages = (result: {
 }) => Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]))
 
 describe('the agent create body', () => {
-  it('takes the spec defaults for every field left out (section 9)', () => {
-    expect(createAgentBodySchema.parse(required)).toEqual({ ...required, ...AGENT_DEFAULTS })
+  it("takes the spec defaults (section 9) and a new agent's behaviour (issue #17) for every field left out", () => {
+    expect(createAgentBodySchema.parse(required)).toEqual({
+      ...required,
+      ...AGENT_DEFAULTS,
+      ...AGENT_BEHAVIOUR_DEFAULTS,
+    })
   })
 
   it('says in words which required field is missing, never zod’s default', () => {

@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
-import { AGENT_BEHAVIOUR_DEFAULTS, behaviourFields, officeHoursSchema } from './agent-behaviour'
+import {
+  AGENT_BEHAVIOUR_DEFAULTS,
+  MAX_BURST_WAIT_SECONDS,
+  behaviourFields,
+  officeHoursSchema,
+} from './agent-behaviour'
+import { behaviourFormFields, withBehaviourDefaults } from './agent-behaviour-form'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const
@@ -115,17 +121,58 @@ function creating(fields: ReturnType<typeof agentFields>) {
   })
 }
 
-/** Create Agent form. */
-export const createAgentSchema = creating(agentFields('form'))
+/**
+ * Create Agent form, with its Behaviour tab; a post that never showed that tab takes a new agent's behaviour
+ * defaults, as an API body does.
+ */
+export const createAgentSchema = z.preprocess(
+  withBehaviourDefaults,
+  creating(agentFields('form')).extend(behaviourFormFields),
+)
+
+/** What the OpenAPI document says of each behaviour field (issue #17). */
+const BEHAVIOUR_DESCRIPTIONS = {
+  burstWaitSeconds: `Wait for the customer to finish typing: messages sent within this many seconds (0 to ${MAX_BURST_WAIT_SECONDS}) are answered once, together; 0 answers each message at once`,
+  handoffEnabled:
+    'Whether the agent may hand the conversation over to a person (its handoff tool): the customer gets the handoff message, the conversation is paused and marked Needs attention',
+  handoffMessage: 'What the customer receives when the agent hands over',
+  fallbackMessage:
+    'What the customer receives when the model fails after its retries or answers nothing; empty sends nothing (the conversation is still marked Needs attention)',
+  unreadableMessage:
+    'The reply to a message the agent cannot read (a voice note, photo, sticker, file or location), once per burst',
+  officeHours:
+    'A weekly schedule in a time zone, and what the agent does outside it (answer as usual, or send the out-of-hours message once per closed period and mark the conversation Needs attention); null: no office hours, the agent answers at any time',
+} as const satisfies Record<keyof typeof behaviourFields, string>
+
+const described = <K extends keyof typeof behaviourFields, T extends z.ZodType>(key: K, schema: T) =>
+  schema.meta({ description: BEHAVIOUR_DESCRIPTIONS[key] })
 
 /** The behaviour a new agent takes where the body leaves it out (issue #17). */
 const behaviourWithDefaults = {
-  burstWaitSeconds: behaviourFields.burstWaitSeconds.default(AGENT_BEHAVIOUR_DEFAULTS.burstWaitSeconds),
-  handoffEnabled: behaviourFields.handoffEnabled.default(AGENT_BEHAVIOUR_DEFAULTS.handoffEnabled),
-  handoffMessage: behaviourFields.handoffMessage.default(AGENT_BEHAVIOUR_DEFAULTS.handoffMessage),
-  fallbackMessage: behaviourFields.fallbackMessage.default(AGENT_BEHAVIOUR_DEFAULTS.fallbackMessage),
-  unreadableMessage: behaviourFields.unreadableMessage.default(AGENT_BEHAVIOUR_DEFAULTS.unreadableMessage),
-  officeHours: behaviourFields.officeHours.default(AGENT_BEHAVIOUR_DEFAULTS.officeHours),
+  burstWaitSeconds: described(
+    'burstWaitSeconds',
+    behaviourFields.burstWaitSeconds.default(AGENT_BEHAVIOUR_DEFAULTS.burstWaitSeconds),
+  ),
+  handoffEnabled: described(
+    'handoffEnabled',
+    behaviourFields.handoffEnabled.default(AGENT_BEHAVIOUR_DEFAULTS.handoffEnabled),
+  ),
+  handoffMessage: described(
+    'handoffMessage',
+    behaviourFields.handoffMessage.default(AGENT_BEHAVIOUR_DEFAULTS.handoffMessage),
+  ),
+  fallbackMessage: described(
+    'fallbackMessage',
+    behaviourFields.fallbackMessage.default(AGENT_BEHAVIOUR_DEFAULTS.fallbackMessage),
+  ),
+  unreadableMessage: described(
+    'unreadableMessage',
+    behaviourFields.unreadableMessage.default(AGENT_BEHAVIOUR_DEFAULTS.unreadableMessage),
+  ),
+  officeHours: described(
+    'officeHours',
+    behaviourFields.officeHours.default(AGENT_BEHAVIOUR_DEFAULTS.officeHours),
+  ),
 }
 
 /** POST .../agents: the form's rules, with a left-out required field named as such, and the behaviour fields. */
@@ -147,6 +194,7 @@ export const updateAgentSchema = z.object({
   topK: clearable(formFields.topK),
   status: agentStatus.optional(),
   readableId: readableIdRefused,
+  ...behaviourFormFields,
 })
 
 const apiFields = agentFields('api')
@@ -165,13 +213,13 @@ export const patchAgentBodySchema = z.object({
   topK: apiFields.topK.nullable().optional(),
   status: agentStatus.optional(),
   readableId: readableIdRefused,
-  burstWaitSeconds: behaviourFields.burstWaitSeconds.optional(),
-  handoffEnabled: behaviourFields.handoffEnabled.optional(),
-  handoffMessage: behaviourFields.handoffMessage.optional(),
-  fallbackMessage: behaviourFields.fallbackMessage.optional(),
-  unreadableMessage: behaviourFields.unreadableMessage.optional(),
+  burstWaitSeconds: described('burstWaitSeconds', behaviourFields.burstWaitSeconds.optional()),
+  handoffEnabled: described('handoffEnabled', behaviourFields.handoffEnabled.optional()),
+  handoffMessage: described('handoffMessage', behaviourFields.handoffMessage.optional()),
+  fallbackMessage: described('fallbackMessage', behaviourFields.fallbackMessage.optional()),
+  unreadableMessage: described('unreadableMessage', behaviourFields.unreadableMessage.optional()),
   /** null switches office hours off. */
-  officeHours: behaviourFields.officeHours.optional(),
+  officeHours: described('officeHours', behaviourFields.officeHours.optional()),
 })
 
 /** A point in time: a Date on the server, an ISO 8601 string once it is JSON (as the OpenAPI document says). */
@@ -191,12 +239,12 @@ export const agentSchema = z.object({
   topP: z.number().nullable(),
   topK: z.number().nullable(),
   status: z.enum(AGENT_STATUS_VALUES),
-  burstWaitSeconds: z.number(),
-  handoffEnabled: z.boolean(),
-  handoffMessage: z.string(),
-  fallbackMessage: z.string(),
-  unreadableMessage: z.string(),
-  officeHours: officeHoursSchema.nullable(),
+  burstWaitSeconds: described('burstWaitSeconds', z.number()),
+  handoffEnabled: described('handoffEnabled', z.boolean()),
+  handoffMessage: described('handoffMessage', z.string()),
+  fallbackMessage: described('fallbackMessage', z.string()),
+  unreadableMessage: described('unreadableMessage', z.string()),
+  officeHours: described('officeHours', officeHoursSchema.nullable()),
   /** Who created it: their display name, else their email. */
   createdBy: z.string().nullable(),
   createdAt: timestamp,

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentFormPanel } from '~/components/agents/agent-form-panel'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
@@ -7,6 +7,7 @@ import { AGENT_TEXTS } from '~/components/agents/texts'
 import { AGENTS_PATH } from '~/components/agents/paths'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
+import { timeZoneList } from '~/lib/agent-behaviour-form'
 import { updateAgentSchema } from '~/lib/agent-schemas'
 import { replyRefused } from '~/lib/form-reply'
 import { updateAgent } from '~/services/agents/agents.server'
@@ -16,7 +17,10 @@ import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Edit Agent' })
 
-export const loader = loadAgentDialog
+export const loader = async (args: LoaderFunctionArgs) => ({
+  ...(await loadAgentDialog(args)),
+  timeZones: timeZoneList(),
+})
 
 /** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -43,7 +47,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditAgentDialog() {
-  const { agent } = useLoaderData<typeof loader>()
+  const { agent, timeZones } = useLoaderData<typeof loader>()
   const submission = useDialogFetcher<typeof action>(useActionData<typeof action>())
-  return agent ? <AgentFormPanel agent={agent} submission={submission} /> : <AgentNotFound />
+  return agent ? (
+    <AgentFormPanel agent={agent} submission={submission} timeZones={timeZones} />
+  ) : (
+    <AgentNotFound />
+  )
 }

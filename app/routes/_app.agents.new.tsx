@@ -1,11 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
-import { useActionData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentFormPanel } from '~/components/agents/agent-form-panel'
 import { AGENT_TEXTS } from '~/components/agents/texts'
 import { AGENTS_PATH } from '~/components/agents/paths'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
+import { timeZoneList } from '~/lib/agent-behaviour-form'
 import { createAgentSchema } from '~/lib/agent-schemas'
 import { replyRefused } from '~/lib/form-reply'
 import { createAgent } from '~/services/agents/agents.server'
@@ -13,6 +14,8 @@ import { ERROR_STATUS } from '~/utils/errors'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Create New Agent' })
+
+export const loader = () => ({ timeZones: timeZoneList() })
 
 /** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,5 +41,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewAgentDialog() {
-  return <AgentFormPanel submission={useDialogFetcher<typeof action>(useActionData<typeof action>())} />
+  const { timeZones } = useLoaderData<typeof loader>()
+  return (
+    <AgentFormPanel
+      submission={useDialogFetcher<typeof action>(useActionData<typeof action>())}
+      timeZones={timeZones}
+    />
+  )
 }

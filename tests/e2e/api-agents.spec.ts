@@ -1,3 +1,4 @@
+import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '../../app/lib/agent-behaviour'
 import { AGENT_DEFAULTS } from '../../app/lib/agent-schemas'
 import { expect, test } from './helpers'
 import { apiUser, createOrg, type ApiUser } from './api-client'
@@ -316,4 +317,102 @@ test('the OpenAPI document shows the agent defaults and which fields are optiona
       'application/json'
     ].schema.properties.data
   expect(agent.properties.createdAt).toEqual({ type: 'string', format: 'date-time' })
+})
+
+/** An agent as the API answers it, behaviour included. */
+type AgentWithBehaviour = Agent & { updatedAt: string; [field: string]: unknown }
+
+test("behaviour (issue #17): a new agent's defaults, a PATCH of each field, and refusals that say why", async ({
+  request,
+}) => {
+  const { user, base, create } = await setup(request)
+  const created = await user.call<AgentWithBehaviour>('POST', base, { body: valid() })
+  expect(created.status).toBe(201)
+  expect(created.body.data).toMatchObject(AGENT_BEHAVIOUR_DEFAULTS)
+  const path = `${base}/${created.body.data.id}`
+
+  const berlin = {
+    ...DEFAULT_OFFICE_HOURS,
+    timeZone: 'Europe/Berlin',
+    days: { ...DEFAULT_OFFICE_HOURS.days, saturday: { open: true, opens: '10:00', closes: '14:00' } },
+    outsideHours: 'answer',
+  }
+  const changes: Record<string, unknown>[] = [
+    { burstWaitSeconds: 0 },
+    { burstWaitSeconds: 30 },
+    { handoffEnabled: false },
+    { handoffMessage: 'A colleague will take over.' },
+    { fallbackMessage: '' },
+    { unreadableMessage: 'Please write it down for me.' },
+    { officeHours: berlin },
+  ]
+  let expected = created.body.data
+  for (const change of changes) {
+    const patched = await user.call<AgentWithBehaviour>('PATCH', path, { body: change })
+    expect(patched.status, JSON.stringify(change)).toBe(200)
+    expected = { ...expected, ...change, updatedAt: patched.body.data.updatedAt }
+    expect(patched.body.data, JSON.stringify(change)).toEqual(expected)
+  }
+  // Without a message, office hours keep the default out-of-hours text; null switches them off.
+  const { message: _message, ...withoutMessage } = berlin
+  const defaulted = await user.call<AgentWithBehaviour>('PATCH', path, {
+    body: { officeHours: withoutMessage },
+  })
+  expect(defaulted.body.data).toMatchObject({ officeHours: { message: DEFAULT_OFFICE_HOURS.message } })
+  const off = await user.call<AgentWithBehaviour>('PATCH', path, { body: { officeHours: null } })
+  expect(off.body.data).toMatchObject({ officeHours: null, burstWaitSeconds: 30, handoffEnabled: false })
+  const stored = (await user.call<AgentWithBehaviour>('GET', path)).body.data
+
+  const refusals: [Record<string, unknown>, string, string][] = [
+    [{ burstWaitSeconds: 31 }, 'burstWaitSeconds', 'The wait must be at most 30 seconds'],
+    [{ burstWaitSeconds: -1 }, 'burstWaitSeconds', 'The wait must be at least 0 seconds'],
+    [{ burstWaitSeconds: 2.5 }, 'burstWaitSeconds', 'The wait must be a whole number of seconds'],
+    [{ handoffEnabled: 'yes' }, 'handoffEnabled', 'Handoff must be on or off'],
+    [{ handoffMessage: '' }, 'handoffMessage', 'The handoff message is required'],
+    [
+      { fallbackMessage: 'x'.repeat(1001) },
+      'fallbackMessage',
+      'The fallback message must be at most 1000 characters',
+    ],
+    [
+      { officeHours: { ...berlin, timeZone: 'Mars/Olympus' } },
+      'officeHours.timeZone',
+      'Time zone must be an IANA time zone such as Europe/Berlin',
+    ],
+    [
+      {
+        officeHours: {
+          ...berlin,
+          days: { ...berlin.days, monday: { open: true, opens: '18:00', closes: '09:00' } },
+        },
+      },
+      'officeHours.days.monday.closes',
+      'Closing time must be after opening time',
+    ],
+    [
+      {
+        officeHours: {
+          ...berlin,
+          days: { ...berlin.days, friday: { open: true, opens: '9am', closes: '17:00' } },
+        },
+      },
+      'officeHours.days.friday.opens',
+      'Opening time must be a time (HH:MM)',
+    ],
+    [
+      { officeHours: { ...berlin, outsideHours: 'ignore' } },
+      'officeHours.outsideHours',
+      'Outside office hours must be one of: answer, message',
+    ],
+  ]
+  for (const [body, field, message] of refusals) {
+    const refused = await user.call('PATCH', path, { body })
+    expect(refused.status, message).toBe(400)
+    expect(refused.body.message, message).toBe(message)
+    expect(refused.body.errors, message).toEqual({ [field]: [message] })
+    const onCreate = await create(valid(body))
+    expect(onCreate.status, message).toBe(400)
+    expect(onCreate.body.errors, message).toEqual({ [field]: [message] })
+  }
+  expect((await user.call<AgentWithBehaviour>('GET', path)).body.data).toEqual(stored)
 })

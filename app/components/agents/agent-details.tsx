@@ -1,7 +1,9 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconFlask, IconPencil } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
+import { OUT_OF_HOURS_MODE_LABELS } from '~/lib/agent-behaviour'
 import { MODEL_TYPE_LABELS, creativityLabel, creativityPercent } from '~/lib/agent-schemas'
+import { scheduleLines } from '~/lib/office-hours-summary'
 import { StatusBadge } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from '~/components/date-time'
@@ -9,6 +11,85 @@ import { agentPath } from './paths'
 import type { AgentItem } from './types'
 
 const orDefault = (value: number | null) => (value === null ? 'Provider default' : String(value))
+
+const waitText = (seconds: number) =>
+  seconds === 0
+    ? 'Off: each message is answered at once'
+    : `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`
+
+/** A message the agent sends, or what happens when it is empty. */
+function MessageText({ value, empty }: { value: string; empty: string }) {
+  return value ? (
+    <Text span size="sm" className={classes.preformatted}>
+      {value}
+    </Text>
+  ) : (
+    <Text span size="sm" c="gray.7" fs="italic">
+      {empty}
+    </Text>
+  )
+}
+
+/** How the agent behaves in a conversation (issue #17). */
+function BehaviourFacts({ agent }: { agent: AgentItem }) {
+  const hours = agent.officeHours
+  return (
+    <section aria-labelledby="agent-behaviour-title">
+      <Title order={4} size="h5" mb="xs" id="agent-behaviour-title">
+        Behaviour
+      </Title>
+      <dl className={classes.facts}>
+        <dt>Wait for typing</dt>
+        <dd>{waitText(agent.burstWaitSeconds)}</dd>
+        <dt>Handoff</dt>
+        <dd>{agent.handoffEnabled ? 'On' : 'Off'}</dd>
+        <dt>Handoff message</dt>
+        <dd>
+          <MessageText value={agent.handoffMessage} empty="None" />
+        </dd>
+        <dt>Fallback message</dt>
+        <dd>
+          <MessageText value={agent.fallbackMessage} empty="None: nothing is sent" />
+        </dd>
+        <dt>Text-only message</dt>
+        <dd>
+          <MessageText value={agent.unreadableMessage} empty="None: nothing is sent" />
+        </dd>
+        <dt>Office hours</dt>
+        <dd>
+          {hours ? (
+            <Stack gap={2}>
+              {scheduleLines(hours.days).map((line) => (
+                <Text span size="sm" key={line}>
+                  {line}
+                </Text>
+              ))}
+              <Text span size="sm">
+                Time zone: {hours.timeZone}
+              </Text>
+            </Stack>
+          ) : (
+            'Off: the agent answers at any time'
+          )}
+        </dd>
+        {hours ? (
+          <>
+            <dt>Outside hours</dt>
+            <dd>{OUT_OF_HOURS_MODE_LABELS[hours.outsideHours]}</dd>
+            {hours.outsideHours === 'message' ? (
+              <>
+                <dt>Out-of-hours message</dt>
+                <dd>
+                  <MessageText value={hours.message} empty="None" />
+                </dd>
+              </>
+            ) : null}
+          </>
+        ) : null}
+      </dl>
+    </section>
+  )
+}
 
 /** The content of the agent details dialog (View). */
 export function AgentDetails({ agent }: { agent: AgentItem }) {
@@ -60,6 +141,7 @@ export function AgentDetails({ agent }: { agent: AgentItem }) {
           <Text className={classes.preformatted}>{agent.systemPrompt}</Text>
         </Paper>
       </div>
+      <BehaviourFacts agent={agent} />
       <Group justify="flex-end">
         <Button
           component={Link}

@@ -16,9 +16,11 @@ type SaveAnswer = { result: SubmissionResult<string[]>; saved: { id: string } | 
 export function AgentFormPanel({
   agent,
   submission,
+  timeZones,
 }: {
   agent?: AgentItem
   submission: DialogSubmission<SaveAnswer>
+  timeZones: string[]
 }) {
   const navigate = useNavigate()
   const { hydrated, FormComponent, response, settled: done, pending } = submission
@@ -46,6 +48,7 @@ export function AgentFormPanel({
       lastResult={response?.result}
       pending={pending}
       hydrated={hydrated}
+      timeZones={timeZones}
       FormComponent={FormComponent}
     />
   )

@@ -42,13 +42,15 @@ import {
   creativityPercent,
   updateAgentSchema,
 } from '~/lib/agent-schemas'
+import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '~/lib/agent-behaviour'
+import { BehaviourFields, type BehaviourFormValues } from './agent-behaviour-fields'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { AGENTS_PATH } from './paths'
 import type { AgentItem } from './types'
 
 /** The form's fields by name (what Conform needs to name and look up fields; values are checked by the schemas). */
-type AgentFormFields = {
+type AgentFormFields = BehaviourFormValues & {
   name: string
   readableId: string
   description: string
@@ -74,18 +76,30 @@ const SECTIONS = [
     fields: ['modelType', 'creativityLevel', 'systemPrompt'],
   },
   { value: 'advanced', label: 'Advanced', fields: ['maxTokens', 'topP', 'topK', 'status'] },
+  {
+    value: 'behaviour',
+    label: 'Behaviour',
+    fields: [
+      'burstWaitSeconds',
+      'handoffEnabled',
+      'handoffMessage',
+      'fallbackMessage',
+      'unreadableMessage',
+      'officeHours',
+    ],
+  },
 ] as const
 type SectionValue = (typeof SECTIONS)[number]['value']
 
-/** The sections holding a field with an error, in tab order. */
+/** The sections holding a field with an error (or one inside it, as "officeHours.days.monday.closes"), in tab order. */
 function sectionsWithErrors(error: Record<string, unknown> | null | undefined): SectionValue[] {
   if (!error) return []
-  return SECTIONS.filter((section) =>
-    section.fields.some((field) => {
-      const messages = error[field]
-      return Array.isArray(messages) && messages.length > 0
-    }),
-  ).map((section) => section.value)
+  const invalid = Object.entries(error)
+    .filter(([, messages]) => Array.isArray(messages) && messages.length > 0)
+    .map(([name]) => name.split('.')[0])
+  return SECTIONS.filter((section) => section.fields.some((field) => invalid.includes(field))).map(
+    (section) => section.value,
+  )
 }
 
 const isSectionValue = (value: string | null): value is SectionValue =>
@@ -192,7 +206,7 @@ function CreativityField({
   )
 }
 
-/** The three sections as tabs; without JavaScript (where tabs cannot switch) the same fields, stacked. */
+/** The sections as tabs; without JavaScript (where tabs cannot switch) the same fields, stacked. */
 function Sections({
   hydrated,
   active,
@@ -258,6 +272,20 @@ function Sections({
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
+/** The Behaviour tab's first values: the agent's, or a new agent's defaults; office hours off show a default week. */
+function behaviourDefaults(agent: AgentItem | undefined): BehaviourFormValues {
+  const behaviour = agent ?? AGENT_BEHAVIOUR_DEFAULTS
+  const hours = behaviour.officeHours ?? DEFAULT_OFFICE_HOURS
+  return {
+    burstWaitSeconds: behaviour.burstWaitSeconds,
+    handoffEnabled: behaviour.handoffEnabled,
+    handoffMessage: behaviour.handoffMessage,
+    fallbackMessage: behaviour.fallbackMessage,
+    unreadableMessage: behaviour.unreadableMessage,
+    officeHours: { ...hours, enabled: behaviour.officeHours !== null },
+  }
+}
+
 /**
  * Create New Agent / Edit Agent. The same component serves the dialog (a fetcher's Form) and the page section
  * shown without JavaScript (a plain Form that posts the page). Validated here and again by the action, with the
@@ -268,12 +296,15 @@ export function AgentForm({
   lastResult,
   pending,
   hydrated,
+  timeZones,
   FormComponent = Form,
 }: {
   agent?: AgentItem
   lastResult: SubmissionResult<string[]> | undefined
   pending: boolean
   hydrated: boolean
+  /** The time zones office hours may use (the server's list: see timeZoneList). */
+  timeZones: string[]
   FormComponent?: FormComponentType
 }) {
   const editing = agent !== undefined
@@ -297,6 +328,7 @@ export function AgentForm({
       topP: editing ? (agent.topP ?? undefined) : AGENT_DEFAULTS.topP,
       topK: editing ? (agent.topK ?? undefined) : AGENT_DEFAULTS.topK,
       status: agent?.status ?? AGENT_DEFAULTS.status,
+      ...behaviourDefaults(agent),
     },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
@@ -339,7 +371,7 @@ export function AgentForm({
   const input = (field: Parameters<typeof fieldProps>[0]) => ({ ...fieldProps(field), disabled: pending })
 
   const withErrors = SECTIONS.filter((section) =>
-    section.fields.some((f) => (fields[f].errors?.length ?? 0) > 0),
+    section.fields.some((f) => Object.values(fields[f].allErrors).some((messages) => messages.length > 0)),
   ).map((section) => section.value)
 
   const panels: Record<SectionValue, ReactNode> = {
@@ -447,6 +479,15 @@ export function AgentForm({
           />
         ) : null}
       </>
+    ),
+    behaviour: (
+      <BehaviourFields
+        fields={fields}
+        hydrated={hydrated}
+        pending={pending}
+        timeZones={timeZones}
+        hadOfficeHours={Boolean(agent?.officeHours)}
+      />
     ),
   }
 

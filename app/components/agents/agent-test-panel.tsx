@@ -1,6 +1,7 @@
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
+import { Alert, Code, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
+import { IconUserShare } from '@tabler/icons-react'
 import { notifications } from '@mantine/notifications'
 import { useEffect, type FormEvent } from 'react'
 import { FormError } from '~/components/auth/form-error'
@@ -21,22 +22,54 @@ import type { AgentItem } from './types'
 /** The Agent run result of the spec (section 3), as the Test Agent dialog shows it. */
 type AgentRunView = {
   output: string
+  /** The agent would hand the conversation over to a person (its handoff tool), and why. */
+  handoff: { reason: string } | null
   executionId: string
   modelUsed: string
   tokensUsed: { prompt: number; completion: number; total: number }
   timestamp: string
 }
 
-function RunResult({ run }: { run: AgentRunView }) {
+/** What a handoff does in a conversation: the tool call, its reason, and what the customer would receive. */
+function HandoffResult({ reason, message }: { reason: string; message: string }) {
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconUserShare size={18} aria-hidden />}
+      title="The agent would hand over to a person"
+    >
+      <Stack gap="sm">
+        <dl className={classes.facts}>
+          <dt>Tool call</dt>
+          <dd>
+            <Code>handoff</Code>
+          </dd>
+          <dt>Reason</dt>
+          <dd className={classes.preformatted}>{reason}</dd>
+          <dt>Customer receives</dt>
+          <dd className={classes.preformatted}>{message}</dd>
+        </dl>
+        <Text size="sm">The conversation would be paused and marked Needs attention.</Text>
+      </Stack>
+    </Alert>
+  )
+}
+
+function RunResult({ run, handoffMessage }: { run: AgentRunView; handoffMessage: string }) {
   return (
     <Stack gap="md" aria-live="polite">
       <div>
         <Title order={3} size="h5" mb="xs">
           Agent Response
         </Title>
-        <Paper withBorder p="sm" bg="gray.0">
-          <Text className={classes.preformatted}>{run.output}</Text>
-        </Paper>
+        {run.handoff ? (
+          <HandoffResult reason={run.handoff.reason} message={handoffMessage} />
+        ) : (
+          <Paper withBorder p="sm" bg="gray.0">
+            <Text className={classes.preformatted}>{run.output}</Text>
+          </Paper>
+        )}
       </div>
       <div>
         <Title order={3} size="h5" mb="xs">
@@ -159,7 +192,7 @@ export function AgentTestPanel({
           </Group>
         </Stack>
       </FormComponent>
-      {answer?.run ? <RunResult run={answer.run} /> : null}
+      {answer?.run ? <RunResult run={answer.run} handoffMessage={agent.handoffMessage} /> : null}
     </Stack>
   )
 }

@@ -1,7 +1,8 @@
+import type { AgentBehaviour } from '~/lib/agent-behaviour'
 import type { AgentStatus, ModelType } from '~/lib/agent-schemas'
 
 /** What the Agents screen shows of an agent (the loaders' AgentView, as the browser receives it). */
-export type AgentItem = {
+export type AgentItem = AgentBehaviour & {
   id: string
   readableId: string
   name: string

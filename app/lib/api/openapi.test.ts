@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agent-behaviour'
 import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
 import { endpoints } from './endpoints'
 import { buildOpenApiDocument } from './openapi'
@@ -14,7 +15,7 @@ const bodyOf = (path: string, method: string): Schema => {
 }
 
 describe('the OpenAPI document', () => {
-  it('shows the agent defaults and that only name, readableId and systemPrompt are required on create', () => {
+  it("shows the agent defaults (the spec's and a new agent's behaviour) and that only name, readableId and systemPrompt are required on create", () => {
     const create = bodyOf('/organizations/{orgId}/agents', 'post')
     expect(create.required?.sort()).toEqual(['name', 'readableId', 'systemPrompt'])
     const defaults = Object.fromEntries(
@@ -22,7 +23,7 @@ describe('the OpenAPI document', () => {
         .filter(([, property]) => 'default' in property)
         .map(([name, property]) => [name, property.default]),
     )
-    expect(defaults).toEqual(AGENT_DEFAULTS)
+    expect(defaults).toEqual({ ...AGENT_DEFAULTS, ...AGENT_BEHAVIOUR_DEFAULTS })
   })
 
   it('every PATCH body has no required field but the organization name, its only changeable one', () => {

@@ -12,6 +12,13 @@ import { orgParams } from './shared'
 
 const agentRunResultSchema = z.object({
   output: z.string(),
+  handoff: z
+    .object({ reason: z.string().meta({ description: "The model's reason for handing over" }) })
+    .nullable()
+    .meta({
+      description:
+        "Set when the agent called its handoff tool (offered only when handoffEnabled): in a conversation the customer would receive the agent's handoffMessage, and the conversation would be paused and marked Needs attention; null otherwise",
+    }),
   executionId: z.string(),
   modelUsed: z.string(),
   tokensUsed: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
@@ -37,7 +44,7 @@ export const agentEndpoints = {
     path: '/organizations/{orgId}/agents',
     operationId: 'createAgent',
     summary:
-      'Create an agent: name, readableId and systemPrompt are required; what else is left out takes the spec defaults (shown per field), status active',
+      "Create an agent: name, readableId and systemPrompt are required; what else is left out takes the spec defaults and a new agent's behaviour (shown per field), status active",
     tag: 'Agents',
     params: orgParams,
     body: createAgentBodySchema,
@@ -58,7 +65,7 @@ export const agentEndpoints = {
     path: '/organizations/{orgId}/agents/{agentId}',
     operationId: 'updateAgent',
     summary:
-      'Change the fields given, and only those; null clears description, maxTokens, topP or topK. The readable id cannot change',
+      'Change the fields given, and only those; null clears description, maxTokens, topP or topK, and switches officeHours off. The readable id cannot change',
     tag: 'Agents',
     params: agentParams,
     body: patchAgentBodySchema,
