@@ -44,10 +44,19 @@ export async function signUpWithOrganization(page: Page, displayName = 'Channel 
   return account
 }
 
-/** An agent made by posting the Agents page's own form with the browser's session. */
-export async function createAgent(page: Page, name: string, description: string) {
+/**
+ * An agent made by posting the Agents page's own form with the browser's session. It answers each message at once
+ * (a burst wait of 0) unless the test asks for a wait; its other behaviour takes a new agent's defaults.
+ */
+export async function createAgent(
+  page: Page,
+  name: string,
+  description: string,
+  { burstWaitSeconds = 0 } = {},
+) {
   const response = await page.request.post('/agents/new', {
     form: {
+      burstWaitSeconds: String(burstWaitSeconds),
       name,
       readableId: `agent-${randomUUID().slice(0, 8)}`,
       description,

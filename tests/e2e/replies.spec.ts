@@ -89,6 +89,32 @@ test('a customer writes to a connected bot and the assigned agent answers, once 
   expect(await sentTexts(bot.token, chatId)).toHaveLength(3)
 })
 
+test('a customer who writes three lines in a row gets one answer that reads them all (the burst wait)', async ({
+  page,
+}) => {
+  await signUpWithOrganization(page, 'Burst Owner')
+  await createAgent(page, 'Patient Desk', 'Waits for the customer to finish', { burstWaitSeconds: 2 })
+  const bot = await registerBot('Patient Desk Bot')
+  await page.reload()
+  await connectBot(page, bot.token)
+  const details = await openDetails(page, 'Patient Desk Bot')
+  await flip(details, 'Webhook Subscription')
+  await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
+  await assignAgent(page, details, 'Patient Desk')
+
+  const chatId = 800_000 + Math.floor(Math.random() * 100_000)
+  const base = Math.floor(Math.random() * 1_000_000)
+  for (const [i, line] of ['hi', 'I ordered a jacket', "it hasn't arrived"].entries()) {
+    expect(await deliver(bot.token, textUpdate(chatId, line, base + i))).toBe(200)
+  }
+  await expect
+    .poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 })
+    .toEqual(["Echo: hi\nI ordered a jacket\nit hasn't arrived"])
+  // Nothing more comes for the burst's other lines.
+  await page.waitForTimeout(2500)
+  expect(await sentTexts(bot.token, chatId)).toHaveLength(1)
+})
+
 test('Meta’s webhook on the running server: the handshake, and signed deliveries checked before anything is stored', async ({
   baseURL,
 }) => {
