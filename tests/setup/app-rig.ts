@@ -10,6 +10,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from '~/db/client.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
+import type { AgentBehaviour } from '~/lib/agent-behaviour'
 import { assignAgent } from '~/services/channels/channels.server'
 import type { TelegramFake } from '../fakes/telegram-server'
 import { telegramTextUpdate } from '../fixtures/telegram'
@@ -20,19 +21,24 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export type RigBot = { token: string; channelId: string; secret: string; webhookUrl: string }
 
-/** `count` tenants, each with a Telegram bot whose webhook points at `publicUrl` and an active agent on it. */
+/**
+ * `count` tenants, each with a Telegram bot whose webhook points at `publicUrl` and an active agent on it, with
+ * `behaviour` (e.g. a burst wait; by default the agent answers each message at once).
+ */
 export async function seedBots({
   db,
   telegram,
   publicUrl,
   encryptionKey,
   count,
+  behaviour,
 }: {
   db: Database
   telegram: TelegramFake
   publicUrl: string
   encryptionKey: string
   count: number
+  behaviour?: Partial<AgentBehaviour>
 }): Promise<RigBot[]> {
   const deps = {
     publicUrl,
@@ -52,6 +58,7 @@ export async function seedBots({
       name: 'Helper',
       creativityLevel: 0.2,
       systemPrompt: 'You are a helpful assistant.',
+      ...behaviour,
     })
     await assignAgent(scope, channelId, { agentId: agent.id, agentEnabled: true })
     bots.push({ token, channelId, secret: hook.secretToken, webhookUrl: hook.url })
