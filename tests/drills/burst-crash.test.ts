@@ -264,7 +264,7 @@ describe('a worker killed with SIGKILL mid-burst, with a 1 s burst wait, then st
     expect(answers).toHaveLength(bursts.length)
     for (const answer of answers) {
       expect(answer.status).toBe('sent')
-      expect(answer.text).toBe(expected.get(answer.inboundId))
+      expect(answer.text).toBe(expected.get(answer.inboundId ?? undefined))
     }
     const outbound = await handle.db
       .select({ id: messages.id })

@@ -99,6 +99,47 @@ describe('the burst wait', () => {
     expect(runs).toHaveLength(2)
   })
 
+  it('a worker that died once the platform had the answer, before recording it: the answer is sent as stored, not dropped, though the customer wrote since', async () => {
+    // A wait of 30 s keeps the worker off these messages: the runs are made by hand.
+    const bot = await p.newBot({ behaviour: { burstWaitSeconds: 30 } })
+    const chatId = ++chats
+    const tag = `window-${chatId}`
+    for (const line of ['one', 'two', 'three']) await receive(bot, `${tag} ${line}`, chatId)
+    const burst = await messagesOf(p.db, bot.channelId, 'inbound')
+    // The process dies right after the platform accepted the answer: our record of the send never happens.
+    const dying = {
+      ...p.deps,
+      telegram: {
+        ...p.deps.telegram,
+        sendMessage: async (...args: Parameters<typeof p.deps.telegram.sendMessage>) => {
+          await p.deps.telegram.sendMessage(...args)
+          throw new Error('the worker died here')
+        },
+      },
+    }
+    await expect(replyToMessage(dying, burst[2].id)).rejects.toThrow('the worker died here')
+    const answer = `Echo: ${tag} one\n${tag} two\n${tag} three`
+    expect(sentTexts(bot)).toEqual([answer])
+    // The customer saw the answer and writes again; then the job comes back (a new worker took it over).
+    await receive(bot, `${tag} thanks`, chatId)
+    const late = (await messagesOf(p.db, bot.channelId, 'inbound'))[3]
+    expect(await replyToMessage(p.deps, burst[2].id)).toMatchObject({ outcome: 'replied' })
+    expect(await replyToMessage(p.deps, late.id)).toMatchObject({ outcome: 'replied' })
+
+    // The window's one duplicate (ADR 021), then the new message's own answer: the first burst is not answered
+    // again merged with it, and what the customer saw is on record.
+    expect(sentTexts(bot)).toEqual([answer, answer, `Echo: ${tag} thanks`])
+    const rows = await messagesOf(p.db, bot.channelId)
+    const answers = rows.filter((m) => m.direction === 'outbound')
+    expect(answers.map((m) => [m.replyToMessageId, m.text, m.status])).toEqual([
+      [burst[2].id, answer, 'sent'],
+      [late.id, `Echo: ${tag} thanks`, 'sent'],
+    ])
+    expect(rows.filter((m) => m.direction === 'inbound').map((m) => m.status)).toEqual(
+      Array(4).fill('replied'),
+    )
+  })
+
   it('with a wait of 0, each message gets its own answer, in order (today’s behaviour)', async () => {
     const bot = await p.newBot({ behaviour: { burstWaitSeconds: 0 } })
     const chatId = ++chats

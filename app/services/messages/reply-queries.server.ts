@@ -384,16 +384,6 @@ export async function hasNewerQueued(db: Database, message: Pick<Message, 'conve
 }
 
 /**
- * An answer stored by a run that died before sending it, now stale (the customer wrote again): removed, so that
- * the burst's next message answers everything. Only when no part of it went out.
- */
-export async function dropStaleAnswer(db: Database, replyId: string) {
-  await db
-    .delete(messages)
-    .where(and(eq(messages.id, replyId), eq(messages.status, 'pending'), eq(messages.sentParts, 0)))
-}
-
-/**
  * The agent handed the conversation over: the AI is paused until a person resumes it (no auto-resume: the customer
  * asked for a person) and the conversation needs attention with the reason. Idempotent: a run that comes again
  * after a crash does the same.

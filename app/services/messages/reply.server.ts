@@ -12,7 +12,6 @@ import type { Database } from '~/db/client.server'
 import { promptOf } from './reply-prompt.server'
 import { sendNotice } from './reply-notices.server'
 import {
-  dropStaleAnswer,
   handOver,
   hasNewerQueued,
   loadReplyContext,
@@ -248,12 +247,11 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     else await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.aiPaused)
     return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
   }
-  if (stored && burstWait > 0 && stored.sentParts === 0 && context.newerQueued) {
-    // An earlier run stored this answer and died; the customer has written since: their next message answers all.
-    await dropStaleAnswer(deps.db, stored.id)
-    return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
-  }
   if (stored) {
+    // An earlier run stored this answer and died: it is sent as stored even when the customer has written since
+    // (their new messages get an answer of their own next). Nothing tells whether the dead run's send reached the
+    // platform; dropping the answer would answer the burst a second time, merged with the new lines, and lose the
+    // record of what the customer saw (ADR 021: a stored answer is resent as stored).
     return attempt(deps, context, async (sender) => {
       if (context.replyHandoff) {
         await handOver(deps.db, conversation.id, ATTENTION_REASONS.handoff(context.replyHandoff))
