@@ -19,6 +19,16 @@
  *          (each sends one a second). What a customer waits at that load: its overhead is the latency target.
  * docs/decisions/027 says why the two are measured apart.
  *
+ * BENCH_BURST_WAIT_SECONDS (0-30, default 0) gives the seeded agents that burst wait (docs/decisions/041): a
+ * customer's messages sent within the wait are answered once. A third phase shape, `bursts` (the only one, and
+ * the default, with a wait: the other two shapes' burst boundaries would depend on the machine's timing), sends
+ * each conversation's messages in bursts of BENCH_BURST_LINES (3) lines back to back, a burst's answer merging
+ * its lines ("Echo: line1\nline2\nline3" from the fake model); the next burst goes once the platform has that
+ * answer, so the pause is always longer than the wait and the boundaries are the bench's. Without a wait the same
+ * shape answers each line (the comparison). There, a burst answered is the unit: lost, duplicated and out of order
+ * count bursts, `stray` counts answers that are no burst's (a burst split or merged with another), and the
+ * overhead is what comes beyond the wait (it includes the worker's poll for a job whose wait ended, up to 2 s).
+ *
  * Printed per phase: replies/s (replies over the time from the first webhook request to the last reply),
  * acknowledgement p50/p99, and the overhead p50/p99: the time a reply took beyond the model, i.e. platform send
  * time − model time − the moment the message could be answered, which is its webhook acknowledgement or, when
@@ -60,20 +70,43 @@ const NODE_ARGS = process.env.BENCH_NODE_IMPORT
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : []
 const TARGETS = { repliesPerSecond: 100, overheadP99Ms: 200 }
-/** BENCH_PHASES (burst,paced): which load shapes run, in order, each with conversations of its own. */
-const PHASES = (process.env.BENCH_PHASES ?? 'burst,paced').split(',').map((p) => {
-  const phase = p.trim()
-  if (phase !== 'burst' && phase !== 'paced') throw new Error(`Unknown phase ${phase}`)
-  return phase
-})
+/** BENCH_BURST_WAIT_SECONDS: the seeded agents' burst wait (0 answers each message at once). */
+const BURST_WAIT_SECONDS = Number(process.env.BENCH_BURST_WAIT_SECONDS ?? 0)
+if (!Number.isInteger(BURST_WAIT_SECONDS) || BURST_WAIT_SECONDS < 0 || BURST_WAIT_SECONDS > 30) {
+  throw new Error('BENCH_BURST_WAIT_SECONDS is a whole number of seconds from 0 to 30')
+}
+/** BENCH_BURST_LINES: the lines of a burst in the `bursts` phase. */
+const BURST_LINES = Number(process.env.BENCH_BURST_LINES) || 3
+/** BENCH_PHASES (burst,paced; bursts with a wait): which load shapes run, in order, each with conversations of its own. */
+const PHASES = (process.env.BENCH_PHASES ?? (BURST_WAIT_SECONDS > 0 ? 'bursts' : 'burst,paced'))
+  .split(',')
+  .map((p) => {
+    const phase = p.trim()
+    if (phase !== 'burst' && phase !== 'paced' && phase !== 'bursts')
+      throw new Error(`Unknown phase ${phase}`)
+    if (phase !== 'bursts' && BURST_WAIT_SECONDS > 0) {
+      throw new Error(
+        `With a burst wait only the bursts phase runs: ${phase}'s bursts would depend on timing`,
+      )
+    }
+    return phase
+  })
 /** The paced phase's messages a second (BENCH_RATE): the throughput target by default. */
 const RATE = Number(process.env.BENCH_RATE) || TARGETS.repliesPerSecond
 const describeShape = (kind: Shape['kind']) =>
-  kind === 'burst' ? 'burst (each message once the previous was acknowledged)' : `paced at ${RATE} messages/s`
+  kind === 'burst'
+    ? 'burst (each message once the previous was acknowledged)'
+    : kind === 'paced'
+      ? `paced at ${RATE} messages/s`
+      : `bursts of ${BURST_LINES} lines back to back, the next once the previous was answered, wait ${BURST_WAIT_SECONDS} s`
+/** Whether a phase's answers are per burst (one for its lines) rather than per message. */
+const answersBursts = (kind: Shape['kind']) => kind === 'bursts' && BURST_WAIT_SECONDS > 0
 
 type Sent = {
   chatId: number
   index: number
+  /** The burst the message belongs to in the `bursts` phase (its index in the other phases). */
+  burst: number
   text: string
   requestedAt: number
   ackAt: number
@@ -174,7 +207,11 @@ function postWebhook(bot: RigBot, body: string): Promise<number> {
  * for at that load). A paced message whose slot comes before the previous one was acknowledged goes at once
  * after it, so that a conversation's messages still arrive in order.
  */
-type Shape = { kind: 'burst' } | { kind: 'paced'; rate: number; startedAt: number }
+type Shape =
+  | { kind: 'burst' }
+  | { kind: 'paced'; rate: number; startedAt: number }
+  /** `answered(text)`: whether the platform has received that answer. */
+  | { kind: 'bursts'; answered: (text: string) => boolean }
 
 /** One conversation: its messages in order, shaped as above. */
 async function converse(
@@ -192,20 +229,72 @@ async function converse(
       const wait = due - wallClockMs()
       if (wait > 0) await sleep(wait)
     }
+    const burst = shape.kind === 'bursts' ? Math.floor(index / BURST_LINES) : index
+    if (shape.kind === 'bursts' && index > 0 && index % BURST_LINES === 0) {
+      // The previous burst's answer first: then its lines are settled, and this burst cannot merge with them.
+      const expected = unitsOf(sent, 'bursts').at(-1)?.answer ?? ''
+      const deadline = Date.now() + SETTLE_TIMEOUT_MS
+      while (!shape.answered(expected)) {
+        if (Date.now() > deadline) return sent // counted as lost
+        await sleep(20)
+      }
+    }
     const text = `${runTag} chat ${chatId} message ${index}`
     const id = ++ids.next
     const body = JSON.stringify(textUpdate(id, chatId, id, text))
     const requestedAt = wallClockMs()
     const status = await postWebhook(bot, body)
-    sent.push({ chatId, index, text, requestedAt, ackAt: wallClockMs(), status })
+    sent.push({ chatId, index, burst, text, requestedAt, ackAt: wallClockMs(), status })
   }
   return sent
 }
 
+/**
+ * What is answered once: a burst of lines when the agents wait (the fake model echoes the merged turn), each
+ * message otherwise. In order per conversation, as sent.
+ */
+type Unit = {
+  chatId: number
+  index: number
+  /** The customer's turn as the model reads it, and the answer the platform should get. */
+  turn: string
+  answer: string
+  requestedAt: number
+  /** The acknowledgement of its last line: from then on it may be answered (after the wait). */
+  ackAt: number
+  refused: boolean
+}
+function unitsOf(sent: Sent[], kind: Shape['kind']): Unit[] {
+  const groups = new Map<string, Sent[]>()
+  for (const s of sent) {
+    const key = answersBursts(kind) ? `${s.chatId}:${s.burst}` : `${s.chatId}:${s.index}:m`
+    groups.set(key, [...(groups.get(key) ?? []), s])
+  }
+  return [...groups.values()].map((lines) => {
+    const last = lines[lines.length - 1]
+    const turn = lines.map((l) => l.text).join('\n')
+    return {
+      chatId: last.chatId,
+      index: answersBursts(kind) ? last.burst : last.index,
+      turn,
+      answer: `Echo: ${turn}`,
+      requestedAt: lines[0].requestedAt,
+      ackAt: last.ackAt,
+      refused: lines.some((l) => l.status !== 200),
+    }
+  })
+}
+
 type Outcome = {
   pass: string
+  kind: Shape['kind']
+  /** Messages sent, and the answers expected for them (one per message, or per burst with a wait). */
+  messages: number
+  units: number
   replies: number
   lost: number
+  /** Answers that are no unit's: a burst split, or merged with another. */
+  stray: number
   duplicated: number
   outOfOrder: number
   rejected: number
@@ -234,6 +323,7 @@ const repliesOf = (telegram: TelegramFake, runTag: string) =>
 /** Matches what the platform received to what was sent. */
 function analyse(
   pass: string,
+  kind: Shape['kind'],
   runTag: string,
   sent: Sent[],
   telegram: TelegramFake,
@@ -242,12 +332,17 @@ function analyse(
   cpu: ReturnType<typeof cpuUsed>,
 ): Outcome {
   const sends = repliesOf(telegram, runTag)
-  const byText = new Map(sent.map((s) => [`Echo: ${s.text}`, s]))
-  const replies = new Map<Sent, number[]>()
-  const order = new Map<number, number[]>() // chat id → message indexes in the order their replies arrived
+  const units = unitsOf(sent, kind)
+  const byText = new Map(units.map((u) => [u.answer, u]))
+  const replies = new Map<Unit, number[]>()
+  const order = new Map<number, number[]>() // chat id → unit indexes in the order their replies arrived
+  let stray = 0
   for (const call of sends) {
     const source = byText.get(String(call.params.text))
-    if (!source) continue
+    if (!source) {
+      stray++
+      continue
+    }
     replies.set(source, [...(replies.get(source) ?? []), call.at])
     order.set(source.chatId, [...(order.get(source.chatId) ?? []), source.index])
   }
@@ -281,19 +376,21 @@ function analyse(
   }
   const overheads: number[] = []
   const raw: number[] = []
-  const firstSendOf = (s: Sent | undefined) => (s ? replies.get(s)?.[0] : undefined)
-  const byChat = new Map<number, Sent[]>()
-  for (const s of sent) byChat.set(s.chatId, [...(byChat.get(s.chatId) ?? []), s])
+  const firstSendOf = (u: Unit | undefined) => (u ? replies.get(u)?.[0] : undefined)
+  const byChat = new Map<number, Unit[]>()
+  for (const u of units) byChat.set(u.chatId, [...(byChat.get(u.chatId) ?? []), u])
+  // The earliest a unit may be answered: its last line acknowledged, plus the agents' wait.
+  const waitMs = BURST_WAIT_SECONDS * 1000
   for (const conversation of byChat.values()) {
     conversation.sort((a, b) => a.index - b.index)
-    conversation.forEach((s, i) => {
-      const sentAt = firstSendOf(s)
-      const modelMs = modelTime.get(s.text)
+    conversation.forEach((u, i) => {
+      const sentAt = firstSendOf(u)
+      const modelMs = modelTime.get(u.turn)
       if (sentAt === undefined || modelMs === undefined) return
       const previous = i > 0 ? firstSendOf(conversation[i - 1]) : undefined
-      const ready = Math.max(s.ackAt, previous ?? 0)
+      const ready = Math.max(u.ackAt + waitMs, previous ?? 0)
       overheads.push(sentAt - ready - modelMs)
-      raw.push(sentAt - s.ackAt - modelMs)
+      raw.push(sentAt - u.ackAt - modelMs)
     })
   }
   const windows = sends
@@ -307,10 +404,17 @@ function analyse(
   const allSends = answered.flat()
   const start = Math.min(...sent.map((s) => s.requestedAt))
   const end = Math.max(...allSends)
+  const unitsEach = answersBursts(kind) ? Math.ceil(MESSAGES / BURST_LINES) : MESSAGES
   return {
     pass,
+    kind,
+    messages: sent.length,
+    units: CONVERSATIONS * unitsEach,
     replies: allSends.length,
-    lost: sent.filter((s) => s.status === 200 && !replies.has(s)).length,
+    // What the webhook accepted and never got its answer, and what a conversation gave up sending for it.
+    lost:
+      units.filter((u) => !u.refused && !replies.has(u)).length + (CONVERSATIONS * unitsEach - units.length),
+    stray,
     duplicated: answered.reduce((n, times) => n + times.length - 1, 0),
     outOfOrder,
     rejected: sent.filter((s) => s.status !== 200).length,
@@ -344,6 +448,19 @@ async function sendRecords(databaseUrl: string | undefined, dataDir: string) {
   }
 }
 
+/** Whether the platform has received a text: a set kept up with the fake's calls as they come. */
+function answeredAtPlatform(telegram: TelegramFake) {
+  const texts = new Set<string>()
+  let seen = 0
+  return (text: string) => {
+    for (; seen < telegram.calls.length; seen++) {
+      const call = telegram.calls[seen]
+      if (call.method === 'sendMessage') texts.add(String(call.params.text))
+    }
+    return texts.has(text)
+  }
+}
+
 async function waitForReplies(telegram: TelegramFake, runTag: string, expected: number) {
   const count = () => repliesOf(telegram, runTag).length
   const deadline = Date.now() + SETTLE_TIMEOUT_MS
@@ -363,7 +480,14 @@ async function runPass(pass: string): Promise<Outcome[]> {
     const dataDir = path.join(scratch, 'data')
     const encryptionKey = randomBytes(32).toString('hex')
     const seedDb = await openDatabase({ databaseUrl: postgres?.url, dataDir })
-    const bots = await seedBots({ db: seedDb.db, telegram, publicUrl, encryptionKey, count: BOTS })
+    const bots = await seedBots({
+      db: seedDb.db,
+      telegram,
+      publicUrl,
+      encryptionKey,
+      count: BOTS,
+      behaviour: { burstWaitSeconds: BURST_WAIT_SECONDS },
+    })
     await seedDb.close()
 
     const env: Record<string, string> = {
@@ -410,19 +534,24 @@ async function runPass(pass: string): Promise<Outcome[]> {
     for (const [p, kind] of PHASES.entries()) {
       const cpuBefore = readCpu(probe)
       const runTag = randomBytes(3).toString('hex')
-      const shape: Shape = kind === 'paced' ? { kind, rate: RATE, startedAt: wallClockMs() } : { kind }
+      const shape: Shape =
+        kind === 'paced'
+          ? { kind, rate: RATE, startedAt: wallClockMs() }
+          : kind === 'bursts'
+            ? { kind, answered: answeredAtPlatform(telegram) }
+            : { kind }
       // Each phase has conversations of its own.
       const conversations = Array.from({ length: CONVERSATIONS }, (_, i) =>
         converse(bots[i % bots.length], 100_000 * (p + 1) + i, i, runTag, ids, shape),
       )
       const sent = (await Promise.all(conversations)).flat()
-      await waitForReplies(telegram, runTag, sent.length)
+      await waitForReplies(telegram, runTag, unitsOf(sent, kind).length)
       phases.push({ shape: kind, runTag, sent, cpu: cpuUsed(cpuBefore, readCpu(probe)) })
     }
     for (const child of processes.reverse()) await child.stop()
     const recordedAt = await sendRecords(postgres?.url, dataDir)
     const outcomes = phases.map(({ shape, runTag, sent, cpu }) =>
-      analyse(`${pass}, ${describeShape(shape)}`, runTag, sent, telegram, model, recordedAt, cpu),
+      analyse(`${pass}, ${describeShape(shape)}`, shape, runTag, sent, telegram, model, recordedAt, cpu),
     )
     const kept = process.env.BENCH_KEEP_LOGS ? `; logs in ${scratch}` : ''
     console.log(`\n${pass}: ${before} before, ${machine()} after${kept}`)
@@ -440,15 +569,20 @@ async function runPass(pass: string): Promise<Outcome[]> {
  * capacity in the burst and overhead when paced.
  */
 function report(o: Outcome, kind: Shape['kind'], timed: boolean) {
-  const expected = CONVERSATIONS * MESSAGES
   const cpuMs = (seconds: number) => `${((seconds * 1000) / Math.max(1, o.replies)).toFixed(1)} ms`
+  const bursts = answersBursts(kind)
+  const unit = bursts ? 'bursts' : 'messages'
+  const wait = BURST_WAIT_SECONDS > 0 ? ` + wait ${BURST_WAIT_SECONDS} s` : ''
   console.log(
     [
-      `${o.pass}: ${o.replies} replies to ${expected} messages, ${o.repliesPerSecond.toFixed(1)} replies/s`,
-      `  lost ${o.lost}, duplicated ${o.duplicated}, out of order ${o.outOfOrder}, webhooks refused ${o.rejected}`,
+      `${o.pass}: ${o.replies} replies to ${o.units} ${unit}` +
+        (bursts ? ` (${o.messages} messages), ${o.units - o.lost} bursts answered` : '') +
+        `, ${o.repliesPerSecond.toFixed(1)} replies/s`,
+      `  lost ${o.lost}, duplicated ${o.duplicated}, out of order ${o.outOfOrder}, stray ${o.stray}, ` +
+        `webhooks refused ${o.rejected}`,
       `  webhook acknowledgement p50 ${ms(o.ackP50)}, p99 ${ms(o.ackP99)}`,
-      `  overhead (send − model − max(ack, previous reply)) p50 ${ms(o.overheadP50)}, p99 ${ms(o.overheadP99)}`,
-      `  raw (send − ack − model, in-order wait included) p50 ${ms(o.rawP50)}, p99 ${ms(o.rawP99)}`,
+      `  overhead (send − model − max(ack${wait}, previous reply)) p50 ${ms(o.overheadP50)}, p99 ${ms(o.overheadP99)}`,
+      `  raw (send − ack − model, in-order wait${wait} included) p50 ${ms(o.rawP50)}, p99 ${ms(o.rawP99)}`,
       `  model calls ${o.modelCalls}, at most ${o.maxModelInFlight} in flight`,
       `  send window (platform accepted → our record) p50 ${ms(o.windowP50)}, p99 ${ms(o.windowP99)}, max ${ms(o.windowMax)}`,
       `  CPU per reply: web ${cpuMs(o.cpu.web)}, worker ${cpuMs(o.cpu.worker)}, PostgreSQL ${cpuMs(o.cpu.postgres)}, ` +
@@ -456,7 +590,7 @@ function report(o: Outcome, kind: Shape['kind'], timed: boolean) {
     ].join('\n'),
   )
   const missed: string[] = []
-  if (o.replies !== expected || o.lost || o.duplicated || o.outOfOrder || o.rejected)
+  if (o.replies !== o.units || o.lost || o.duplicated || o.outOfOrder || o.stray || o.rejected)
     missed.push('exactly once, in order')
   if (timed && kind === 'burst' && o.repliesPerSecond < TARGETS.repliesPerSecond)
     missed.push(`${TARGETS.repliesPerSecond} replies/s`)
@@ -469,7 +603,8 @@ async function main() {
   buildAppIfMissing()
   console.log(
     `${CONVERSATIONS} conversations × ${MESSAGES} messages, model ${MODEL_DELAY_MS} ms, ` +
-      `REPLY_WORKER_CONCURRENCY ${process.env.REPLY_WORKER_CONCURRENCY ?? 'default'}, ${WORKERS} worker process(es) on PostgreSQL`,
+      `REPLY_WORKER_CONCURRENCY ${process.env.REPLY_WORKER_CONCURRENCY ?? 'default'}, ${WORKERS} worker process(es) on PostgreSQL, ` +
+      `burst wait ${BURST_WAIT_SECONDS} s`,
   )
   let failed = false
   for (const pass of PASSES) {
