@@ -190,7 +190,12 @@ function postWebhook(bot: RigBot, body: string): Promise<number> {
         'x-telegram-bot-api-secret-token': bot.secret,
       },
     })
-    call.on('error', reject)
+    call.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed as idle just as it was reused (conversations of the bursts
+      // phase pause for seconds): the request never reached it. Node's documented remedy is to send it again.
+      if (call.reusedSocket && error.code === 'ECONNRESET') postWebhook(bot, body).then(resolve, reject)
+      else reject(error)
+    })
     call.on('response', (response) => {
       response.resume()
       response.on('end', () => resolve(response.statusCode ?? 0))
