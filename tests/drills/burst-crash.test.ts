@@ -13,25 +13,19 @@
  * PostgreSQL only, like worker-crash.test.ts (a database of its own on the server, so that the worker's pg-boss
  * sees only its jobs).
  */
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { and, eq, inArray } from 'drizzle-orm'
-import pg from 'pg'
 import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type DatabaseHandle } from '~/db/client.server'
+import type { DatabaseHandle } from '~/db/client.server'
 import { messages } from '~/db/schema'
-import { startQueues } from '~/jobs/queues.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
 } from '~/services/messages/telegram-webhook.server'
-import { createLogger } from '~/utils/logger.server'
-import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
-import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
-import { seedBots, startAppProcess, textUpdate, type AppProcess, type RigBot } from '../setup/app-rig'
+import type { TelegramFake } from '../fakes/telegram-server'
+import { textUpdate, type RigBot } from '../setup/app-rig'
+import { startDrill, type Drill } from './drill-rig'
 
 const CONVERSATIONS = 20
 const BURSTS_EACH = 4
@@ -44,82 +38,24 @@ const ANSWERS_BEFORE_KILL = 25
  * come, each a wait and a poll (up to 2 s) behind the previous one; generous for a loaded machine. */
 const FINISH_BUDGET_MS = 75_000
 
-const serverUrl = process.env.DATABASE_URL ?? ''
-const databaseName = `replypilot_drill_${randomUUID().replaceAll('-', '').slice(0, 12)}`
-const drillUrl = (() => {
-  const url = new URL(serverUrl || 'postgres://localhost/postgres')
-  url.pathname = `/${databaseName}`
-  return url.toString()
-})()
-
-let scratch: string
-let telegram: TelegramFake
-let model: OpenAiFake
+let drill: Drill
 let handle: DatabaseHandle
 let boss: PgBoss
+let telegram: TelegramFake
 let bots: RigBot[]
-const workers: AppProcess[] = []
-const encryptionKey = randomBytes(32).toString('hex')
-
-async function onServer(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
-function startWorker(n: number) {
-  const env = {
-    NODE_ENV: 'development',
-    DATABASE_URL: drillUrl,
-    DATA_DIR: path.join(scratch, 'data'),
-    ENCRYPTION_KEY: encryptionKey,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    TELEGRAM_UPDATES: 'webhook',
-    LLM_BASE_URL: model.url,
-    LLM_API_KEY: 'sk-drill',
-    LOG_LEVEL: 'info',
-  }
-  const worker = startAppProcess('server/worker.ts', env, path.join(scratch, `worker-${n}.log`))
-  workers.push(worker)
-  return worker
-}
-
-const workerLogs = () =>
-  workers
-    .map((_, i) => readFileSync(path.join(scratch, `worker-${i + 1}.log`), 'utf8').slice(-4000))
-    .join('\n')
-
 beforeAll(async () => {
-  scratch = mkdtempSync(path.join(tmpdir(), 'replypilot-drill-'))
-  ;[telegram, model] = await Promise.all([startTelegramFake(), startOpenAiFake()])
-  model.setBehavior({ delayMs: MODEL_DELAY_MS })
-  await onServer(`CREATE DATABASE ${databaseName}`)
-  handle = await openDatabase({ databaseUrl: drillUrl, dataDir: scratch })
-  const logger = createLogger({ level: 'warn', sink: () => undefined })
-  boss = await startQueues({ database: handle, databaseUrl: drillUrl, logger })
-  bots = await seedBots({
-    db: handle.db,
-    telegram,
-    publicUrl: 'https://replypilot.example.com',
-    encryptionKey,
-    count: 4,
+  drill = await startDrill({
+    modelDelayMs: MODEL_DELAY_MS,
     behaviour: { burstWaitSeconds: BURST_WAIT_SECONDS },
   })
+  ;({ handle, boss, telegram, bots } = drill)
 }, 60_000)
-
 afterAll(async () => {
-  for (const worker of workers) await worker.stop()
-  await boss?.stop({ graceful: false, close: true }).catch(() => undefined)
-  await handle?.close()
-  await Promise.all([telegram?.close(), model?.close()])
-  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`)
-  rmSync(scratch, { recursive: true, force: true })
+  await drill?.close()
 }, 30_000)
+
+const startWorker = (n: number) => drill.startWorker(n)
+const workerLogs = () => drill.workerLogs()
 
 type Burst = {
   chatId: number
@@ -128,22 +64,6 @@ type Burst = {
   ids: string[]
   /** What the fake model answers (it echoes the last user turn, the burst's lines merged). */
   answer: string
-}
-
-/** What our database says of each burst's answer (by its last message): whether any part is recorded as sent. */
-async function sendRecords(lastIds: string[]) {
-  const rows = await handle.db
-    .select({ inboundId: messages.replyToMessageId, sentParts: messages.sentParts, status: messages.status })
-    .from(messages)
-    .where(and(inArray(messages.replyToMessageId, lastIds), eq(messages.direction, 'outbound')))
-  return new Map(rows.map((r) => [r.inboundId ?? '', r]))
-}
-
-async function activeReplyJobs(): Promise<number> {
-  const result = await handle.pool?.query<{ n: number }>(
-    `select count(*)::int as n from pgboss.job_common where name = 'reply' and state = 'active'`,
-  )
-  return result?.rows[0]?.n ?? 0
 }
 
 const chatIds = new Set(Array.from({ length: CONVERSATIONS }, (_, c) => String(600_000 + c)))
@@ -214,8 +134,8 @@ describe('a worker killed with SIGKILL mid-burst, with a 1 s burst wait, then st
     const atKill = {
       sent: answersAtPlatform(),
       bursts: bursts.length,
-      recorded: await sendRecords(bursts.map((b) => b.ids.at(-1) ?? '')),
-      activeJobs: await activeReplyJobs(),
+      recorded: await drill.sendRecords(bursts.map((b) => b.ids.at(-1) ?? '')),
+      activeJobs: await drill.activeReplyJobs(),
     }
     expect(atKill.sent.size).toBeGreaterThanOrEqual(ANSWERS_BEFORE_KILL)
     expect(atKill.sent.size).toBeLessThan(CONVERSATIONS * BURSTS_EACH - CONVERSATIONS)

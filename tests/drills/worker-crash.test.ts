@@ -9,25 +9,19 @@
  * works in a database of its own on that server, so that the worker's pg-boss (default schema) sees only its
  * jobs.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { and, eq, inArray } from 'drizzle-orm'
-import pg from 'pg'
 import type { PgBoss } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type DatabaseHandle } from '~/db/client.server'
+import type { DatabaseHandle } from '~/db/client.server'
 import { messages } from '~/db/schema'
-import { startQueues } from '~/jobs/queues.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
 } from '~/services/messages/telegram-webhook.server'
-import { createLogger } from '~/utils/logger.server'
-import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-server'
-import { startTelegramFake, type TelegramFake } from '../fakes/telegram-server'
-import { seedBots, startAppProcess, textUpdate, type AppProcess, type RigBot } from '../setup/app-rig'
+import type { TelegramFake } from '../fakes/telegram-server'
+import { textUpdate, type RigBot } from '../setup/app-rig'
+import { startDrill, type Drill } from './drill-rig'
 
 const CONVERSATIONS = 20
 const MESSAGES_EACH = 10
@@ -38,101 +32,23 @@ const REPLIES_BEFORE_KILL = 40
  * about 25 s, up to 40 s when other test files load the machine. */
 const TAKEOVER_BUDGET_MS = 60_000
 
-const serverUrl = process.env.DATABASE_URL ?? ''
-const databaseName = `replypilot_drill_${randomUUID().replaceAll('-', '').slice(0, 12)}`
-const drillUrl = (() => {
-  const url = new URL(serverUrl || 'postgres://localhost/postgres')
-  url.pathname = `/${databaseName}`
-  return url.toString()
-})()
-
-let scratch: string
-let telegram: TelegramFake
-let model: OpenAiFake
+let drill: Drill
 let handle: DatabaseHandle
 let boss: PgBoss
+let telegram: TelegramFake
 let bots: RigBot[]
-const workers: AppProcess[] = []
-const encryptionKey = randomBytes(32).toString('hex')
-
-async function onServer(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
-function startWorker(n: number) {
-  const env = {
-    NODE_ENV: 'development',
-    DATABASE_URL: drillUrl,
-    DATA_DIR: path.join(scratch, 'data'),
-    ENCRYPTION_KEY: encryptionKey,
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    // Updates come through the webhook receiver's service here; auto mode would long-poll the fake instead.
-    TELEGRAM_UPDATES: 'webhook',
-    LLM_BASE_URL: model.url,
-    LLM_API_KEY: 'sk-drill',
-    LOG_LEVEL: 'info',
-  }
-  const worker = startAppProcess('server/worker.ts', env, path.join(scratch, `worker-${n}.log`))
-  workers.push(worker)
-  return worker
-}
-
-const workerLogs = () =>
-  workers
-    .map((_, i) => readFileSync(path.join(scratch, `worker-${i + 1}.log`), 'utf8').slice(-4000))
-    .join('\n')
-
 beforeAll(async () => {
-  scratch = mkdtempSync(path.join(tmpdir(), 'replypilot-drill-'))
-  ;[telegram, model] = await Promise.all([startTelegramFake(), startOpenAiFake()])
-  model.setBehavior({ delayMs: MODEL_DELAY_MS })
-  await onServer(`CREATE DATABASE ${databaseName}`)
-  handle = await openDatabase({ databaseUrl: drillUrl, dataDir: scratch })
-  const logger = createLogger({ level: 'warn', sink: () => undefined })
-  boss = await startQueues({ database: handle, databaseUrl: drillUrl, logger })
-  bots = await seedBots({
-    db: handle.db,
-    telegram,
-    publicUrl: 'https://replypilot.example.com',
-    encryptionKey,
-    count: 4,
-  })
+  drill = await startDrill({ modelDelayMs: MODEL_DELAY_MS })
+  ;({ handle, boss, telegram, bots } = drill)
 }, 60_000)
-
 afterAll(async () => {
-  for (const worker of workers) await worker.stop()
-  await boss?.stop({ graceful: false, close: true }).catch(() => undefined)
-  await handle?.close()
-  await Promise.all([telegram?.close(), model?.close()])
-  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`)
-  rmSync(scratch, { recursive: true, force: true })
+  await drill?.close()
 }, 30_000)
 
+const startWorker = (n: number) => drill.startWorker(n)
+const workerLogs = () => drill.workerLogs()
+
 type Inbound = { id: string; text: string; chatId: number; index: number }
-
-/** What our database says of each answer: whether any part of it is recorded as sent. */
-async function sendRecords(ids: string[]) {
-  const rows = await handle.db
-    .select({ inboundId: messages.replyToMessageId, sentParts: messages.sentParts, status: messages.status })
-    .from(messages)
-    .where(and(inArray(messages.replyToMessageId, ids), eq(messages.direction, 'outbound')))
-  return new Map(rows.map((r) => [r.inboundId ?? '', r]))
-}
-
-/** Reply jobs claimed by a worker and not settled. */
-async function activeReplyJobs(): Promise<number> {
-  const result = await handle.pool?.query<{ n: number }>(
-    `select count(*)::int as n from pgboss.job_common where name = 'reply' and state = 'active'`,
-  )
-  return result?.rows[0]?.n ?? 0
-}
 
 const sendsOf = (texts: Set<string>) =>
   telegram.calls.filter((c) => c.method === 'sendMessage' && texts.has(String(c.params.text)))
@@ -189,8 +105,8 @@ describe('a worker killed with SIGKILL while 200 messages are in flight, then st
     await new Promise((resolve) => setTimeout(resolve, 500))
     const atKill = {
       sent: new Set(sendsOf(replyTexts).map((c) => String(c.params.text))),
-      recorded: await sendRecords(inbound.map((m) => m.id)),
-      activeJobs: await activeReplyJobs(),
+      recorded: await drill.sendRecords(inbound.map((m) => m.id)),
+      activeJobs: await drill.activeReplyJobs(),
     }
     const unanswered = inbound.filter((m) => !atKill.sent.has(`Echo: ${m.text}`))
     // The kill did land mid-flight: replies behind it, most messages still to answer, jobs claimed by the dead.
