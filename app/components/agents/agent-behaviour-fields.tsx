@@ -13,7 +13,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { fieldProps } from '~/components/forms/field-props'
 import {
   MAX_BURST_WAIT_SECONDS,
@@ -261,6 +261,26 @@ function OfficeHoursFields({
  * The Behaviour tab: how the agent behaves in a conversation (issue #17). Every field posts without JavaScript;
  * the form schema turns the switches and emptied boxes into the agent's behaviour.
  */
+/** One group of the tab: a titled fieldset, unboxed, spaced like the others. */
+function BehaviourGroup({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <Fieldset
+      legend={legend}
+      variant="unstyled"
+      pt="sm"
+      px={0}
+      pb={0}
+      m={0}
+      className={classes.behaviourGroup}
+    >
+      {children}
+    </Fieldset>
+  )
+}
+
+/** A message the agent sends: a box that grows with its text. */
+const MESSAGE_BOX = { autosize: true, minRows: 2, maxRows: 5 } as const
+
 export function BehaviourFields({
   fields,
   hydrated,
@@ -291,15 +311,7 @@ export function BehaviourFields({
         allowNegative={false}
         clampBehavior="none"
       />
-      <Fieldset
-        legend="Handoff to a person"
-        variant="unstyled"
-        pt="sm"
-        px={0}
-        pb={0}
-        m={0}
-        className={classes.behaviourGroup}
-      >
+      <BehaviourGroup legend="Handoff to a person">
         <Stack gap="sm">
           <Switch
             key={fields.handoffEnabled.key}
@@ -320,51 +332,29 @@ export function BehaviourFields({
                 ? 'What the customer receives when the agent hands over.'
                 : 'Kept for when handoff is switched on.'
             }
-            autosize
-            minRows={2}
-            maxRows={5}
+            {...MESSAGE_BOX}
           />
         </Stack>
-      </Fieldset>
-      <Fieldset
-        legend="When the agent cannot answer"
-        variant="unstyled"
-        pt="sm"
-        px={0}
-        pb={0}
-        m={0}
-        className={classes.behaviourGroup}
-      >
+      </BehaviourGroup>
+      <BehaviourGroup legend="When the agent cannot answer">
         <Stack gap="sm">
           <Textarea
             key={fields.fallbackMessage.key}
             {...input(fields.fallbackMessage)}
             label="Fallback message"
             description="Sent when the model fails or answers nothing. Leave it empty to send nothing; the conversation is still marked Needs attention."
-            autosize
-            minRows={2}
-            maxRows={5}
+            {...MESSAGE_BOX}
           />
           <Textarea
             key={fields.unreadableMessage.key}
             {...input(fields.unreadableMessage)}
             label="Text-only message"
             description="Sent when a customer sends something the agent cannot read (a voice note, photo, sticker, file or location). Leave it empty to send nothing."
-            autosize
-            minRows={2}
-            maxRows={5}
+            {...MESSAGE_BOX}
           />
         </Stack>
-      </Fieldset>
-      <Fieldset
-        legend="Office hours"
-        variant="unstyled"
-        pt="sm"
-        px={0}
-        pb={0}
-        m={0}
-        className={classes.behaviourGroup}
-      >
+      </BehaviourGroup>
+      <BehaviourGroup legend="Office hours">
         <OfficeHoursFields
           field={fields.officeHours}
           hydrated={hydrated}
@@ -372,7 +362,7 @@ export function BehaviourFields({
           timeZones={timeZones}
           hadOfficeHours={hadOfficeHours}
         />
-      </Fieldset>
+      </BehaviourGroup>
     </>
   )
 }
