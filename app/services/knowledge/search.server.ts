@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { rowsOf } from '~/db/rows.server'
+import type { KnowledgeHit } from '~/lib/knowledge'
+import { queryWordGroups } from './query-words'
+
+/** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
+const TYPO_SIMILARITY = 0.45
+/** Letters a typo may get wrong (swapped letters count two), in words of six letters or more; one below. */
+const MAX_EDITS = 2
+/** A lexeme in more than this share of the passages does not pick candidates (it still scores them). */
+const COMMON_SHARE = 0.5
+/** A lexeme in the title or headings (weight A: an FAQ's question) counts this much more. */
+const TITLE_BONUS = 0.5
+
+export type PassageSearch = {
+  organizationId: string
+  query: string
+  limit: number
+  /** Only these sources (an agent's selection); undefined: all of the organization's. */
+  sourceIds?: string[]
+  /** 0-1: passages scoring less are left out. */
+  minRelevance?: number
+}
+
+type HitRow = {
+  passage_id: string
+  source_id: string
+  title: string
+  heading_path: string[]
+  text: string
+  url: string | null
+  score: number
+}
+
+/**
+ * The organization's passages that answer a question best, without any model (docs/decisions/043): the question's
+ * words (with their alternatives, typos corrected to the nearest word of the passages by pg_trgm) are stemmed in
+ * each language of the sources, and a passage scores the share of the question's weight it holds — each word
+ * weighted by its rarity among the passages (BM25's inverse document frequency), more when it is in the title or
+ * headings. One statement; the candidates come from the GIN index of the passages' vectors.
+ */
+export async function searchPassages(
+  db: Database,
+  { organizationId, query, limit, sourceIds, minRelevance = 0 }: PassageSearch,
+): Promise<KnowledgeHit[]> {
+  const groups = queryWordGroups(query)
+  if (groups.length === 0 || limit < 1) return []
+  const group: number[] = []
+  const word: string[] = []
+  const weight: number[] = []
+  groups.forEach((g, index) => {
+    for (const w of g.words) {
+      group.push(index)
+      word.push(w.word)
+      weight.push(w.weight)
+    }
+  })
+  const sources = sourceIds ? sql`and p.source_id = any(${`{${sourceIds.join(',')}}`}::uuid[])` : sql``
+  const rows = rowsOf<HitRow>(
+    await db.execute(sql`
+      with q as (
+        select * from unnest(${`{${group.join(',')}}`}::int[], ${toTextArray(word)}::text[],
+          ${`{${weight.join(',')}}`}::float8[]) as q(grp, word, weight)
+      ),
+      fixed as (
+        select q.grp, q.weight, coalesce(
+          (select w.word from knowledge_words w where w.organization_id = ${organizationId} and w.word = q.word),
+          (select c.word from (
+            select w.word from knowledge_words w
+            where w.organization_id = ${organizationId} and w.word % q.word
+              and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
+            union
+            -- Trigrams miss swapped letters in short words ("retrun"): an edit distance among the words of the
+            -- same first letter catches them.
+            select w.word from knowledge_words w
+            where w.organization_id = ${organizationId}
+              and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
+              and abs(length(w.word) - length(q.word)) <= 2
+              and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int) <= case when length(q.word) >= 6 then 2 else 1 end
+          ) c
+          where length(q.word) >= 4
+          order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word limit 1),
+          q.word) as word
+        from q
+      ),
+      langs as (
+        select distinct s.language from knowledge_sources s
+        where s.organization_id = ${organizationId} and s.language is not null
+      ),
+      lex as (
+        select l.lexeme, f.grp, max(f.weight) as weight
+        from fixed f cross join langs g
+          cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word))) as l(lexeme)
+        -- A quote or backslash would need escaping in a tsquery: such rare lexemes are left out.
+        where l.lexeme !~ '[''\\\\]'
+        group by l.lexeme, f.grp
+      ),
+      total as (
+        select greatest(coalesce(sum(s.passage_count), 0), 1)::float8 as n
+        from knowledge_sources s where s.organization_id = ${organizationId}
+      ),
+      terms as (
+        select lex.grp, lex.weight, coalesce(k.passages, 0) as df, t.n,
+          ln(1 + (t.n - coalesce(k.passages, 0) + 0.5) / (coalesce(k.passages, 0) + 0.5)) as idf,
+          ('''' || lex.lexeme || '''')::tsquery as any_q,
+          ('''' || lex.lexeme || ''':A')::tsquery as title_q
+        from lex cross join total t
+          left join knowledge_lexemes k on k.organization_id = ${organizationId} and k.lexeme = lex.lexeme
+      ),
+      groups as (select grp, max(idf * weight) as best from terms group by grp),
+      picking as (
+        select coalesce(
+          (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0 and df < n * ${COMMON_SHARE}::float8),
+          (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
+        ) as q
+      ),
+      scored as (
+        select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector,
+          (select sum(m.best) from (
+            select max(t.idf * t.weight * ((p.search_vector @@ t.any_q)::int
+              + ${TITLE_BONUS}::float8 * (p.search_vector @@ t.title_q)::int)) as best
+            from terms t group by t.grp
+          ) m) / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as score
+        from knowledge_passages p, picking
+        where p.organization_id = ${organizationId} ${sources} and picking.q is not null
+          and p.search_vector @@ picking.q
+      )
+      select sc.id as passage_id, sc.source_id, s.title, sc.heading_path, sc.text, sc.url,
+        round(sc.score::numeric, 4)::float8 as score
+      from scored sc join knowledge_sources s on s.id = sc.source_id
+      where sc.score >= ${minRelevance}::float8
+      order by sc.score desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
+      limit ${limit}::int
+    `),
+  )
+  return rows.map((row) => ({
+    passageId: row.passage_id,
+    sourceId: row.source_id,
+    title: row.title,
+    headingPath: row.heading_path,
+    text: row.text,
+    url: row.url,
+    score: Number(row.score),
+  }))
+}
+
+/** A PostgreSQL text[] literal (each element quoted; the words hold letters and digits only). */
+function toTextArray(values: string[]): string {
+  return `{${values.map((value) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`
+}
