@@ -7,6 +7,8 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
+import type { KnowledgeHit } from '~/lib/knowledge'
+import { groundedSystemPrompt, usedPassagesOf } from '~/services/knowledge/agent-knowledge.server'
 
 export type AgentRunResult = {
   output: string
@@ -34,6 +36,8 @@ type AgentCall = {
     | 'handoffEnabled'
   >
   messages: ChatMessage[]
+  /** Knowledge passages the answer is grounded in: they go into the system prompt and the run records them. */
+  knowledge?: KnowledgeHit[]
   testMode: boolean
   context?: Record<string, unknown>
   models: Pick<ModelClient, 'generate'>
@@ -46,7 +50,16 @@ type AgentCall = {
  * and rethrown as the ModelError it was; a successful one is returned for the caller to store (executeAgent
  * stores it alone, the reply pipeline with the answer, in one statement).
  */
-export async function callAgentModel({ db, agent, messages, testMode, context, models, signal }: AgentCall) {
+export async function callAgentModel({
+  db,
+  agent,
+  messages,
+  knowledge = [],
+  testMode,
+  context,
+  models,
+  signal,
+}: AgentCall) {
   const base = {
     executionId: `exec_${randomUUID()}`,
     organizationId: agent.organizationId,
@@ -54,12 +67,13 @@ export async function callAgentModel({ db, agent, messages, testMode, context, m
     input: messages.at(-1)?.content ?? '',
     testMode,
     context: context ?? null,
+    knowledge: knowledge.length > 0 ? usedPassagesOf(knowledge) : null,
   }
   const started = performance.now()
   try {
     const result = await models.generate({
       tier: agent.modelType,
-      system: agent.systemPrompt,
+      system: groundedSystemPrompt(agent.systemPrompt, knowledge),
       messages,
       temperature: agent.creativityLevel,
       topP: agent.topP ?? undefined,
