@@ -69,17 +69,29 @@ const BLOCKS = new Set([
   'summary',
 ])
 
+const LINE_BREAK = '\u2028'
 const ELEMENT_NODE = 1
 const TEXT_NODE = 3
 
+/**
+ * linkedom builds the tree as written and does not add the `<html>`/`<body>` an HTML5 parser would: a page or a
+ * fragment without them is given a shell first, so that `document.body` is the content.
+ */
 export function parseHtmlDocument(html: string): Document {
-  return parseHTML(html).document
+  return parseHTML(withShell(html)).document
+}
+
+function withShell(html: string) {
+  if (/<body[\s>]/i.test(html)) return /<html[\s>]/i.test(html) ? html : `<html>${html}</html>`
+  const head = /<head[\s>][\s\S]*?<\/head>/i.exec(html)
+  const rest = (head ? html.slice(0, head.index) + html.slice(head.index + head[0].length) : html)
+    .replace(/<!doctype[^>]*>/i, '')
+    .replace(/<\/?html(?:\s[^>]*)?>/gi, '')
+  return `<!doctype html><html>${head?.[0] ?? '<head></head>'}<body>${rest}</body></html>`
 }
 
 export function htmlToMarkdown(html: string): string {
-  const document = parseHtmlDocument(
-    /<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`,
-  )
+  const document = parseHtmlDocument(html)
   return elementToMarkdown(document.body ?? document.documentElement)
 }
 
@@ -114,11 +126,12 @@ function tagOf(node: Element) {
 }
 
 function inlineText(node: Node): string {
-  if (node.nodeType === TEXT_NODE) return node.textContent ?? ''
+  // Newlines in HTML source are only spaces; a `<br>` is a line break, marked apart until the lines are made.
+  if (node.nodeType === TEXT_NODE) return (node.textContent ?? '').replace(/[\n\u2028]/g, ' ')
   if (!isElement(node)) return ''
   const tag = tagOf(node)
   if (SKIPPED.has(tag)) return ''
-  if (tag === 'br') return '\n'
+  if (tag === 'br') return LINE_BREAK
   let out = ''
   for (const child of Array.from(node.childNodes)) out += inlineText(child)
   return BLOCKS.has(tag) || HEADINGS[tag] || tag === 'li' || tag === 'tr' ? ` ${out} ` : out
@@ -128,7 +141,7 @@ function inlineText(node: Node): string {
 function inlineLines(nodes: Node[]): string {
   const text = nodes.map(inlineText).join('')
   return text
-    .split('\n')
+    .split(LINE_BREAK)
     .map((line) => collapse(line).trim())
     .filter(Boolean)
     .map(escapeLineStart)
