@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   WebFetchError,
@@ -62,7 +63,27 @@ describe('fetchPublicPage', () => {
     const lookup = lookupOf({ 'shop.test': '127.0.0.1' })
     const page = await fetchPublicPage(`http://shop.test:${site.port}/pages/one`, { ...allowed, lookup })
     expect(page.body).toContain('Page one')
+    // Resolved once, by us: the connection uses that answer, not a second lookup (DNS rebinding).
+    expect(lookup).toHaveBeenCalledTimes(1)
     expect(lookup).toHaveBeenCalledWith('shop.test')
+  })
+
+  it('decompresses a gzip body and still stops at maxBytes of decoded text', async () => {
+    const html = `<p>${'compressible '.repeat(100_000)}</p>`
+    site.setPage('/gz', {
+      body: gzipSync(html),
+      contentType: 'text/html',
+      headers: { 'content-encoding': 'gzip' },
+    })
+    try {
+      const whole = await fetchPublicPage(`${site.url}/gz`, { ...allowed, maxBytes: 2_000_000 })
+      expect(whole).toMatchObject({ body: html, truncated: false })
+      const cut = await fetchPublicPage(`${site.url}/gz`, { ...allowed, maxBytes: 10_000 })
+      expect(cut.truncated).toBe(true)
+      expect(cut.body).toHaveLength(10_000)
+    } finally {
+      site.removePage('/gz')
+    }
   })
 
   it('refuses loopback, private, link-local (metadata) and mapped addresses without the allowance', async () => {
