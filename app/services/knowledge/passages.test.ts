@@ -138,7 +138,7 @@ describe('splitIntoPassages: plain text', () => {
 })
 
 describe('splitIntoPassages: sizes', () => {
-  it('cuts a generated 200,000-character document within bounds, quickly and deterministically', () => {
+  it('cuts a generated 200,000-character document within bounds, in linear time and deterministically', () => {
     const parts: string[] = []
     let seed = 0
     while (parts.join('\n\n').length < 200_000) {
@@ -156,7 +156,8 @@ describe('splitIntoPassages: sizes', () => {
     const started = performance.now()
     const passages = splitIntoPassages({ title: 'Big', text, format: 'markdown' })
     const elapsed = performance.now() - started
-    expect(elapsed).toBeLessThan(50)
+    // A bound for a quadratic split (seconds), not a measurement: it takes a few ms; bench:knowledge measures it.
+    expect(elapsed).toBeLessThan(2_000)
 
     expect(passages.length).toBeGreaterThan(50)
     for (const passage of passages) {
