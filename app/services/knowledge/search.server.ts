@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
-import { queryWordGroups } from './query-words'
+import { queryWordGroups, wordsOf } from './query-words'
 
 /** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
 const TYPO_SIMILARITY = 0.45
@@ -50,8 +50,10 @@ export async function searchPassages(
   db: Database,
   { organizationId, query, limit, sourceIds, minRelevance = 0 }: PassageSearch,
 ): Promise<KnowledgeHit[]> {
-  const groups = queryWordGroups(query)
-  if (groups.length === 0 || limit < 1) return []
+  if (limit < 1) return []
+  const words = wordsOf(query)
+  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words))
+  if (groups.length === 0) return []
   const group: number[] = []
   const word: string[] = []
   const weight: number[] = []
@@ -69,27 +71,7 @@ export async function searchPassages(
         select * from unnest(${`{${group.join(',')}}`}::int[], ${toTextArray(word)}::text[],
           ${`{${weight.join(',')}}`}::float8[]) as q(grp, word, weight)
       ),
-      fixed as (
-        select q.grp, q.weight, coalesce(
-          (select w.word from knowledge_words w where w.organization_id = ${organizationId} and w.word = q.word),
-          (select c.word from (
-            select w.word from knowledge_words w
-            where w.organization_id = ${organizationId} and w.word % q.word
-              and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
-            union
-            -- Trigrams miss swapped letters in short words ("retrun"): an edit distance among the words of the
-            -- same first letter catches them.
-            select w.word from knowledge_words w
-            where w.organization_id = ${organizationId}
-              and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
-              and abs(length(w.word) - length(q.word)) <= 2
-              and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int) <= case when length(q.word) >= 6 then 2 else 1 end
-          ) c
-          where length(q.word) >= 4
-          order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word limit 1),
-          q.word) as word
-        from q
-      ),
+      fixed as (select grp, weight, word from q),
       langs as (
         select distinct s.language from knowledge_sources s
         where s.organization_id = ${organizationId} and s.language is not null
@@ -175,6 +157,39 @@ export async function searchPassages(
     url: row.url,
     score: Number(row.score),
   }))
+}
+
+/**
+ * The question's words with each typo replaced by the nearest word of the organization's passages: trigram
+ * similarity, or an edit distance among the words of the same first letter (trigrams miss swapped letters in
+ * short words, "retrun"). A word the passages hold, or shorter than four letters, stays as it is.
+ */
+async function correctTypos(db: Database, organizationId: string, words: string[]): Promise<string[]> {
+  if (words.length === 0) return []
+  const rows = rowsOf<{ word: string }>(
+    await db.execute(sql`
+      select coalesce(
+        (select w.word from knowledge_words w where w.organization_id = ${organizationId} and w.word = q.word),
+        (select c.word from (
+          select w.word from knowledge_words w
+          where w.organization_id = ${organizationId} and w.word % q.word
+            and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
+          union
+          select w.word from knowledge_words w
+          where w.organization_id = ${organizationId}
+            and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
+            and abs(length(w.word) - length(q.word)) <= 2
+            and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int)
+              <= case when length(q.word) >= 6 then ${MAX_EDITS}::int else 1 end
+        ) c
+        where length(q.word) >= 4
+        order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word
+        limit 1),
+        q.word) as word
+      from unnest(${toTextArray(words)}::text[]) with ordinality as q(word, n)
+      order by q.n`),
+  )
+  return rows.map((row) => row.word)
 }
 
 /** A PostgreSQL text[] literal (each element quoted; the words hold letters and digits only). */
