@@ -46,14 +46,30 @@ type HitRow = {
  * weighted by its rarity among the passages (BM25's inverse document frequency), more when it is in the title or
  * headings. One statement; the candidates come from the GIN index of the passages' vectors.
  */
-export async function searchPassages(
+export async function searchPassages(db: Database, search: PassageSearch): Promise<KnowledgeHit[]> {
+  const statement = await searchStatement(db, search)
+  if (!statement) return []
+  const rows = rowsOf<HitRow>(await db.execute(statement))
+  return rows.map((row) => ({
+    passageId: row.passage_id,
+    sourceId: row.source_id,
+    title: row.title,
+    headingPath: row.heading_path,
+    text: row.text,
+    url: row.url,
+    score: Number(row.score),
+  }))
+}
+
+/** The search's statement for a question (its typos corrected first); null when it has no words. */
+export async function searchStatement(
   db: Database,
   { organizationId, query, limit, sourceIds, minRelevance = 0 }: PassageSearch,
-): Promise<KnowledgeHit[]> {
-  if (limit < 1) return []
+) {
+  if (limit < 1) return null
   const words = wordsOf(query)
   const groups = queryWordGroups(words, await correctTypos(db, organizationId, words))
-  if (groups.length === 0) return []
+  if (groups.length === 0) return null
   const group: number[] = []
   const word: string[] = []
   const weight: number[] = []
@@ -65,8 +81,7 @@ export async function searchPassages(
     }
   })
   const sources = sourceIds ? sql`and p.source_id = any(${`{${sourceIds.join(',')}}`}::uuid[])` : sql``
-  const rows = rowsOf<HitRow>(
-    await db.execute(sql`
+  return sql`
       with q as (
         select * from unnest(${`{${group.join(',')}}`}::int[], ${toTextArray(word)}::text[],
           ${`{${weight.join(',')}}`}::float8[]) as q(grp, word, weight)
@@ -100,7 +115,9 @@ export async function searchPassages(
       ),
       terms as (
         select lex.grp, lex.weight, k.df, t.n,
-          ln(1 + (t.n - k.df + 0.5) / (k.df + 0.5)) as idf,
+          -- A word no passage holds weighs as much as the rarest word that one does: it cannot tell passages
+          -- apart, but a question mostly about things the knowledge lacks is not relevant to any passage.
+          ln(1 + (t.n - greatest(k.df, 1) + 0.5) / (greatest(k.df, 1) + 0.5)) as idf,
           ('''' || lex.lexeme || '''' || case when lex.prefix then ':*' else '' end)::tsquery as any_q,
           ('''' || lex.lexeme || '''' || case when lex.prefix then ':*A' else ':A' end)::tsquery as title_q
         from lex cross join total t
@@ -146,17 +163,7 @@ export async function searchPassages(
       where least(sc.rank, 1) >= ${minRelevance}::float8
       order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
       limit ${limit}::int
-    `),
-  )
-  return rows.map((row) => ({
-    passageId: row.passage_id,
-    sourceId: row.source_id,
-    title: row.title,
-    headingPath: row.heading_path,
-    text: row.text,
-    url: row.url,
-    score: Number(row.score),
-  }))
+    `
 }
 
 /**
