@@ -32,7 +32,7 @@ import { finishBench, runBench } from './report'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const PASSAGES = Number(process.env.BENCH_PASSAGES) || 20_000
 const SAMPLES = Number(process.env.BENCH_SAMPLES) || 400
-const WARMUP = 40
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 40)
 const PER_SOURCE = 100
 const TARGET_P95_MS = 50
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',').map((d) => d.trim())

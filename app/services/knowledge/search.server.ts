@@ -13,6 +13,8 @@ const COMMON_SHARE = 0.5
 /** A lexeme longer than this also matches by its first letters, weighted PREFIX_WEIGHT. */
 const PREFIX_LETTERS = 5
 const PREFIX_WEIGHT = 0.7
+/** Passages scored exactly, out of those the first ranking (index only) puts first. */
+const PRELIMINARY_CANDIDATES = 200
 /** BM25's term-frequency saturation and length normalisation (their usual values). */
 const BM25_K1 = 1.2
 const BM25_B = 0.75
@@ -136,12 +138,30 @@ export async function searchStatement(
           (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
         ) as q
       ),
+      -- The lexemes that pick candidates: those in fewer than half of the passages (all, when there are none).
+      picking_terms as (
+        select * from terms
+        where df > 0 and (df < n * ${COMMON_SHARE}::float8
+          or not exists (select 1 from terms r where r.df > 0 and r.df < r.n * ${COMMON_SHARE}::float8))
+      ),
+      -- A first, cheap ranking from the GIN index alone (the passages' vectors are not read): the weights of the
+      -- groups each passage holds. Only the best of them are scored exactly.
+      prelim as (
+        select h.id, sum(h.best) as weight from (
+          select p.id, t.grp, max(t.idf * t.weight) as best
+          from picking_terms t
+            join knowledge_passages p on p.search_vector @@ t.any_q
+          where p.organization_id = ${organizationId} ${sources}
+          group by p.id, t.grp
+        ) h
+        group by h.id
+        order by weight desc, h.id
+        limit ${PRELIMINARY_CANDIDATES}::int
+      ),
       candidates as (
         select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector,
           length(p.search_vector)::float8 as len
-        from knowledge_passages p, picking
-        where p.organization_id = ${organizationId} ${sources} and picking.q is not null
-          and p.search_vector @@ picking.q
+        from prelim join knowledge_passages p on p.id = prelim.id
       ),
       scored as (
         select c.*,
