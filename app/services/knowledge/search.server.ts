@@ -14,7 +14,9 @@ const COMMON_SHARE = 0.5
 const PREFIX_LETTERS = 5
 const PREFIX_WEIGHT = 0.7
 /** Passages scored exactly, out of those the first ranking (index only) puts first. */
-const PRELIMINARY_CANDIDATES = 200
+const PRELIMINARY_CANDIDATES = 100
+/** Passage visits the first ranking may make (sum of its lexemes' passage counts), rarest lexemes first. */
+const PICKING_BUDGET = 2_500
 /** BM25's term-frequency saturation and length normalisation (their usual values). */
 const BM25_K1 = 1.2
 const BM25_B = 0.75
@@ -138,11 +140,16 @@ export async function searchStatement(
           (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
         ) as q
       ),
-      -- The lexemes that pick candidates: those in fewer than half of the passages (all, when there are none).
+      -- The lexemes that pick candidates: the rarest first (by weight), while their passages add up to at most
+      -- PICKING_BUDGET (always at least one); lexemes in half of the passages or more only when nothing else is.
       picking_terms as (
-        select * from terms
-        where df > 0 and (df < n * ${COMMON_SHARE}::float8
-          or not exists (select 1 from terms r where r.df > 0 and r.df < r.n * ${COMMON_SHARE}::float8))
+        select * from (
+          select t.*, sum(t.df) over (order by t.idf * t.weight desc, t.df, t.any_q::text) as running
+          from terms t
+          where t.df > 0 and (t.df < t.n * ${COMMON_SHARE}::float8
+            or not exists (select 1 from terms r where r.df > 0 and r.df < r.n * ${COMMON_SHARE}::float8))
+        ) ranked
+        where running - df < ${PICKING_BUDGET}::float8
       ),
       -- A first, cheap ranking from the GIN index alone (the passages' vectors are not read): the weights of the
       -- groups each passage holds. Only the best of them are scored exactly.
