@@ -35,8 +35,7 @@ export const knowledgeFields = {
         .refine(isUuid, AGENT_KNOWLEDGE_TEXTS.sourceIdInvalid),
       { error: AGENT_KNOWLEDGE_TEXTS.sourceIdsInvalid },
     )
-    .max(1000, 'At most 1000 knowledge sources can be selected')
-    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
+    .max(1000, 'At most 1000 knowledge sources can be selected'),
   knowledgePassages: z
     .number({ error: AGENT_KNOWLEDGE_TEXTS.passages })
     .int(AGENT_KNOWLEDGE_TEXTS.passagesWhole)
@@ -87,7 +86,7 @@ export const knowledgeWithDefaults = {
   ),
   knowledgeSourceIds: describedKnowledge(
     'knowledgeSourceIds',
-    knowledgeFields.knowledgeSourceIds.default(() => []),
+    knowledgeFields.knowledgeSourceIds.default([]),
   ),
   knowledgePassages: describedKnowledge(
     'knowledgePassages',
@@ -133,7 +132,7 @@ export const knowledgeResponseFields = {
  */
 export const knowledgeFormFields = {
   knowledgeMode: knowledgeFields.knowledgeMode,
-  knowledgeSourceIds: knowledgeFields.knowledgeSourceIds.default(() => []),
+  knowledgeSourceIds: knowledgeFields.knowledgeSourceIds.default([]),
   knowledgePassages: knowledgeFields.knowledgePassages,
   knowledgeMinRelevance: knowledgeFields.knowledgeMinRelevance,
   knowledgeNoAnswerMessage: knowledgeFields.knowledgeNoAnswerMessage.default(''),

@@ -112,8 +112,12 @@ async function checkKnowledge(
   }
 }
 
+/** Each id once, in the order given (uuids compare in lower case, as PostgreSQL returns them). */
+const uniqueIds = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))]
+
 export async function createAgent(scope: OrganizationScope, input: CreateAgentInput): Promise<AgentView> {
-  const { knowledgeMode = AGENT_KNOWLEDGE_DEFAULTS.knowledgeMode, knowledgeSourceIds = [] } = input
+  const knowledgeSourceIds = uniqueIds(input.knowledgeSourceIds ?? [])
+  const knowledgeMode = input.knowledgeMode ?? AGENT_KNOWLEDGE_DEFAULTS.knowledgeMode
   await checkKnowledge(scope, knowledgeMode, knowledgeSourceIds, knowledgeSourceIds)
   try {
     const [created] = await scope.db
@@ -126,6 +130,7 @@ export async function createAgent(scope: OrganizationScope, input: CreateAgentIn
         ...AGENT_BEHAVIOUR_DEFAULTS,
         ...AGENT_KNOWLEDGE_DEFAULTS,
         ...input,
+        knowledgeSourceIds,
         description: input.description || null,
       })
       .returning({ id: agents.id })
@@ -145,7 +150,8 @@ export async function updateAgent(
   { readableId: _immutable, description, ...changes }: AgentChanges,
 ): Promise<AgentView> {
   const current = await getAgent(scope, agentId)
-  const { knowledgeMode, knowledgeSourceIds } = changes
+  const { knowledgeMode } = changes
+  const knowledgeSourceIds = changes.knowledgeSourceIds && uniqueIds(changes.knowledgeSourceIds)
   if (knowledgeMode !== undefined || knowledgeSourceIds !== undefined) {
     await checkKnowledge(
       scope,
@@ -158,6 +164,7 @@ export async function updateAgent(
     .update(agents)
     .set({
       ...changes,
+      knowledgeSourceIds,
       ...(description === undefined ? {} : { description: description || null }),
       updatedAt: new Date(),
     })
