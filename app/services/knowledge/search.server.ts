@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
-import { queryWordGroups } from './query-words'
+import { queryWordGroups, wordsOf } from './query-words'
 
 /** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
 const TYPO_SIMILARITY = 0.45
@@ -10,6 +10,12 @@ const TYPO_SIMILARITY = 0.45
 const MAX_EDITS = 2
 /** A lexeme in more than this share of the passages does not pick candidates (it still scores them). */
 const COMMON_SHARE = 0.5
+/** A lexeme longer than this also matches by its first letters, weighted PREFIX_WEIGHT. */
+const PREFIX_LETTERS = 5
+const PREFIX_WEIGHT = 0.7
+/** BM25's term-frequency saturation and length normalisation (their usual values). */
+const BM25_K1 = 1.2
+const BM25_B = 0.75
 /** A lexeme in the title or headings (weight A: an FAQ's question) counts this much more. */
 const TITLE_BONUS = 0.5
 
@@ -44,8 +50,10 @@ export async function searchPassages(
   db: Database,
   { organizationId, query, limit, sourceIds, minRelevance = 0 }: PassageSearch,
 ): Promise<KnowledgeHit[]> {
-  const groups = queryWordGroups(query)
-  if (groups.length === 0 || limit < 1) return []
+  if (limit < 1) return []
+  const words = wordsOf(query)
+  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words))
+  if (groups.length === 0) return []
   const group: number[] = []
   const word: string[] = []
   const weight: number[] = []
@@ -63,32 +71,12 @@ export async function searchPassages(
         select * from unnest(${`{${group.join(',')}}`}::int[], ${toTextArray(word)}::text[],
           ${`{${weight.join(',')}}`}::float8[]) as q(grp, word, weight)
       ),
-      fixed as (
-        select q.grp, q.weight, coalesce(
-          (select w.word from knowledge_words w where w.organization_id = ${organizationId} and w.word = q.word),
-          (select c.word from (
-            select w.word from knowledge_words w
-            where w.organization_id = ${organizationId} and w.word % q.word
-              and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
-            union
-            -- Trigrams miss swapped letters in short words ("retrun"): an edit distance among the words of the
-            -- same first letter catches them.
-            select w.word from knowledge_words w
-            where w.organization_id = ${organizationId}
-              and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
-              and abs(length(w.word) - length(q.word)) <= 2
-              and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int) <= case when length(q.word) >= 6 then 2 else 1 end
-          ) c
-          where length(q.word) >= 4
-          order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word limit 1),
-          q.word) as word
-        from q
-      ),
+      fixed as (select grp, weight, word from q),
       langs as (
         select distinct s.language from knowledge_sources s
         where s.organization_id = ${organizationId} and s.language is not null
       ),
-      lex as (
+      stems as (
         select l.lexeme, f.grp, max(f.weight) as weight
         from fixed f cross join langs g
           cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word))) as l(lexeme)
@@ -96,17 +84,33 @@ export async function searchPassages(
         where l.lexeme !~ '[''\\\\]'
         group by l.lexeme, f.grp
       ),
+      -- The stemmer leaves some forms apart ("delivery" deliveri, "delivered" deliv): a long lexeme's first
+      -- letters also match, as a prefix, for a little less.
+      lex as (
+        select lexeme, grp, weight, false as prefix from stems
+        union all
+        select start, grp, max(weight) * ${PREFIX_WEIGHT}::float8, true
+        from (select left(lexeme, ${PREFIX_LETTERS}::int) as start, grp, weight from stems) s
+        where length(start) = ${PREFIX_LETTERS}::int and not exists (select 1 from stems e where e.lexeme = s.start)
+        group by start, grp
+      ),
       total as (
         select greatest(coalesce(sum(s.passage_count), 0), 1)::float8 as n
         from knowledge_sources s where s.organization_id = ${organizationId}
       ),
       terms as (
-        select lex.grp, lex.weight, coalesce(k.passages, 0) as df, t.n,
-          ln(1 + (t.n - coalesce(k.passages, 0) + 0.5) / (coalesce(k.passages, 0) + 0.5)) as idf,
-          ('''' || lex.lexeme || '''')::tsquery as any_q,
-          ('''' || lex.lexeme || ''':A')::tsquery as title_q
+        select lex.grp, lex.weight, k.df, t.n,
+          ln(1 + (t.n - k.df + 0.5) / (k.df + 0.5)) as idf,
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*' else '' end)::tsquery as any_q,
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*A' else ':A' end)::tsquery as title_q
         from lex cross join total t
-          left join knowledge_lexemes k on k.organization_id = ${organizationId} and k.lexeme = lex.lexeme
+          cross join lateral (
+            select least(coalesce(sum(k.passages), 0), t.n)::float8 as df from knowledge_lexemes k
+            where k.organization_id = ${organizationId}
+              and (k.lexeme = lex.lexeme
+                or lex.prefix and k.lexeme >= lex.lexeme and k.lexeme < lex.lexeme || chr(1114111)
+                  and starts_with(k.lexeme, lex.lexeme))
+          ) k
       ),
       groups as (select grp, max(idf * weight) as best from terms group by grp),
       picking as (
@@ -115,22 +119,32 @@ export async function searchPassages(
           (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
         ) as q
       ),
-      scored as (
+      candidates as (
         select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector,
-          (select sum(m.best) from (
-            select max(t.idf * t.weight * ((p.search_vector @@ t.any_q)::int
-              + ${TITLE_BONUS}::float8 * (p.search_vector @@ t.title_q)::int)) as best
-            from terms t group by t.grp
-          ) m) / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as score
+          length(p.search_vector)::float8 as len
         from knowledge_passages p, picking
         where p.organization_id = ${organizationId} ${sources} and picking.q is not null
           and p.search_vector @@ picking.q
+      ),
+      scored as (
+        select c.*,
+          (select sum(m.best) from (
+            select max(t.idf * t.weight * ((c.search_vector @@ t.any_q)::int
+              + ${TITLE_BONUS}::float8 * (c.search_vector @@ t.title_q)::int)) as best
+            from terms t group by t.grp
+          ) m)
+          -- BM25's length normalisation: a word found in a short passage (an FAQ answer) says more than the same
+          -- word in a long one.
+          * ${BM25_K1 + 1}::float8 / (1 + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8
+            + ${BM25_B}::float8 * c.len / (select greatest(avg(len), 1) from candidates)))
+          / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as rank
+        from candidates c
       )
       select sc.id as passage_id, sc.source_id, s.title, sc.heading_path, sc.text, sc.url,
-        round(sc.score::numeric, 4)::float8 as score
+        round(least(sc.rank, 1)::numeric, 4)::float8 as score
       from scored sc join knowledge_sources s on s.id = sc.source_id
-      where sc.score >= ${minRelevance}::float8
-      order by sc.score desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
+      where least(sc.rank, 1) >= ${minRelevance}::float8
+      order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
       limit ${limit}::int
     `),
   )
@@ -143,6 +157,39 @@ export async function searchPassages(
     url: row.url,
     score: Number(row.score),
   }))
+}
+
+/**
+ * The question's words with each typo replaced by the nearest word of the organization's passages: trigram
+ * similarity, or an edit distance among the words of the same first letter (trigrams miss swapped letters in
+ * short words, "retrun"). A word the passages hold, or shorter than four letters, stays as it is.
+ */
+async function correctTypos(db: Database, organizationId: string, words: string[]): Promise<string[]> {
+  if (words.length === 0) return []
+  const rows = rowsOf<{ word: string }>(
+    await db.execute(sql`
+      select coalesce(
+        (select w.word from knowledge_words w where w.organization_id = ${organizationId} and w.word = q.word),
+        (select c.word from (
+          select w.word from knowledge_words w
+          where w.organization_id = ${organizationId} and w.word % q.word
+            and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
+          union
+          select w.word from knowledge_words w
+          where w.organization_id = ${organizationId}
+            and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
+            and abs(length(w.word) - length(q.word)) <= 2
+            and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int)
+              <= case when length(q.word) >= 6 then ${MAX_EDITS}::int else 1 end
+        ) c
+        where length(q.word) >= 4
+        order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word
+        limit 1),
+        q.word) as word
+      from unnest(${toTextArray(words)}::text[]) with ordinality as q(word, n)
+      order by q.n`),
+  )
+  return rows.map((row) => row.word)
 }
 
 /** A PostgreSQL text[] literal (each element quoted; the words hold letters and digits only). */
