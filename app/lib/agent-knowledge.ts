@@ -167,5 +167,5 @@ export function requireSelectedSource(
   }
 }
 
-/** Minimum relevance as the form and the details show it: 0.3 → "30%". */
+/** Minimum relevance as the form and the details show it: 0.2 → "20%". */
 export const relevancePercent = (value: number) => `${Math.round(value * 100)}%`

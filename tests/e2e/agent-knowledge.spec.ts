@@ -66,7 +66,10 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
   // A new agent's defaults: all of the knowledge.
   await expect(f.all).toBeChecked()
   await expect(f.passages).toHaveValue(String(AGENT_KNOWLEDGE_DEFAULTS.knowledgePassages))
-  await expect(f.relevance).toHaveAttribute('aria-valuenow', '0.3')
+  await expect(f.relevance).toHaveAttribute(
+    'aria-valuenow',
+    String(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance),
+  )
   await expect(f.noAnswer).toHaveValue(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
   await expect(dialog.getByText('No knowledge yet')).toBeHidden()
 
@@ -242,7 +245,7 @@ test.describe('without JavaScript', () => {
     await expect(form.getByText('No knowledge yet')).toBeVisible()
     await form.getByRole('radio', { name: 'Selected sources' }).check()
     const relevance = form.getByRole('textbox', { name: 'Minimum relevance' })
-    await expect(relevance).toHaveValue('0.3')
+    await expect(relevance).toHaveValue(String(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance))
     await relevance.fill('1.5')
     await form.getByRole('button', { name: 'Create Agent' }).click()
     await expect(form.getByText('Select at least one knowledge source')).toBeVisible()

@@ -166,7 +166,7 @@ describe('what an agent answers from (issue #18)', () => {
       knowledgeMode: 'none',
       knowledgeSourceIds: [],
       knowledgePassages: 5,
-      knowledgeMinRelevance: 0.3,
+      knowledgeMinRelevance: 0.2,
     })
   })
 

@@ -32,7 +32,7 @@ describe('groundQuestion', () => {
     const { organizationId } = await newOwnerScope(db)
     const { shipping } = await addTestShop(db, organizationId)
     const grounded = await groundQuestion(db, agentOf(organizationId), 'what does shipping cost')
-    expect(grounded).toMatchObject({ kind: 'passages', hits: [{ sourceId: shipping.id }] })
+    expect(grounded.kind === 'passages' && grounded.hits[0].sourceId).toBe(shipping.id)
     expect(await groundQuestion(db, agentOf(organizationId), 'Do you sell quantum computers?')).toEqual({
       kind: 'miss',
     })
