@@ -1,3 +1,6 @@
+import { KNOWLEDGE_LIMITS } from './knowledge'
+import { FILE_TOO_LARGE_MESSAGE } from './knowledge-forms'
+
 /** Product constants from the specification (section 9), named once. */
 export const PRODUCT_NAME = 'ReplyPilot'
 export const PRODUCT_SHORT_NAME = 'replypilot'
@@ -28,7 +31,21 @@ export const LOADING_SCREEN_DELAY_MS = 300
  * The largest request body the HTTP entry reads, before Remix or a route sees it: forms and the product API's JSON
  * (webhooks have their own, the same, in WEBHOOK_MAX_BODY_BYTES); a path that takes uploads names its own, larger.
  */
-export const REQUEST_BODY_LIMITS: { default: number; byPath: [RegExp, number][] } = {
+/** Room for an upload's other fields and multipart framing, and so that a file just past 10 MB gets the form's message. */
+const UPLOAD_FORM_SLACK_BYTES = 1024 * 1024
+
+export const REQUEST_BODY_LIMITS: {
+  default: number
+  byPath: { pattern: RegExp; maxBytes: number; tooLarge?: string }[]
+} = {
   default: 1024 * 1024,
-  byPath: [],
+  byPath: [
+    // Knowledge uploads (docs/decisions/045): a 10 MB file and its form's other fields. The upload's parser refuses
+    // a file part past 10 MB itself, with the form's own message; a body past this is refused before it is read.
+    {
+      pattern: /^(\/knowledge\/(new\/file|upload)(\.data)?|\/api\/v1\/organizations\/[^/]+\/knowledge)$/,
+      maxBytes: KNOWLEDGE_LIMITS.fileBytes + UPLOAD_FORM_SLACK_BYTES,
+      tooLarge: FILE_TOO_LARGE_MESSAGE,
+    },
+  ],
 }

@@ -1,0 +1,25 @@
+import type { KnowledgeHit } from '~/lib/knowledge'
+import { getAgent } from '~/services/agents/agents.server'
+import { knowledgeJobsOf } from '~/services/knowledge/knowledge-queue.server'
+import { searchPassages } from '~/services/knowledge/search.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { getRuntime } from '~/runtime/runtime.server'
+
+/** What the sources service needs to send a source's processing job: the runtime's queue. */
+export async function knowledgeDeps() {
+  const { boss } = await getRuntime()
+  return { jobs: knowledgeJobsOf(boss) }
+}
+
+/**
+ * Retrieval for the "Try a question" box and the API's search: the organization's passages (an agent of another
+ * organization is not found).
+ * TODO(issue #18): searchKnowledge(scope, ...) from the knowledge service, which applies the agent's selection.
+ */
+export async function searchInScope(
+  scope: OrganizationScope,
+  { query, agentId, limit }: { query: string; agentId?: string; limit: number },
+): Promise<KnowledgeHit[]> {
+  if (agentId) await getAgent(scope, agentId)
+  return searchPassages(scope.db, { organizationId: scope.organizationId, query, limit })
+}
