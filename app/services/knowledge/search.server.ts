@@ -10,6 +10,12 @@ const TYPO_SIMILARITY = 0.45
 const MAX_EDITS = 2
 /** A lexeme in more than this share of the passages does not pick candidates (it still scores them). */
 const COMMON_SHARE = 0.5
+/** A lexeme longer than this also matches by its first letters, weighted PREFIX_WEIGHT. */
+const PREFIX_LETTERS = 5
+const PREFIX_WEIGHT = 0.7
+/** BM25's term-frequency saturation and length normalisation (their usual values). */
+const BM25_K1 = 1.2
+const BM25_B = 0.75
 /** A lexeme in the title or headings (weight A: an FAQ's question) counts this much more. */
 const TITLE_BONUS = 0.5
 
@@ -88,7 +94,7 @@ export async function searchPassages(
         select distinct s.language from knowledge_sources s
         where s.organization_id = ${organizationId} and s.language is not null
       ),
-      lex as (
+      stems as (
         select l.lexeme, f.grp, max(f.weight) as weight
         from fixed f cross join langs g
           cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word))) as l(lexeme)
@@ -96,17 +102,33 @@ export async function searchPassages(
         where l.lexeme !~ '[''\\\\]'
         group by l.lexeme, f.grp
       ),
+      -- The stemmer leaves some forms apart ("delivery" deliveri, "delivered" deliv): a long lexeme's first
+      -- letters also match, as a prefix, for a little less.
+      lex as (
+        select lexeme, grp, weight, false as prefix from stems
+        union all
+        select start, grp, max(weight) * ${PREFIX_WEIGHT}::float8, true
+        from (select left(lexeme, ${PREFIX_LETTERS}::int) as start, grp, weight from stems) s
+        where length(start) = ${PREFIX_LETTERS}::int and not exists (select 1 from stems e where e.lexeme = s.start)
+        group by start, grp
+      ),
       total as (
         select greatest(coalesce(sum(s.passage_count), 0), 1)::float8 as n
         from knowledge_sources s where s.organization_id = ${organizationId}
       ),
       terms as (
-        select lex.grp, lex.weight, coalesce(k.passages, 0) as df, t.n,
-          ln(1 + (t.n - coalesce(k.passages, 0) + 0.5) / (coalesce(k.passages, 0) + 0.5)) as idf,
-          ('''' || lex.lexeme || '''')::tsquery as any_q,
-          ('''' || lex.lexeme || ''':A')::tsquery as title_q
+        select lex.grp, lex.weight, k.df, t.n,
+          ln(1 + (t.n - k.df + 0.5) / (k.df + 0.5)) as idf,
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*' else '' end)::tsquery as any_q,
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*A' else ':A' end)::tsquery as title_q
         from lex cross join total t
-          left join knowledge_lexemes k on k.organization_id = ${organizationId} and k.lexeme = lex.lexeme
+          cross join lateral (
+            select least(coalesce(sum(k.passages), 0), t.n)::float8 as df from knowledge_lexemes k
+            where k.organization_id = ${organizationId}
+              and (k.lexeme = lex.lexeme
+                or lex.prefix and k.lexeme >= lex.lexeme and k.lexeme < lex.lexeme || chr(1114111)
+                  and starts_with(k.lexeme, lex.lexeme))
+          ) k
       ),
       groups as (select grp, max(idf * weight) as best from terms group by grp),
       picking as (
@@ -115,22 +137,32 @@ export async function searchPassages(
           (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
         ) as q
       ),
-      scored as (
+      candidates as (
         select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector,
-          (select sum(m.best) from (
-            select max(t.idf * t.weight * ((p.search_vector @@ t.any_q)::int
-              + ${TITLE_BONUS}::float8 * (p.search_vector @@ t.title_q)::int)) as best
-            from terms t group by t.grp
-          ) m) / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as score
+          length(p.search_vector)::float8 as len
         from knowledge_passages p, picking
         where p.organization_id = ${organizationId} ${sources} and picking.q is not null
           and p.search_vector @@ picking.q
+      ),
+      scored as (
+        select c.*,
+          (select sum(m.best) from (
+            select max(t.idf * t.weight * ((c.search_vector @@ t.any_q)::int
+              + ${TITLE_BONUS}::float8 * (c.search_vector @@ t.title_q)::int)) as best
+            from terms t group by t.grp
+          ) m)
+          -- BM25's length normalisation: a word found in a short passage (an FAQ answer) says more than the same
+          -- word in a long one.
+          * ${BM25_K1 + 1}::float8 / (1 + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8
+            + ${BM25_B}::float8 * c.len / (select greatest(avg(len), 1) from candidates)))
+          / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as rank
+        from candidates c
       )
       select sc.id as passage_id, sc.source_id, s.title, sc.heading_path, sc.text, sc.url,
-        round(sc.score::numeric, 4)::float8 as score
+        round(least(sc.rank, 1)::numeric, 4)::float8 as score
       from scored sc join knowledge_sources s on s.id = sc.source_id
-      where sc.score >= ${minRelevance}::float8
-      order by sc.score desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
+      where least(sc.rank, 1) >= ${minRelevance}::float8
+      order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
       limit ${limit}::int
     `),
   )
