@@ -1,14 +1,13 @@
 import type { KnowledgeHit } from '~/lib/knowledge'
 import { getAgent } from '~/services/agents/agents.server'
-import { knowledgeJobsOf } from '~/services/knowledge/knowledge-queue.server'
 import { searchPassages } from '~/services/knowledge/search.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { getRuntime } from '~/runtime/runtime.server'
 
 /** What the sources service needs to send a source's processing job: the runtime's queue. */
 export async function knowledgeDeps() {
-  const { boss } = await getRuntime()
-  return { jobs: knowledgeJobsOf(boss) }
+  const { knowledgeJobs } = await getRuntime()
+  return { jobs: knowledgeJobs }
 }
 
 /**

@@ -118,7 +118,8 @@ export const knowledgeSourceUpdateSchema = z
     text: trimmed(KNOWLEDGE_LIMITS.textLength, 'Text').optional(),
     url: knowledgeUrlSchema.shape.url.optional(),
     crawl: z.boolean().optional(),
-    maxPages: knowledgeUrlSchema.shape.maxPages.optional(),
+    // Without its default: a change that leaves it out leaves it as it is.
+    maxPages: knowledgeUrlSchema.shape.maxPages.unwrap().optional(),
   })
   .strict()
 export type KnowledgeSourceUpdate = z.infer<typeof knowledgeSourceUpdateSchema>

@@ -7,7 +7,6 @@ import { KNOWLEDGE_LIMITS, type KnowledgeHit } from '~/lib/knowledge'
 import { FILE_REQUIRED_MESSAGE, FILE_TOO_LARGE_MESSAGE } from '~/lib/knowledge-forms'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'
-import { KNOWLEDGE_QUEUE } from '~/services/knowledge/knowledge-queue.server'
 import { KNOWLEDGE_SOURCE_NOT_FOUND } from '~/services/knowledge/sources.server'
 import { createOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
@@ -38,9 +37,6 @@ beforeAll(async () => {
   ])
   booted = await bootRuntime('knowledge-api', { PUBLIC_URL: http.url })
   runtime = booted.runtime
-  // The first send inside a transaction needs the queue created and cached (ARCHITECTURE: the PGlite trap).
-  if (!(await runtime.boss.getQueue(KNOWLEDGE_QUEUE))) await runtime.boss.createQueue(KNOWLEDGE_QUEUE)
-  await runtime.boss.getJobById(KNOWLEDGE_QUEUE, randomUUID()) // reads the queue through its cache, filling it
 })
 afterAll(async () => {
   await booted.close()
