@@ -70,7 +70,7 @@ test('adding an FAQ and a text, seeing them become Ready, trying a question, edi
   await expect(faqDialog.getByText('Question is required')).toBeVisible()
   await expect(faqDialog.getByText('Answer is required')).toBeVisible()
   await expect(faqDialog.getByRole('textbox', { name: 'Question' })).toBeFocused()
-  await faqDialog.getByRole('button', { name: 'Cancel' }).click()
+  await faqDialog.getByRole('link', { name: 'Cancel' }).click()
   await expect(faqDialog).toBeHidden()
 
   await addFaq(page, FAQ)
@@ -98,26 +98,32 @@ test('adding an FAQ and a text, seeing them become Ready, trying a question, edi
   await page.getByRole('link', { name: 'Add an FAQ with this question' }).click()
   const prefilled = page.getByRole('dialog', { name: 'Add FAQ' })
   await expect(prefilled.getByRole('textbox', { name: 'Question' })).toHaveValue('quantum entanglement')
-  await prefilled.getByRole('button', { name: 'Cancel' }).click()
+  await prefilled.getByRole('link', { name: 'Cancel' }).click()
   await expect(prefilled).toBeHidden()
 
   // Edit the FAQ: processed again, then found with its new answer.
-  await row(page, FAQ.question).getByRole('link', { name: `Edit: ${FAQ.question}` }).click()
+  await row(page, FAQ.question)
+    .getByRole('link', { name: `Edit: ${FAQ.question}` })
+    .click()
   const edit = page.getByRole('dialog', { name: 'Edit Source' })
   await expect(edit.getByRole('textbox', { name: 'Question' })).toHaveValue(FAQ.question)
   await expect(edit.getByRole('textbox', { name: 'Answer' })).toHaveValue(FAQ.answer)
-  await edit.getByRole('textbox', { name: 'Answer' }).fill('Yes, to Austria in two working days, free over 50 EUR.')
+  await edit
+    .getByRole('textbox', { name: 'Answer' })
+    .fill('Yes, to Austria in two working days, free over 50 EUR.')
   await edit.getByRole('button', { name: 'Save changes' }).click()
   await expect(page.getByText('Source updated')).toBeVisible()
   await expect(edit).toBeHidden()
   await expect(row(page, FAQ.question)).toContainText('Ready', { timeout: 30_000 })
   await tryQuestion(page, 'Do you ship to Austria?')
-  await expect(page.getByRole('list', { name: 'Passages found' }).getByRole('listitem').first()).toContainText(
-    'free over 50 EUR',
-  )
+  await expect(
+    page.getByRole('list', { name: 'Passages found' }).getByRole('listitem').first(),
+  ).toContainText('free over 50 EUR')
 
   // Delete the text, after a confirmation.
-  await row(page, TEXT.title).getByRole('link', { name: `Delete: ${TEXT.title}` }).click()
+  await row(page, TEXT.title)
+    .getByRole('link', { name: `Delete: ${TEXT.title}` })
+    .click()
   const confirm = page.getByRole('dialog', { name: 'Delete Source' })
   await expect(confirm).toContainText('This action cannot be undone')
   await confirm.getByRole('button', { name: 'Delete source' }).click()
@@ -166,11 +172,12 @@ test('uploading a file shows its progress and the source becomes Ready', async (
   await openKnowledge(page, 'Upload Owner')
   await page.getByRole('link', { name: 'Upload file' }).click()
   const dialog = page.getByRole('dialog', { name: 'Upload File' })
-  await expect(dialog.getByLabel('File')).toHaveAttribute('accept', '.txt,.md,.pdf,.docx')
+  const file = dialog.getByLabel('File', { exact: true })
+  await expect(file).toHaveAttribute('accept', '.txt,.md,.pdf,.docx')
   await dialog.getByRole('button', { name: 'Upload file' }).click()
   await expect(dialog.getByText('Choose a file to upload')).toBeVisible()
 
-  await dialog.getByLabel('File').setInputFiles({
+  await file.setInputFiles({
     name: 'opening-hours.md',
     mimeType: 'text/markdown',
     buffer: Buffer.from('# Opening hours\n\nOur Berlin store opens at ten, Monday to Saturday.'),
@@ -187,7 +194,8 @@ test('the page on a desktop and a phone: empty, a list with every status, a dial
   page,
   request,
 }, testInfo) => {
-  const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true })
+  const shot = (name: string) =>
+    page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true, animations: 'disabled' })
   await page.setViewportSize({ width: 1280, height: 900 })
   const account = await openKnowledge(page, 'Layout Owner')
   await expect(page.getByText(EMPTY)).toBeVisible()
@@ -205,8 +213,17 @@ test('the page on a desktop and a phone: empty, a list with every status, a dial
   await page.reload()
   await expect(row(page, FAQ.question)).toContainText('Ready', { timeout: 30_000 })
   await expect(row(page, 'unreachable.invalid')).toContainText('Failed', { timeout: 30_000 })
-  // One still processing, seen before its job is done.
-  await add({ kind: 'text', title: 'Care instructions', text: 'Wash at 30 degrees, inside out.' })
+  // One still processing, seen before its job is done: a long text takes its job a while.
+  const sentences = Array.from(
+    { length: 40_000 },
+    (_, i) => `Care note ${i}: wash at 30 degrees, inside out.`,
+  )
+  await request.post(`/api/v1/organizations/${orgId}/knowledge`, {
+    headers: auth,
+    multipart: {
+      file: { name: 'care.txt', mimeType: 'text/plain', buffer: Buffer.from(sentences.join('\n')) },
+    },
+  })
   await page.reload()
   await shot('desktop-list')
 
@@ -230,4 +247,56 @@ test('the page on a desktop and a phone: empty, a list with every status, a dial
   await page.getByRole('link', { name: 'Add FAQ' }).click()
   await expect(page.getByRole('dialog', { name: 'Add FAQ' })).toBeVisible()
   await shot('phone-dialog')
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('adding an FAQ, uploading a file and trying a question are plain forms', async ({ page, request }) => {
+    const account = await createAccount('No Script Owner')
+    const org = await request.post('/api/v1/organizations', {
+      headers: { Authorization: `Bearer ${account.idToken}` },
+      data: { name: 'No Script Shop' },
+    })
+    expect(org.status()).toBe(201)
+    await signIn(page, account.email)
+    await expect(page).toHaveURL('/')
+    await page.goto('/knowledge')
+    await expect(page.getByText(EMPTY)).toBeVisible()
+
+    // The dialog is a section of the page; a refused form comes back with its messages.
+    await page.getByRole('link', { name: 'Add FAQ' }).first().click()
+    await expect(page).toHaveURL('/knowledge/new/faq')
+    const faq = page.getByRole('form', { name: 'Add FAQ' })
+    await faq.getByRole('textbox', { name: 'Question' }).fill(FAQ.question)
+    await faq.getByRole('button', { name: 'Add FAQ' }).click()
+    await expect(faq.getByText('Answer is required')).toBeVisible()
+    await expect(faq.getByRole('textbox', { name: 'Question' })).toHaveValue(FAQ.question)
+    await faq.getByRole('textbox', { name: 'Answer' }).fill(FAQ.answer)
+    await faq.getByRole('button', { name: 'Add FAQ' }).click()
+    await expect(page).toHaveURL('/knowledge')
+    await expect(row(page, FAQ.question)).toBeVisible()
+
+    await page.getByRole('link', { name: 'Upload file' }).click()
+    const upload = page.getByRole('form', { name: 'Upload file' })
+    await upload.getByLabel('File', { exact: true }).setInputFiles({
+      name: 'hours.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Our Berlin store opens at ten, Monday to Saturday.'),
+    })
+    await upload.getByRole('button', { name: 'Upload file' }).click()
+    await expect(page).toHaveURL('/knowledge')
+    await expect(row(page, 'hours.txt')).toBeVisible()
+
+    // No self-reloading without JavaScript: reload until both are processed.
+    await expect(async () => {
+      await page.reload()
+      await expect(row(page, FAQ.question)).toContainText('Ready', { timeout: 500 })
+      await expect(row(page, 'hours.txt')).toContainText('Ready', { timeout: 500 })
+    }).toPass({ timeout: 30_000 })
+    await tryQuestion(page, 'when does the berlin store open')
+    await expect(
+      page.getByRole('list', { name: 'Passages found' }).getByRole('listitem').first(),
+    ).toContainText('hours.txt')
+  })
 })

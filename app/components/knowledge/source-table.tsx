@@ -157,13 +157,15 @@ export function SourceTable({ sources }: { sources: KnowledgeItem[] }) {
               <KnowledgeStatusBadge status={source.status} failureReason={source.failureReason} />
             </Table.Td>
             <Table.Td data-label="Size">
-              <Text size="sm">{source.sizeBytes > 0 ? formatBytes(source.sizeBytes) : '—'}</Text>
+              <Text size="sm" className={classes.when}>
+                {source.sizeBytes > 0 ? formatBytes(source.sizeBytes) : '—'}
+              </Text>
             </Table.Td>
             <Table.Td data-label="Passages">
               <Text size="sm">{source.status === 'processing' ? '—' : source.passageCount}</Text>
             </Table.Td>
             <Table.Td data-label="Updated">
-              <Text size="sm" c="gray.7">
+              <Text size="sm" c="gray.7" className={classes.when}>
                 <DateTime value={source.updatedAt} />
               </Text>
             </Table.Td>

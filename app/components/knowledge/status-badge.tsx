@@ -33,7 +33,7 @@ export function KnowledgeStatusBadge({
         {label}
       </Badge>
       {status === 'failed' && failureReason ? (
-        <Text size="xs" c="red.8" maw={260}>
+        <Text size="xs" c="red.8" maw={220}>
           {failureReason}
         </Text>
       ) : null}
