@@ -8,11 +8,12 @@ import {
   knowledgeUrlSchema,
   type KnowledgeSourceKind,
 } from './knowledge'
+import { FILE_TOO_LARGE_MESSAGE } from './constants'
 import { hasNoNul, NUL_MESSAGE } from './input'
 
 // The Knowledge page's forms and the API's upload (docs/decisions/045), derived from the schemas of knowledge.ts.
 
-export const FILE_TOO_LARGE_MESSAGE = 'The file is larger than 10 MB'
+export { FILE_TOO_LARGE_MESSAGE }
 export const FILE_REQUIRED_MESSAGE = 'Choose a file to upload'
 
 /** The file picker's `accept`: a hint for the picker only; the job reads the type from the content. */

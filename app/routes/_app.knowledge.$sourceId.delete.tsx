@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
+import { useState } from 'react'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { DeleteSourcePanel, SourceNotFound } from '~/components/knowledge/delete-source-panel'
@@ -34,5 +35,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DeleteSourceDialog() {
   const { source } = useLoaderData<typeof loader>()
   const submission = useDialogFetcher<typeof action>(useActionData<typeof action>())
-  return source ? <DeleteSourcePanel source={source} submission={submission} /> : <SourceNotFound />
+  // The reload after the delete finds the source gone: the dialog keeps what it showed until it closes.
+  const [shown, setShown] = useState(source)
+  if (source && source !== shown) setShown(source)
+  return shown ? <DeleteSourcePanel source={shown} submission={submission} /> : <SourceNotFound />
 }
