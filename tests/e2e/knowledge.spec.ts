@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { makePdf } from '../fakes/documents'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 // The Knowledge page (issue #18, docs/decisions/045): sources added in dialogs, processed by the worker while the
@@ -213,15 +214,12 @@ test('the page on a desktop and a phone: empty, a list with every status, a dial
   await page.reload()
   await expect(row(page, FAQ.question)).toContainText('Ready', { timeout: 30_000 })
   await expect(row(page, 'unreachable.invalid')).toContainText('Failed', { timeout: 30_000 })
-  // One still processing, seen before its job is done: a long text takes its job a while.
-  const sentences = Array.from(
-    { length: 40_000 },
-    (_, i) => `Care note ${i}: wash at 30 degrees, inside out.`,
-  )
+  // One still processing, seen before its job is done: a long PDF takes its job a while.
+  const pages = Array.from({ length: 1500 }, (_, i) => [`Care note ${i}`, 'Wash at 30 degrees, inside out.'])
   await request.post(`/api/v1/organizations/${orgId}/knowledge`, {
     headers: auth,
     multipart: {
-      file: { name: 'care.txt', mimeType: 'text/plain', buffer: Buffer.from(sentences.join('\n')) },
+      file: { name: 'care.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(pages)) },
     },
   })
   await page.reload()

@@ -63,13 +63,9 @@ function EmptyState() {
   )
 }
 
-/** Says, for a screen reader, how many sources are still being processed (and when none is any more). */
-function ProcessingAnnouncement({ processing, total }: { processing: number; total: number }) {
+/** How many sources are still being processed (a screen reader hears it change), and how the page follows them. */
+function ProcessingAnnouncement({ processing }: { processing: number }) {
   const hydrated = useHydrated()
-  const text =
-    processing > 0
-      ? `${processing} of ${total} ${total === 1 ? 'source is' : 'sources are'} being processed. ${hydrated ? T.processingNote : T.processingNoScript}`
-      : ''
   return (
     <Text
       size="sm"
@@ -78,7 +74,9 @@ function ProcessingAnnouncement({ processing, total }: { processing: number; tot
       role="status"
       className={processing > 0 ? undefined : classes.visuallyHidden}
     >
-      {text}
+      {processing > 0 ? T.processing(processing) : ''}
+      {processing > 0 && hydrated ? ` ${T.processingNote}` : null}
+      {processing > 0 ? <noscript> {T.processingNoScript}</noscript> : null}
     </Text>
   )
 }
@@ -140,7 +138,7 @@ export function KnowledgeScreen({
     content = (
       <Stack gap="lg">
         <Stack gap="xs">
-          <ProcessingAnnouncement processing={processing} total={sources.length} />
+          <ProcessingAnnouncement processing={processing} />
           <Paper withBorder p={{ base: 0, sm: 'xs' }} className={classes.listFrame}>
             <SourceTable sources={sources} />
           </Paper>

@@ -226,14 +226,14 @@ export function SourceForm({
           key={fields.maxPages.key}
           {...input(fields.maxPages)}
           label="Page limit"
-          description={`At most this many pages are read, from 1 to ${KNOWLEDGE_LIMITS.maxPages}`}
+          description={`From 1 to ${KNOWLEDGE_LIMITS.maxPages}`}
           min={1}
           max={KNOWLEDGE_LIMITS.maxPages}
           allowDecimal={false}
           hideControls={!hydrated}
           // Without JavaScript the box cannot enable it: it is always there, and read only when the box is ticked.
           disabled={pending || (hydrated && !crawl)}
-          w={200}
+          w={240}
         />
       </>
     ),

@@ -21,8 +21,10 @@ export const KNOWLEDGE_TEXTS = {
   deleteFailed: 'Failed to delete the source',
   refreshFailed: (reason: string) => `Failed to process the source again: ${reason}`,
   notFound: 'Knowledge source not found',
-  processingNote: 'Reading it into passages. This page updates by itself.',
-  processingNoScript: 'Reading it into passages. Reload the page to see when it is ready.',
+  processing: (count: number) =>
+    count === 1 ? '1 source is being read into passages.' : `${count} sources are being read into passages.`,
+  processingNote: 'This page updates by itself.',
+  processingNoScript: 'Reload the page to see when it is ready.',
   tryTitle: 'Try a question',
   trySubtitle: 'Ask what a customer would ask, and see the passages your agents would answer from.',
   scoreHelp:
