@@ -53,9 +53,9 @@ runBench(async () => {
     databaseUrl: process.env.DATABASE_URL ?? 'memory://',
     dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-eval-')),
   })
-  const { faqs, questions, documents } = readShop()
+  const { faqs, questions, holdout, documents } = readShop()
   console.log(
-    `Knowledge eval: ${faqs.length} FAQ entries, ${documents.length} documents, ${questions.length} questions, ` +
+    `Knowledge eval: ${faqs.length} FAQ entries, ${documents.length} documents, ${questions.length} + ${holdout.length} held-out questions, ` +
       `${handle.driver}, embedding-free`,
   )
   const scope = await newShopScope(handle.db)
@@ -63,47 +63,59 @@ runBench(async () => {
   const sourceOf = await loadShop(scope)
   console.log(`loaded and processed in ${Math.round(performance.now() - started)} ms`)
 
-  const verdicts: (Verdict & { question: Question })[] = []
-  for (const question of questions) {
-    const hits = await searchPassages(handle.db, {
-      organizationId: scope.organizationId,
-      query: question.question,
-      limit: LIMIT,
-    })
-    verdicts.push({ ...rankOf(question, hits, sourceOf), question })
+  const evaluate = async (set: Question[]) => {
+    const verdicts: (Verdict & { question: Question })[] = []
+    for (const question of set) {
+      const hits = await searchPassages(handle.db, {
+        organizationId: scope.organizationId,
+        query: question.question,
+        limit: LIMIT,
+      })
+      verdicts.push({ ...rankOf(question, hits, sourceOf), question })
+    }
+    return verdicts
   }
-
-  const row = (label: string, group: Verdict[]) =>
-    `  ${label.padEnd(10)} ${String(group.length).padStart(4)}   ${share(group, 'strict', 1).toFixed(2)}   ` +
-    `${share(group, 'strict', 5).toFixed(2)}     ${share(group, 'lenient', 1).toFixed(2)}   ${share(group, 'lenient', 5).toFixed(2)}`
-  console.log('\n  kind          n   strict R@1 R@5   lenient R@1 R@5')
-  console.log(row('all', verdicts))
-  for (const kind of [...new Set(questions.map((q) => q.kind))].sort()) {
-    console.log(
-      row(
-        kind,
-        verdicts.filter((v) => v.question.kind === kind),
-      ),
-    )
-  }
-
-  const misses = verdicts.filter((v) => v.strict === null)
-  if (misses.length > 0) {
-    console.log(`\nNot in the first ${LIMIT} (strict):`)
+  const report = (label: string, verdicts: (Verdict & { question: Question })[]) => {
+    const row = (kind: string, group: Verdict[]) =>
+      `  ${kind.padEnd(10)} ${String(group.length).padStart(4)}   ${share(group, 'strict', 1).toFixed(2)}   ` +
+      `${share(group, 'strict', 5).toFixed(2)}     ${share(group, 'lenient', 1).toFixed(2)}   ${share(group, 'lenient', 5).toFixed(2)}`
+    console.log(`\n${label}\n  kind          n   strict R@1 R@5   lenient R@1 R@5`)
+    console.log(row('all', verdicts))
+    for (const kind of [...new Set(verdicts.map((v) => v.question.kind))].sort()) {
+      console.log(
+        row(
+          kind,
+          verdicts.filter((v) => v.question.kind === kind),
+        ),
+      )
+    }
+    const misses = verdicts.filter((v) => v.strict === null)
+    if (misses.length === 0 || process.env.EVAL_QUIET) return
+    console.log(`  not in the first ${LIMIT} (strict):`)
     for (const miss of misses) {
       const top = miss.hits[0]
       const expected = 'faq' in miss.question.expect ? miss.question.expect.faq : miss.question.expect.doc
       console.log(
-        `  ${miss.question.id} [${miss.question.kind}] "${miss.question.question}"\n` +
-          `      expected ${expected}${miss.lenient ? ` (lenient: rank ${miss.lenient})` : ''}; ` +
+        `    ${miss.question.id} [${miss.question.kind}] "${miss.question.question}"\n` +
+          `        expected ${expected}${miss.lenient ? ` (lenient: rank ${miss.lenient})` : ''}; ` +
           `first: ${top ? `"${top.title}" ${top.score.toFixed(2)}` : 'nothing'}`,
       )
     }
   }
+  const tuned = await evaluate(questions)
+  const heldOut = await evaluate(holdout)
+  report(`questions.json (${questions.length}; the search was tuned on these)`, tuned)
+  report(`questions-holdout.json (${holdout.length}; never tuned on)`, heldOut)
+  const verdicts = [...tuned, ...heldOut]
   await handle.close()
   const recall5 = share(verdicts, 'strict', 5)
+  console.log(
+    `\nall ${verdicts.length} questions: recall@1 ${share(verdicts, 'strict', 1).toFixed(2)}, recall@5 ${recall5.toFixed(2)} (strict)`,
+  )
   finishBench(
-    recall5 >= TARGET ? [] : [`recall@5 (strict, embedding-free) ${recall5.toFixed(2)} < ${TARGET}`],
-    `recall@5 (strict, embedding-free) ${recall5.toFixed(2)} ≥ ${TARGET}: passed`,
+    recall5 >= TARGET
+      ? []
+      : [`recall@5 (strict, embedding-free, all questions) ${recall5.toFixed(2)} < ${TARGET}`],
+    `recall@5 (strict, embedding-free, all questions) ${recall5.toFixed(2)} ≥ ${TARGET}: passed`,
   )
 })

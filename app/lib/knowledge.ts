@@ -56,7 +56,7 @@ export const AGENT_KNOWLEDGE_DEFAULTS = {
   knowledgeMode: 'all' as AgentKnowledgeMode,
   knowledgeSourceIds: [] as string[],
   knowledgePassages: 5,
-  knowledgeMinRelevance: 0.3,
+  knowledgeMinRelevance: 0.2,
   knowledgeNoAnswerMessage:
     "I don't have that information, so I've asked a person from our team to help. They will reply here soon.",
 }

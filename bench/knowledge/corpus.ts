@@ -34,6 +34,8 @@ export function readShop() {
   return {
     faqs: JSON.parse(read('faqs.json')) as Faq[],
     questions: JSON.parse(read('questions.json')) as Question[],
+    /** Written after the first tuning round by someone who had not read the search code: never tuned on. */
+    holdout: JSON.parse(read('questions-holdout.json')) as Question[],
     documents: DOCUMENTS.map((name) => ({ name, text: read(name) })),
   }
 }

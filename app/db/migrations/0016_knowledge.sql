@@ -58,7 +58,7 @@ ALTER TABLE "agent_runs" ADD COLUMN "knowledge" jsonb;--> statement-breakpoint
 ALTER TABLE "agents" ADD COLUMN "knowledge_mode" text DEFAULT 'none' NOT NULL;--> statement-breakpoint
 ALTER TABLE "agents" ADD COLUMN "knowledge_source_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "agents" ADD COLUMN "knowledge_passages" integer DEFAULT 5 NOT NULL;--> statement-breakpoint
-ALTER TABLE "agents" ADD COLUMN "knowledge_min_relevance" double precision DEFAULT 0.3 NOT NULL;--> statement-breakpoint
+ALTER TABLE "agents" ADD COLUMN "knowledge_min_relevance" double precision DEFAULT 0.2 NOT NULL;--> statement-breakpoint
 ALTER TABLE "agents" ADD COLUMN "knowledge_no_answer_message" text DEFAULT 'I don''t have that information, so I''ve asked a person from our team to help. They will reply here soon.' NOT NULL;--> statement-breakpoint
 ALTER TABLE "knowledge_lexemes" ADD CONSTRAINT "knowledge_lexemes_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "knowledge_passages" ADD CONSTRAINT "knowledge_passages_source_id_knowledge_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."knowledge_sources"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -1,4 +1,6 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
+import { knowledgePassages } from '~/db/schema'
 import type { Agent } from '~/db/schema'
 import type { KnowledgeHit, UsedPassage } from '~/lib/knowledge'
 import { isSmallTalk, wordsOf } from './query-words'
@@ -20,7 +22,10 @@ export type AgentKnowledgeSettings = Pick<
 >
 
 export type Grounding =
-  /** The agent does not use knowledge, or the message is small talk that needs none: the model answers as before. */
+  /**
+   * The agent does not use knowledge, its organization (or selection) has none yet, or the message is small talk
+   * that needs none: the model answers as before.
+   */
   | { kind: 'none' }
   | { kind: 'passages'; hits: KnowledgeHit[] }
   /** Nothing relevant: the agent's no-answer message goes out instead of the model's answer. */
@@ -41,7 +46,26 @@ export async function groundQuestion(
     sourceIds: agent.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined,
     minRelevance: agent.knowledgeMinRelevance,
   })
-  return hits.length > 0 ? { kind: 'passages', hits } : { kind: 'miss' }
+  if (hits.length > 0) return { kind: 'passages', hits }
+  // Knowledge that is not there cannot miss: a new organization (or a selection) without one processed passage is
+  // answered from the system prompt, as before knowledge existed. Asked only on a miss, so a hit costs nothing.
+  return (await hasPassages(db, agent)) ? { kind: 'miss' } : { kind: 'none' }
+}
+
+/** Whether the agent's knowledge holds any passage at all (the sources' job has processed one). */
+async function hasPassages(db: Database, agent: AgentKnowledgeSettings): Promise<boolean> {
+  const selection =
+    agent.knowledgeMode === 'selected'
+      ? agent.knowledgeSourceIds.length > 0
+        ? inArray(knowledgePassages.sourceId, agent.knowledgeSourceIds)
+        : sql`false`
+      : undefined
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(knowledgePassages)
+    .where(and(eq(knowledgePassages.organizationId, agent.organizationId), selection))
+    .limit(1)
+  return row !== undefined
 }
 
 export const KNOWLEDGE_INSTRUCTION =

@@ -85,7 +85,7 @@ describe('processing knowledge sources', () => {
       query: 'tumble dry',
       limit: 5,
     })
-    expect(tumble).toEqual([])
+    expect(tumble.map((hit) => hit.text)).not.toContain('Hang it to dry, never tumble.')
   })
 
   it('a PDF and a Word file are read by their content, whatever their name', async () => {

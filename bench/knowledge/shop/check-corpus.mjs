@@ -1,4 +1,5 @@
 // Checks the Knowledge evaluation corpus for consistency: node bench/knowledge/shop/check-corpus.mjs
+// Covers faqs.json, the three documents, questions.json and the held-out questions-holdout.json.
 // It reads only the corpus files and never the retrieval code. Exits 1 on any error.
 import console from 'node:console'
 import { readFileSync } from 'node:fs'
@@ -15,6 +16,7 @@ const fail = (message) => errors.push(message)
 
 const faqs = JSON.parse(read('faqs.json'))
 const questions = JSON.parse(read('questions.json'))
+const holdoutQuestions = JSON.parse(read('questions-holdout.json'))
 const docs = Object.fromEntries(DOCS.map((name) => [name, read(name)]))
 
 const occurrences = (text, phrase) => text.split(phrase).length - 1
@@ -44,42 +46,74 @@ for (const [name, text] of Object.entries(docs)) {
 }
 if (!/^\|.*\|$/m.test(docs['size-guide.md'])) fail('size-guide.md: no Markdown table')
 
-const questionIds = new Set()
 const faqQuestions = new Set(faqs.map((faq) => normalize(faq.question)))
-const counts = { faq: 0, doc: 0 }
-const kinds = {}
-for (const q of questions) {
-  if (questionIds.has(q.id)) fail(`duplicate question id: ${q.id}`)
-  questionIds.add(q.id)
-  if (!KINDS.has(q.kind)) fail(`${q.id}: unknown kind ${q.kind}`)
-  kinds[q.kind] = (kinds[q.kind] ?? 0) + 1
-  if (faqQuestions.has(normalize(q.question))) fail(`${q.id}: copies an FAQ question`)
-  for (const name of q.alsoAnsweredIn ?? []) if (!docs[name]) fail(`${q.id}: alsoAnsweredIn unknown ${name}`)
-  const { faq, doc, contains } = q.expect ?? {}
-  if (faq !== undefined) {
-    counts.faq++
-    if (!faqIds.has(faq)) fail(`${q.id}: unknown faq ${faq}`)
-  } else if (doc !== undefined) {
-    counts.doc++
-    if (!docs[doc]) fail(`${q.id}: unknown doc ${doc}`)
-    else {
-      const n = words(contains ?? '').length
-      if (n < 3 || n > 8) fail(`${q.id}: contains has ${n} words (3-8)`)
-      const found = occurrences(docs[doc], contains)
-      if (found !== 1) fail(`${q.id}: "${contains}" occurs ${found} times in ${doc}`)
-    }
-  } else fail(`${q.id}: expect has neither faq nor doc`)
+const mainQuestions = new Set(questions.map((q) => normalize(q.question)))
+
+// Checks one question set; returns a summary line. `holdout` adds the rules of the held-out set.
+function checkQuestions(file, list, { idPattern, holdout = false }) {
+  const ids = new Set()
+  const counts = { faq: 0, doc: 0 }
+  const kinds = {}
+  const faqsUsed = new Set()
+  const phrases = new Set()
+  const passages = new Set()
+  for (const q of list) {
+    const where = `${file} ${q.id}`
+    if (!idPattern.test(q.id ?? '')) fail(`${where}: id does not match ${idPattern}`)
+    if (ids.has(q.id)) fail(`${file}: duplicate question id: ${q.id}`)
+    ids.add(q.id)
+    if (!q.question?.trim()) fail(`${where}: empty question`)
+    if (!KINDS.has(q.kind)) fail(`${where}: unknown kind ${q.kind}`)
+    kinds[q.kind] = (kinds[q.kind] ?? 0) + 1
+    if (faqQuestions.has(normalize(q.question ?? ''))) fail(`${where}: copies an FAQ question`)
+    if (holdout && mainQuestions.has(normalize(q.question ?? '')))
+      fail(`${where}: copies a question of questions.json`)
+    for (const name of q.alsoAnsweredIn ?? [])
+      if (!docs[name]) fail(`${where}: alsoAnsweredIn unknown ${name}`)
+    const { faq, doc, contains } = q.expect ?? {}
+    if (faq !== undefined) {
+      counts.faq++
+      faqsUsed.add(faq)
+      if (!faqIds.has(faq)) fail(`${where}: unknown faq ${faq}`)
+    } else if (doc !== undefined) {
+      counts.doc++
+      if (!docs[doc]) fail(`${where}: unknown doc ${doc}`)
+      else {
+        const n = words(contains ?? '').length
+        if (n < 3 || n > 8) fail(`${where}: contains has ${n} words (3-8)`)
+        const found = occurrences(docs[doc], contains)
+        if (found !== 1) fail(`${where}: "${contains}" occurs ${found} times in ${doc}`)
+        if (phrases.has(`${doc}#${contains}`))
+          fail(`${where}: "${contains}" already expected by another question`)
+        phrases.add(`${doc}#${contains}`)
+        // The passage is the blank-line-separated block (paragraph, list or table) holding the phrase.
+        const at = docs[doc].indexOf(contains)
+        if (at >= 0) passages.add(`${doc}#${docs[doc].lastIndexOf('\n\n', at)}`)
+      }
+    } else fail(`${where}: expect has neither faq nor doc`)
+  }
+
+  if (list.length < 60) fail(`${file}: ${list.length} questions (at least 60)`)
+  if (counts.doc < 20) fail(`${file}: ${counts.doc} document questions (at least 20)`)
+  if ((kinds.typo ?? 0) < 8) fail(`${file}: ${kinds.typo ?? 0} typo questions (at least 8)`)
+  if (holdout) {
+    if (faqsUsed.size < 45) fail(`${file}: covers ${faqsUsed.size} FAQ entries (at least 45)`)
+    if (passages.size < 15) fail(`${file}: covers ${passages.size} document passages (at least 15)`)
+  }
+  return (
+    `${file}: ${list.length} questions: ${counts.faq} FAQ (${faqsUsed.size} entries), ` +
+    `${counts.doc} document (${passages.size} passages); kinds ${JSON.stringify(kinds)}`
+  )
 }
 
+const summaries = [
+  checkQuestions('questions.json', questions, { idPattern: /^q\d{2,3}$/ }),
+  checkQuestions('questions-holdout.json', holdoutQuestions, { idPattern: /^h\d{2,3}$/, holdout: true }),
+]
 if (faqs.length < 64) fail(`${faqs.length} FAQs (at least 64)`)
-if (questions.length < 60) fail(`${questions.length} questions (at least 60)`)
-if (counts.doc < 20) fail(`${counts.doc} document questions (at least 20)`)
-if ((kinds.typo ?? 0) < 8) fail(`${kinds.typo ?? 0} typo questions (at least 8)`)
 
 const docWords = DOCS.map((name) => `${name} ${words(docs[name]).length}`).join(', ')
 console.log(`${faqs.length} FAQs; documents: ${docWords} words`)
-console.log(
-  `${questions.length} questions: ${counts.faq} FAQ, ${counts.doc} document; kinds ${JSON.stringify(kinds)}`,
-)
+for (const line of summaries) console.log(line)
 for (const message of errors) console.error(`error: ${message}`)
 process.exit(errors.length ? 1 : 0)
