@@ -11,14 +11,17 @@ export async function knowledgeDeps() {
 }
 
 /**
- * Retrieval for the "Try a question" box and the API's search: the organization's passages (an agent of another
- * organization is not found).
- * TODO(issue #18): searchKnowledge(scope, ...) from the knowledge service, which applies the agent's selection.
+ * Retrieval for the "Try a question" box and the API's search: the organization's passages, or those an agent
+ * answers from (its selection; none when it answers from its prompt only). An agent of another organization is not
+ * found.
+ * TODO(issue #18): searchKnowledge(scope, ...) from the knowledge service, once it is there.
  */
 export async function searchInScope(
   scope: OrganizationScope,
   { query, agentId, limit }: { query: string; agentId?: string; limit: number },
 ): Promise<KnowledgeHit[]> {
-  if (agentId) await getAgent(scope, agentId)
-  return searchPassages(scope.db, { organizationId: scope.organizationId, query, limit })
+  const agent = agentId ? await getAgent(scope, agentId) : undefined
+  if (agent?.knowledgeMode === 'none') return []
+  const sourceIds = agent?.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined
+  return searchPassages(scope.db, { organizationId: scope.organizationId, query, limit, sourceIds })
 }

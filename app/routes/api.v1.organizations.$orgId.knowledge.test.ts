@@ -6,6 +6,7 @@ import { INVALID_ID_MESSAGE } from '~/lib/input'
 import { KNOWLEDGE_LIMITS, type KnowledgeHit } from '~/lib/knowledge'
 import { FILE_REQUIRED_MESSAGE, FILE_TOO_LARGE_MESSAGE } from '~/lib/knowledge-forms'
 import type { Runtime } from '~/runtime/runtime.server'
+import { updateAgent } from '~/services/agents/agents.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { KNOWLEDGE_SOURCE_NOT_FOUND } from '~/services/knowledge/sources.server'
 import { createOrganization } from '~/services/organizations/organizations.server'
@@ -329,11 +330,16 @@ describe('POST /organizations/{orgId}/knowledge/search', () => {
     expect(hit.score).toBeGreaterThan(0)
     expect(hit.score).toBeLessThanOrEqual(1)
 
+    // An agent's search is of the knowledge it answers from.
     const agent = await newTestAgent(ada.scope)
-    const byAgent = await ada.api<KnowledgeHit[]>('POST', '/knowledge/search', {
-      body: { query: 'when are you open', agentId: agent.id },
-    })
-    expect(byAgent.body.data[0]?.sourceId).toBe(other.id)
+    const byAgent = (query: string) =>
+      ada.api<KnowledgeHit[]>('POST', '/knowledge/search', { body: { query, agentId: agent.id } })
+    expect((await byAgent('when are you open')).body.data[0]?.sourceId).toBe(other.id)
+    await updateAgent(ada.scope, agent.id, { knowledgeMode: 'selected', knowledgeSourceIds: [faq.id] })
+    expect((await byAgent('when are you open')).body.data.map((h) => h.sourceId)).not.toContain(other.id)
+    expect((await byAgent('shipping to austria')).body.data[0]?.sourceId).toBe(faq.id)
+    await updateAgent(ada.scope, agent.id, { knowledgeMode: 'none' })
+    expect((await byAgent('shipping to austria')).body).toMatchObject({ success: true, data: [] })
     const nothing = await ada.api<KnowledgeHit[]>('POST', '/knowledge/search', {
       body: { query: 'quantum entanglement' },
     })
