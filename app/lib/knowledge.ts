@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { UPLOAD_FILE_MAX_BYTES } from './constants'
 import { hasNoNul, idSchema, NUL_MESSAGE } from './input'
 
 // The knowledge base (issue #18, docs/decisions/042): the organization's FAQ entries, texts, files and web pages,
@@ -30,7 +31,7 @@ export const KNOWLEDGE_LIMITS = {
   questionLength: 1_000,
   answerLength: 10_000,
   textLength: 200_000,
-  fileBytes: 10 * 1024 * 1024,
+  fileBytes: UPLOAD_FILE_MAX_BYTES,
   urlLength: 2_000,
   /** Pages a web source may follow on its own site. */
   maxPages: 50,
@@ -118,7 +119,8 @@ export const knowledgeSourceUpdateSchema = z
     text: trimmed(KNOWLEDGE_LIMITS.textLength, 'Text').optional(),
     url: knowledgeUrlSchema.shape.url.optional(),
     crawl: z.boolean().optional(),
-    maxPages: knowledgeUrlSchema.shape.maxPages.optional(),
+    // Without its default: a change that leaves it out leaves it as it is.
+    maxPages: knowledgeUrlSchema.shape.maxPages.unwrap().optional(),
   })
   .strict()
 export type KnowledgeSourceUpdate = z.infer<typeof knowledgeSourceUpdateSchema>

@@ -69,6 +69,23 @@ describe('the OpenAPI document', () => {
     expect(create.requestBody.required).toBe(true)
   })
 
+  it("documents a knowledge upload as multipart/form-data beside the JSON body, its 413, and the refresh's 202", () => {
+    const knowledge = '/api/v1/organizations/{orgId}/knowledge'
+    const create = document.paths[knowledge].post as {
+      requestBody: { content: Record<string, { schema: Schema }> }
+      responses: Record<string, unknown>
+    }
+    expect(Object.keys(create.requestBody.content)).toEqual(['application/json', 'multipart/form-data'])
+    const form = create.requestBody.content['multipart/form-data'].schema
+    expect(form.required).toEqual(['file'])
+    expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '413']))
+    const refresh = document.paths[`${knowledge}/{sourceId}/refresh`].post as typeof create
+    expect(Object.keys(refresh.responses)).toContain('202')
+    // The static segment is its own path, not a source id.
+    expect(document.paths[`${knowledge}/search`].post).toBeDefined()
+  })
+
   it('lists every endpoint of every resource file once', () => {
     const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods))
     expect(operations).toHaveLength(Object.keys(endpoints).length)

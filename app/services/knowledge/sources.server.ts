@@ -16,6 +16,8 @@ export const KNOWLEDGE_SOURCE_NOT_FOUND = 'Knowledge source not found'
 
 /** An uploaded file as the edge read it: its bytes are checked by content in the job, not by name here. */
 export type UploadedFile = { name: string; bytes: Uint8Array }
+/** A new file source: the file, and the title it is shown with (its name when left out). */
+export type NewFileSource = { kind: 'file'; file: UploadedFile; title?: string }
 
 const summaryColumns = {
   id: knowledgeSources.id,
@@ -74,7 +76,7 @@ function hostTitle(url: string): string {
 }
 
 /** The stored columns of a new source of each kind (its title until processing finds a better one). */
-function columnsOf(input: KnowledgeSourceInput | { kind: 'file'; file: UploadedFile }) {
+function columnsOf(input: KnowledgeSourceInput | NewFileSource) {
   switch (input.kind) {
     case 'faq':
       return {
@@ -97,7 +99,7 @@ function columnsOf(input: KnowledgeSourceInput | { kind: 'file'; file: UploadedF
     case 'file':
       return {
         kind: input.kind,
-        title: input.file.name.slice(0, KNOWLEDGE_LIMITS.titleLength),
+        title: (input.title || input.file.name).slice(0, KNOWLEDGE_LIMITS.titleLength),
         fileName: input.file.name,
         fileData: Buffer.from(input.file.bytes),
         sizeBytes: input.file.bytes.byteLength,
@@ -108,7 +110,7 @@ function columnsOf(input: KnowledgeSourceInput | { kind: 'file'; file: UploadedF
 /** Stores a new source as processing and sends its job, in one transaction. */
 export async function createKnowledgeSource(
   scope: OrganizationScope,
-  input: KnowledgeSourceInput | { kind: 'file'; file: UploadedFile },
+  input: KnowledgeSourceInput | NewFileSource,
   { jobs }: { jobs: KnowledgeJobs },
 ): Promise<KnowledgeSourceView> {
   if (input.kind === 'file') checkFile(input.file)

@@ -3,6 +3,7 @@ import { channelEndpoints } from './channels'
 import { conversationEndpoints } from './conversations'
 import { facebookEndpoints } from './facebook'
 import { invitationEndpoints } from './invitations'
+import { knowledgeEndpoints } from './knowledge'
 import { organizationEndpoints } from './organizations'
 import { platformEndpoints } from './platforms'
 import { userEndpoints } from './users'
@@ -16,6 +17,7 @@ export const endpoints = {
   ...agentEndpoints,
   ...channelEndpoints,
   ...conversationEndpoints,
+  ...knowledgeEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,
   ...facebookEndpoints,
