@@ -1,25 +1,21 @@
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { eq } from 'drizzle-orm'
-import { openDatabase } from '../../app/db/client.server'
-import { organizations } from '../../app/db/schema'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '../../app/lib/knowledge'
-import { addTestShop } from '../setup/knowledge'
 import { createAgent as postAgentForm } from './channel-helpers'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 // The agent form's Knowledge tab (issue #18), the Agent details that show it, and Test Agent with and without
 // knowledge.
 const SCREENSHOTS = process.env.KNOWLEDGE_SCREENSHOTS
-/**
- * The server's database when it runs on PostgreSQL (on the embedded default nothing else may open it): the test
- * then indexes FAQs into the organization directly.
- * TODO(issue #18 part 4): add the FAQs through the Knowledge page (/knowledge) once it is in main, and drop this.
- */
-const SERVER_DATABASE_URL = process.env.E2E_SERVER_DATABASE_URL
+/** The shop's knowledge for the Test Agent test (a question matches the first; another matches nothing). */
+const SHOP_FAQS = [
+  {
+    question: 'How much does shipping cost?',
+    answer: 'Standard shipping within Germany costs 4.90 EUR and is free on orders over 50 EUR.',
+  },
+  { question: 'What is your returns policy?', answer: 'Unworn items can be returned within 30 days.' },
+  { question: 'When is the Berlin store open?', answer: 'Monday to Saturday from 10:00 to 19:00.' },
+]
 
 async function signUpWithOrganization(page: Page, organization = 'Knowledge Org') {
   const account = await createAccount('Knowledge Owner')
@@ -134,8 +130,8 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
   await e.all.check()
   await expect(e.passages).toHaveValue('3')
   await e.relevance.focus()
-  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight')
-  await expect(e.relevance).toHaveAttribute('aria-valuenow', '0.5')
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight') // 0.2 → 0.4 in steps of 0.05
+  await expect(e.relevance).toHaveAttribute('aria-valuenow', '0.4')
   await e.noAnswer.fill('')
   await edit.getByRole('button', { name: 'Update Agent' }).click()
   await expect(page.getByText('Agent updated successfully')).toBeVisible()
@@ -143,7 +139,7 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
   await card(page, 'Grounded Agent').getByRole('link', { name: /^View/ }).click()
   await expect(fact('Answers from')).toHaveText("All of the organization's knowledge")
   await expect(fact('Passages')).toHaveText('Up to 3 per answer')
-  await expect(fact('Minimum relevance')).toHaveText('50%')
+  await expect(fact('Minimum relevance')).toHaveText('40%')
   await expect(fact('No-answer message')).toHaveText('None: nothing is sent')
 
   // Without any knowledge in the organization the agent answers from its prompt, as before: no sources, no miss.
@@ -164,25 +160,25 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
 test('Test Agent lists the sources its answer used, or what the customer gets when none matches', async ({
   page,
 }) => {
-  test.skip(
-    !SERVER_DATABASE_URL,
-    'needs E2E_SERVER_DATABASE_URL until the Knowledge page exists (see the TODO)',
-  )
   const organization = `Knowledge Shop ${randomUUID().slice(0, 8)}`
   await signUpWithOrganization(page, organization)
-  const handle = await openDatabase({
-    databaseUrl: SERVER_DATABASE_URL ?? '',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-knowledge-')),
-  })
-  try {
-    const [org] = await handle.db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.name, organization))
-    await addTestShop(handle.db, org.id)
-  } finally {
-    await handle.close()
+  // The shop's FAQs, added on the Knowledge page and processed by the worker.
+  await page.goto('/knowledge')
+  for (const faq of SHOP_FAQS) {
+    await page.getByRole('link', { name: 'Add FAQ' }).first().click()
+    const add = page.getByRole('dialog', { name: 'Add FAQ' })
+    await add.getByRole('textbox', { name: 'Question' }).fill(faq.question)
+    await add.getByRole('textbox', { name: 'Answer' }).fill(faq.answer)
+    await add.getByRole('button', { name: 'Add FAQ' }).click()
+    await expect(add).toBeHidden()
   }
+  const sourcesTable = page.getByRole('table', { name: 'Knowledge sources' })
+  for (const faq of SHOP_FAQS) {
+    await expect(sourcesTable.getByRole('row').filter({ hasText: faq.question })).toContainText('Ready', {
+      timeout: 30_000,
+    })
+  }
+  await page.goto('/agents')
   // Posted without the Knowledge tab: a new agent's defaults, all of the knowledge.
   await postAgentForm(page, 'Shop Agent', 'Answers from the FAQ')
   await page.reload()
