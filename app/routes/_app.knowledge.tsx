@@ -9,7 +9,7 @@ import { firstMessage } from '~/lib/form-reply'
 import { TRY_QUESTION_LIMIT, tryQuestionSchema } from '~/lib/knowledge-forms'
 import { listKnowledgeSources } from '~/services/knowledge/sources.server'
 import { fieldErrors } from '~/utils/validation'
-import { searchInScope } from '~/http/knowledge.server'
+import { searchKnowledge } from '~/services/knowledge/search-knowledge.server'
 import { getCurrentScope } from '~/http/organization.server'
 
 export const meta: MetaFunction = () => [{ title: `Knowledge · ${PRODUCT_NAME}` }]
@@ -31,7 +31,7 @@ async function tryQuestion(scope: NonNullable<Awaited<ReturnType<typeof getCurre
   if (!parsed.success) {
     return { question: q, hits: [], error: firstMessage(fieldErrors(parsed.error, '')) ?? null }
   }
-  const hits = await searchInScope(scope, { query: parsed.data.q, limit: TRY_QUESTION_LIMIT })
+  const hits = await searchKnowledge(scope, { query: parsed.data.q, limit: TRY_QUESTION_LIMIT })
   return { question: parsed.data.q, hits, error: null }
 }
 

@@ -1,11 +1,11 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
-import { searchInScope } from '~/http/knowledge.server'
+import { searchKnowledge } from '~/services/knowledge/search-knowledge.server'
 
 // A static segment: Remix ranks `knowledge/search` above `knowledge/$sourceId`, so a POST here is a search.
 const route = apiRoute(
   handle(endpoints.searchKnowledge, async ({ caller, params, body }) => ({
-    data: await searchInScope(await scopeOf(caller, params.orgId), body),
+    data: await searchKnowledge(await scopeOf(caller, params.orgId), body),
   })),
 )
 
