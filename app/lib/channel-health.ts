@@ -33,6 +33,14 @@ export const REQUIRED_SCOPES = {
   whatsapp: ['whatsapp_business_messaging', 'whatsapp_business_management'],
 } as const
 
+/**
+ * A channel whose replies cannot go out: the platform refused its token (at a health check, a send or a poll,
+ * which put the channel in error). The reply pipeline attempts nothing on it (docs/decisions/046).
+ */
+export function hasDeadToken(channel: { status: string; healthProblem: ChannelHealthProblem | null }): boolean {
+  return channel.status === 'error' || channel.healthProblem === 'token_invalid'
+}
+
 export const HEALTH_ACTIONS = {
   reconnect: 'Reconnect',
   switchOn: 'Switch on',

@@ -6,6 +6,7 @@ import {
   DELIVERY_FAILURE_STREAK,
   HEALTH_ACTIONS,
   HEALTH_TEXTS,
+  hasDeadToken,
   type ChannelHealth,
   type ChannelHealthReason,
 } from '~/lib/channel-health'
@@ -71,11 +72,6 @@ export type HealthRow = {
 /** Where a dead or short token is replaced: Telegram's connect dialog (same bot, new token), Meta's Add Channel. */
 function reconnectHref(channel: HealthRow['channel']): string {
   return channel.platformName === 'telegram' ? CONNECT_PATHS.telegram : CHANNELS_PATH
-}
-
-/** A channel whose replies cannot go out: the platform refused its token (a check, a send, a poll). */
-export function hasDeadToken(channel: Pick<Channel, 'status' | 'healthProblem'>): boolean {
-  return channel.status === 'error' || channel.healthProblem === 'token_invalid'
 }
 
 /** Why the channel needs a person, each reason with the action that fixes it; none: it is fine. */
