@@ -5,7 +5,11 @@
  */
 
 /** What a check at the platform can find wrong; null on the channel: the token works and nothing is missing. */
-export const CHANNEL_HEALTH_PROBLEMS = ['token_invalid', 'permissions_missing', 'subscription_missing'] as const
+export const CHANNEL_HEALTH_PROBLEMS = [
+  'token_invalid',
+  'permissions_missing',
+  'subscription_missing',
+] as const
 export type ChannelHealthProblem = (typeof CHANNEL_HEALTH_PROBLEMS)[number]
 
 /** ok: checked and nothing wrong; attention: a reason below; unknown: never checked and nothing wrong known. */
@@ -37,7 +41,10 @@ export const REQUIRED_SCOPES = {
  * A channel whose replies cannot go out: the platform refused its token (at a health check, a send or a poll,
  * which put the channel in error). The reply pipeline attempts nothing on it (docs/decisions/046).
  */
-export function hasDeadToken(channel: { status: string; healthProblem: ChannelHealthProblem | null }): boolean {
+export function hasDeadToken(channel: {
+  status: string
+  healthProblem: ChannelHealthProblem | null
+}): boolean {
   return channel.status === 'error' || channel.healthProblem === 'token_invalid'
 }
 
@@ -73,7 +80,11 @@ export const HEALTH_TEXTS = {
 } as const
 
 export type ChannelHealthAction = { label: string; href: string }
-export type ChannelHealthReason = { code: ChannelHealthReasonCode; message: string; action: ChannelHealthAction }
+export type ChannelHealthReason = {
+  code: ChannelHealthReasonCode
+  message: string
+  action: ChannelHealthAction
+}
 
 /** One channel's health, as getChannelsHealth gives it (and the API answers it). */
 export type ChannelHealth = {

@@ -214,7 +214,10 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
         return [200, { data: { app_id: options.appId, is_valid: false, scopes: [], error } }]
       }
       if (business) {
-        const scopes = state.tokenScopes[input] ?? ['whatsapp_business_management', 'whatsapp_business_messaging']
+        const scopes = state.tokenScopes[input] ?? [
+          'whatsapp_business_management',
+          'whatsapp_business_messaging',
+        ]
         const data = { app_id: options.appId, type: 'SYSTEM_USER', is_valid: true, scopes, expires_at: 0 }
         return [200, { data }]
       }
@@ -334,7 +337,10 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     }
     if (waba && method === 'GET' && edge === 'subscribed_apps') {
       const app = { id: options.appId, name: 'ReplyPilot', link: 'https://example.com' }
-      return [200, { data: state.wabaSubscriptions.includes(id) ? [{ whatsapp_business_api_data: app }] : [] }]
+      return [
+        200,
+        { data: state.wabaSubscriptions.includes(id) ? [{ whatsapp_business_api_data: app }] : [] },
+      ]
     }
     if (waba && method === 'DELETE' && edge === 'subscribed_apps') {
       state.wabaSubscriptions = state.wabaSubscriptions.filter((subscribed) => subscribed !== id)

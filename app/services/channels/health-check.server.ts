@@ -4,7 +4,12 @@ import { channels, type Channel } from '~/db/schema'
 import type { GraphClient } from '~/integrations/meta/graph.server'
 import { PlatformError } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
-import { HEALTH_TEXTS, REQUIRED_SCOPES, type ChannelHealth, type ChannelHealthProblem } from '~/lib/channel-health'
+import {
+  HEALTH_TEXTS,
+  REQUIRED_SCOPES,
+  type ChannelHealth,
+  type ChannelHealthProblem,
+} from '~/lib/channel-health'
 import { CHANNEL_TEXTS, type ChannelMetadata } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret } from '~/utils/crypto.server'
@@ -152,16 +157,23 @@ export async function checkChannelHealth(
 }
 
 /**
- * The scheduled check: every channel of every organization that can be asked, one after the other (a few calls
- * each, every few hours). A channel whose platform cannot answer now keeps its last result and is logged.
+ * The scheduled check: every channel that can be asked (of one organization when named), one after the other (a
+ * few calls each, every few hours). A channel whose check fails (its platform cannot answer now) keeps its last
+ * result and is logged; the others are still checked.
  */
 export async function checkAllChannelsHealth(
   deps: HealthCheckDeps & { db: Database; logger: Logger },
+  { organizationId }: { organizationId?: string } = {},
 ): Promise<{ checked: number; failed: number }> {
   const rows = await deps.db
     .select()
     .from(channels)
-    .where(and(inArray(channels.platformName, [...CHECKED_PLATFORMS])))
+    .where(
+      and(
+        inArray(channels.platformName, [...CHECKED_PLATFORMS]),
+        organizationId ? eq(channels.organizationId, organizationId) : undefined,
+      ),
+    )
     .orderBy(asc(channels.id))
   let checked = 0
   let failed = 0
@@ -169,9 +181,9 @@ export async function checkAllChannelsHealth(
     try {
       if (await checkChannel(deps.db, channel, deps)) checked += 1
     } catch (error) {
-      if (!(error instanceof PlatformError)) throw error
       failed += 1
-      deps.logger.warn('channel health check failed', { channelId: channel.id, reason: error.message })
+      const reason = error instanceof Error ? error.message : String(error)
+      deps.logger.warn('channel health check failed', { channelId: channel.id, reason })
     }
   }
   return { checked, failed }

@@ -91,7 +91,11 @@ export function reasonsOf({ channel, agent, deliveriesFailing }: HealthRow): Cha
     })
   }
   if (channel.healthProblem === 'subscription_missing' && channel.webhookSubscribed) {
-    reasons.push({ code: 'subscription_missing', message: HEALTH_TEXTS.subscriptionMissing, action: switchOn })
+    reasons.push({
+      code: 'subscription_missing',
+      message: HEALTH_TEXTS.subscriptionMissing,
+      action: switchOn,
+    })
   }
   if (deliveriesFailing && !hasDeadToken(channel)) {
     const href = `/conversations?${new URLSearchParams({ channelId: channel.id, state: 'needs_attention' })}`
