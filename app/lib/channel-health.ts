@@ -4,6 +4,8 @@
  * share these names and texts.
  */
 
+import type { PlatformName } from './channels'
+
 /** What a check at the platform can find wrong; null on the channel: the token works and nothing is missing. */
 export const CHANNEL_HEALTH_PROBLEMS = [
   'token_invalid',
@@ -90,7 +92,7 @@ export type ChannelHealthReason = {
 export type ChannelHealth = {
   channelId: string
   name: string
-  platform: string
+  platform: PlatformName
   status: ChannelHealthStatus
   reasons: ChannelHealthReason[]
   /** ISO time of the last conclusive check at the platform; null: never checked. */
