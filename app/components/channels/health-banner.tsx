@@ -28,13 +28,13 @@ export function ChannelHealthBanner({ channels }: { channels: AttentionChannel[]
       <List size="sm" spacing={2}>
         {channels.map((channel) => (
           <List.Item key={channel.channelId}>
-            <Anchor component={Link} to={channelPath(channel.channelId)} fw={600} c="orange.9">
-              {channel.name}
+            {/* The whole line is the link: its name is never the channel's name alone (the card's link has that). */}
+            <Anchor component={Link} to={channelPath(channel.channelId)} c="orange.9" size="sm">
+              <Text span fw={600} size="sm">
+                {channel.name}
+              </Text>
+              {`: ${channel.reason}`}
             </Anchor>
-            <Text span size="sm">
-              {': '}
-              {channel.reason}
-            </Text>
           </List.Item>
         ))}
       </List>
