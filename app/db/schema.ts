@@ -47,6 +47,8 @@ export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
   plan: text('plan', { enum: ORGANIZATION_PLANS }).notNull().default('free'),
+  /** The IANA zone the dashboard's days and hours are counted in (checked with Intl when set). */
+  timeZone: text('time_zone').notNull().default('UTC'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -194,9 +196,30 @@ export const agentRuns = pgTable(
     /** The model handed the conversation over to a person (its `handoff` tool call), with this reason. */
     handoffReason: text('handoff_reason'),
     context: jsonb('context').$type<Record<string, unknown>>(),
+    /**
+     * The channel a reply's run answered on, from its context (null for tests on the Agents screen): the
+     * dashboard's tokens per channel read it from an index (docs/decisions/044).
+     */
+    channelId: uuid('channel_id').generatedAlwaysAs(
+      sql`case when context->>'channelId' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (context->>'channelId')::uuid end`,
+    ),
     createdAt: createdAt(),
   },
-  (t) => [index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt)],
+  (t) => [
+    index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt),
+    // The dashboard's tokens, cost and handoffs: an index-only read of a period's runs (docs/decisions/044).
+    index('agent_runs_organization_created_idx')
+      .on(
+        t.organizationId,
+        t.createdAt,
+        t.agentId,
+        t.channelId,
+        t.modelUsed,
+        t.promptTokens,
+        t.completionTokens,
+      )
+      .where(sql`${t.testMode} = false`),
+  ],
 )
 
 /**
@@ -327,6 +350,8 @@ export const conversations = pgTable(
     index('conversations_organization_channel_state_idx').on(t.organizationId, t.channelId, t.state),
     // The search: one row per conversation to read and count, however many messages hold the words.
     index('conversations_search_idx').using('gin', t.searchVector),
+    // The dashboard's conversations started in a period (docs/decisions/044).
+    index('conversations_organization_created_idx').on(t.organizationId, t.createdAt, t.channelId),
     // The hand-back's sweep: the paused conversations whose time has come.
     index('conversations_ai_paused_until_idx')
       .on(t.aiPausedUntil)
@@ -383,6 +408,10 @@ export const messages = pgTable(
       .on(t.replyToMessageId)
       .where(sql`${t.direction} = 'outbound'`),
     index('messages_conversation_sequence_idx').on(t.conversationId, t.sequence),
+    // The dashboard's customer messages of a period, by channel and outcome: an index-only read (docs/decisions/044).
+    index('messages_inbound_organization_created_idx')
+      .on(t.organizationId, t.createdAt, t.channelId, t.status, t.conversationId, t.sequence)
+      .where(sql`${t.direction} = 'inbound'`),
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)
       .where(sql`${t.clientKey} is not null`),
