@@ -217,6 +217,7 @@ export const agentRuns = pgTable(
         t.modelUsed,
         t.promptTokens,
         t.completionTokens,
+        t.handoffReason,
       )
       .where(sql`${t.testMode} = false`),
   ],
@@ -410,7 +411,7 @@ export const messages = pgTable(
     index('messages_conversation_sequence_idx').on(t.conversationId, t.sequence),
     // The dashboard's customer messages of a period, by channel and outcome: an index-only read (docs/decisions/044).
     index('messages_inbound_organization_created_idx')
-      .on(t.organizationId, t.createdAt, t.channelId, t.status, t.conversationId, t.sequence)
+      .on(t.organizationId, t.createdAt, t.channelId, t.status, t.conversationId, t.sequence, t.failureReason)
       .where(sql`${t.direction} = 'inbound'`),
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)

@@ -1,5 +1,5 @@
 ALTER TABLE "agent_runs" ADD COLUMN "channel_id" uuid GENERATED ALWAYS AS (case when context->>'channelId' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (context->>'channelId')::uuid end) STORED;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "time_zone" text DEFAULT 'UTC' NOT NULL;--> statement-breakpoint
-CREATE INDEX "agent_runs_organization_created_idx" ON "agent_runs" USING btree ("organization_id","created_at","agent_id","channel_id","model_used","prompt_tokens","completion_tokens") WHERE "agent_runs"."test_mode" = false;--> statement-breakpoint
+CREATE INDEX "agent_runs_organization_created_idx" ON "agent_runs" USING btree ("organization_id","created_at","agent_id","channel_id","model_used","prompt_tokens","completion_tokens","handoff_reason") WHERE "agent_runs"."test_mode" = false;--> statement-breakpoint
 CREATE INDEX "conversations_organization_created_idx" ON "conversations" USING btree ("organization_id","created_at","channel_id");--> statement-breakpoint
-CREATE INDEX "messages_inbound_organization_created_idx" ON "messages" USING btree ("organization_id","created_at","channel_id","status","conversation_id","sequence") WHERE "messages"."direction" = 'inbound';
+CREATE INDEX "messages_inbound_organization_created_idx" ON "messages" USING btree ("organization_id","created_at","channel_id","status","conversation_id","sequence","failure_reason") WHERE "messages"."direction" = 'inbound';
