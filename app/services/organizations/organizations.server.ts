@@ -1,6 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { memberships, organizations, sessions, users, type User } from '~/db/schema'
+import { ANALYTICS_TEXTS, timeZoneSchema } from '~/lib/analytics'
 import type { OrganizationSummary } from '~/lib/organization-schemas'
 import { AppError } from '~/utils/errors'
 import { inviteMember } from './invitations.server'
@@ -55,7 +56,12 @@ export async function listOrganizations({
 
 export async function getOrganization(scope: OrganizationScope) {
   const [organization] = await scope.db
-    .select({ ...summaryColumns, createdAt: organizations.createdAt, updatedAt: organizations.updatedAt })
+    .select({
+      ...summaryColumns,
+      timeZone: organizations.timeZone,
+      createdAt: organizations.createdAt,
+      updatedAt: organizations.updatedAt,
+    })
     .from(organizations)
     .innerJoin(
       memberships,
@@ -70,6 +76,21 @@ export async function renameOrganization(scope: OrganizationScope, name: string)
   await scope.db
     .update(organizations)
     .set({ name, updatedAt: new Date() })
+    .where(eq(organizations.id, scope.organizationId))
+  return getOrganization(scope)
+}
+
+/**
+ * Sets the IANA time zone the dashboard counts days and hours in (owners only); kept as Intl spells it
+ * ("europe/berlin" is Europe/Berlin). One Intl does not know is refused.
+ */
+export async function updateOrganizationTimeZone(scope: OrganizationScope, timeZone: string) {
+  requireOwner(scope)
+  const parsed = timeZoneSchema.safeParse(timeZone)
+  if (!parsed.success) throw new AppError('VALIDATION_ERROR', ANALYTICS_TEXTS.timeZoneInvalid)
+  await scope.db
+    .update(organizations)
+    .set({ timeZone: parsed.data, updatedAt: new Date() })
     .where(eq(organizations.id, scope.organizationId))
   return getOrganization(scope)
 }
