@@ -207,18 +207,9 @@ export const agentRuns = pgTable(
   },
   (t) => [
     index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt),
-    // The dashboard's tokens, cost and handoffs: an index-only read of a period's runs (docs/decisions/044).
+    // The dashboard's runs since its last rollup, and the rollup's own read (docs/decisions/044).
     index('agent_runs_organization_created_idx')
-      .on(
-        t.organizationId,
-        t.createdAt,
-        t.agentId,
-        t.channelId,
-        t.modelUsed,
-        t.promptTokens,
-        t.completionTokens,
-        t.handoffReason,
-      )
+      .on(t.organizationId, t.createdAt)
       .where(sql`${t.testMode} = false`),
   ],
 )
@@ -351,8 +342,8 @@ export const conversations = pgTable(
     index('conversations_organization_channel_state_idx').on(t.organizationId, t.channelId, t.state),
     // The search: one row per conversation to read and count, however many messages hold the words.
     index('conversations_search_idx').using('gin', t.searchVector),
-    // The dashboard's conversations started in a period (docs/decisions/044).
-    index('conversations_organization_created_idx').on(t.organizationId, t.createdAt, t.channelId),
+    // The dashboard's conversations started since its last rollup, and the rollup's own read (docs/decisions/044).
+    index('conversations_organization_created_idx').on(t.organizationId, t.createdAt),
     // The hand-back's sweep: the paused conversations whose time has come.
     index('conversations_ai_paused_until_idx')
       .on(t.aiPausedUntil)
@@ -409,9 +400,10 @@ export const messages = pgTable(
       .on(t.replyToMessageId)
       .where(sql`${t.direction} = 'outbound'`),
     index('messages_conversation_sequence_idx').on(t.conversationId, t.sequence),
-    // The dashboard's customer messages of a period, by channel and outcome: an index-only read (docs/decisions/044).
+    // The dashboard's customer messages since its last rollup, and the rollup's own read (docs/decisions/044). No
+    // status in it: an inbound message's status changes (queued → replied) stay HOT updates.
     index('messages_inbound_organization_created_idx')
-      .on(t.organizationId, t.createdAt, t.channelId, t.status, t.conversationId, t.sequence, t.failureReason)
+      .on(t.organizationId, t.createdAt)
       .where(sql`${t.direction} = 'inbound'`),
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)
@@ -421,3 +413,112 @@ export const messages = pgTable(
 
 export type Conversation = typeof conversations.$inferSelect
 export type Message = typeof messages.$inferSelect
+
+/*
+ * The dashboard's rollup (docs/decisions/044): figures per quarter of an hour (UTC; every time zone's midnight and
+ * hours fall on one), written by the analytics-rollup job up to `analytics_rollup.rolled_until` and rewritten for
+ * the last hours on every run; the dashboard reads them before that instant and the source tables after it.
+ */
+
+/** Customer messages per channel and quarter-hour, by outcome (see app/services/analytics). */
+export const analyticsMessageBuckets = pgTable(
+  'analytics_message_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+    received: integer('received').notNull(),
+    answeredByAi: integer('answered_by_ai').notNull(),
+    answeredByPerson: integer('answered_by_person').notNull(),
+    failed: integer('failed').notNull(),
+    paused: integer('paused').notNull(),
+    noAgent: integer('no_agent').notNull(),
+    waiting: integer('waiting').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.bucketAt, t.channelId] })],
+)
+
+/** Tokens and handoffs of runs that answered customers, per agent, channel, model and quarter-hour. */
+export const analyticsRunBuckets = pgTable(
+  'analytics_run_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    /** As agent_runs.channel_id: no foreign key (a run outlives its channel). */
+    channelId: uuid('channel_id'),
+    model: text('model'),
+    bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+    promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),
+    completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
+    handoffs: integer('handoffs').notNull(),
+  },
+  (t) => [index('analytics_run_buckets_organization_bucket_idx').on(t.organizationId, t.bucketAt)],
+)
+
+/** Why customer messages were not answered by the AI, per channel, reason and quarter-hour, with their latest conversations. */
+export const analyticsReasonBuckets = pgTable(
+  'analytics_reason_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
+    reason: text('reason').notNull(),
+    messages: integer('messages').notNull(),
+    /** The bucket's latest conversations with this reason (at most 5). */
+    conversationIds: uuid('conversation_ids').array().notNull(),
+  },
+  (t) => [index('analytics_reason_buckets_organization_bucket_idx').on(t.organizationId, t.bucketAt)],
+)
+
+/** Each conversation's start and first-response time, for the dashboard's percentiles. */
+export const analyticsConversations = pgTable(
+  'analytics_conversations',
+  {
+    conversationId: uuid('conversation_id')
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /** From the customer's first message to the first answer; null: not answered (yet). */
+    firstResponseSeconds: doublePrecision('first_response_seconds'),
+  },
+  (t) => [
+    // An index-only read of a period's conversations with their times.
+    index('analytics_conversations_organization_started_idx').on(
+      t.organizationId,
+      t.startedAt,
+      t.channelId,
+      t.firstResponseSeconds,
+    ),
+  ],
+)
+
+/** How far the rollup goes: one row. */
+export const analyticsRollup = pgTable(
+  'analytics_rollup',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** The buckets before this instant are written; the dashboard reads the source tables from it on. */
+    rolledUntil: timestamp('rolled_until', { withTimezone: true }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('analytics_rollup_one_row_check', sql`${t.id} = 1`)],
+)

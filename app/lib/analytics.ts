@@ -15,6 +15,12 @@ export const MAX_HOURLY_DAYS = 7
 /** How many failure reasons the dashboard lists, and conversations it links per reason. */
 export const TOP_FAILURE_REASONS = 10
 export const CONVERSATIONS_PER_REASON = 5
+/**
+ * The dashboard's rollup (docs/decisions/044): every run rewrites the buckets of the last `reworkHours` (a
+ * message's outcome changes after it arrives), and keeps `conversationsPerReason` conversations per reason and
+ * bucket for the failure reasons' links.
+ */
+export const ANALYTICS_ROLLUP = { reworkHours: 48, conversationsPerReason: CONVERSATIONS_PER_REASON } as const
 export const ANALYTICS_GRANULARITIES = ['day', 'hour'] as const
 export type AnalyticsGranularity = (typeof ANALYTICS_GRANULARITIES)[number]
 
@@ -271,7 +277,6 @@ export const analyticsSchema = z.object({
       /** failed: the reply failed; not_answered: stored and left to a person (no agent, out of hours...). */
       kind: z.enum(['failed', 'not_answered']),
       messages: z.number().int(),
-      conversations: z.number().int(),
       conversationIds: z.array(z.string()).meta({ description: 'The latest ones, at most 5' }),
     }),
   ),

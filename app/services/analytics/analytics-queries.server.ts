@@ -4,9 +4,11 @@ import { rowsOf } from '~/db/rows.server'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import type { AnalyticsGranularity } from '~/lib/analytics'
 
-// The dashboard's statements (docs/decisions/044). Each reads one organization's rows of one period from an index
-// that holds every column it names (an index-only scan on a vacuumed table), and groups them into few rows; the
-// service adds them up into totals, series and per-agent and per-channel rows.
+// The dashboard's statements (docs/decisions/044). Each reads the rollup (quarter-hour buckets written by the
+// analytics-rollup job, see rollup.server.ts) before `analytics_rollup.rolled_until`, and the source tables from
+// that instant on (the last minutes, or everything before the job's first run), as one UNION ALL, and groups the
+// result into few rows. The rollup is written by the same row definitions (the `*Source` fragments below), so
+// both halves count alike.
 
 /** The period and filters every statement takes: dates in `timeZone`, both ends included. */
 export type PeriodFilter = {
@@ -23,6 +25,10 @@ export type PeriodFilter = {
   runChannelId?: string
 }
 
+/** The rollup's bucket: the quarter of an hour (UTC) a time falls in. Every time zone's hours start on one. */
+export const quarterOf = (column: SQL) =>
+  sql`date_bin('15 minutes', ${column}, timestamptz '2000-01-01 00:00:00+00')`
+
 /** The bucket of a time column, as the service names buckets: a local date, or a local hour. */
 function bucketOf(column: SQL, { timeZone, granularity }: PeriodFilter) {
   return granularity === 'hour'
@@ -30,11 +36,18 @@ function bucketOf(column: SQL, { timeZone, granularity }: PeriodFilter) {
     : sql`to_char((${column} at time zone ${timeZone})::date, 'YYYY-MM-DD')`
 }
 
-/** `column` within the period: from the first date's local midnight to the midnight after the last date. */
-function inPeriod(column: SQL, { from, to, timeZone }: PeriodFilter) {
-  return sql`${column} >= (${from}::date::timestamp at time zone ${timeZone})
-    and ${column} < ((${to}::date + 1)::timestamp at time zone ${timeZone})`
-}
+/** The period's first instant (the first date's local midnight) and its end (the midnight after the last date). */
+const startOf = ({ from, timeZone }: PeriodFilter) => sql`(${from}::date::timestamp at time zone ${timeZone})`
+const endOf = ({ to, timeZone }: PeriodFilter) => sql`((${to}::date + 1)::timestamp at time zone ${timeZone})`
+/** How far the rollup goes; -infinity before the job's first run (then everything is read from the source). */
+const ROLLED_UNTIL = sql`(select coalesce(max(rolled_until), '-infinity'::timestamptz) from analytics_rollup)`
+
+/** The rollup's part of the period: buckets before `rolled_until`. */
+const rolledPart = (column: SQL, filter: PeriodFilter) =>
+  sql`${column} >= ${startOf(filter)} and ${column} < least(${endOf(filter)}, ${ROLLED_UNTIL})`
+/** The source tables' part: from `rolled_until` (or the period's start, if later) to the period's end. */
+const livePart = (column: SQL, filter: PeriodFilter) =>
+  sql`${column} >= greatest(${startOf(filter)}, ${ROLLED_UNTIL}) and ${column} < ${endOf(filter)}`
 
 function inChannels(column: SQL, { channelIds }: PeriodFilter) {
   if (!channelIds) return sql`true`
@@ -55,35 +68,119 @@ const PERSON_ANSWER = (o: string) =>
   sql.raw(`${o}.direction = 'outbound' and ${o}.status in ('sent', 'delivered', 'read') and ${o}.agent_run_id is null
     and (${o}.author_user_id is not null or (${o}.reply_to_message_id is null and ${o}.client_key is null))`)
 
-export type Outcome = 'ai' | 'person' | 'failed' | 'paused' | 'no_agent' | 'waiting'
-export type OutcomeRow = { bucket: string; channelId: string; outcome: Outcome; messages: number }
+/**
+ * A customer message's outcome, first match: replied → ai; a person's answer later in the conversation → person;
+ * queued → waiting; failed → failed; left to a person because the AI was paused → paused; anything else (no
+ * agent, agent off, out of hours, not text, channel in error) → no_agent. Only a message the AI did not answer
+ * is looked up further (its conversation's later messages, from the (conversation, sequence) index).
+ */
+const OUTCOME = sql`case
+  when m.status = 'replied' then 'ai'
+  when exists (select 1 from messages o where o.conversation_id = m.conversation_id
+    and o.sequence > m.sequence and ${PERSON_ANSWER('o')}) then 'person'
+  when m.status = 'queued' then 'waiting'
+  when m.status = 'failed' then 'failed'
+  when m.status = 'received' and m.failure_reason = ${REPLY_FAILURES.aiPaused} then 'paused'
+  else 'no_agent' end`
+
+const OUTCOME_SUMS = sql`count(*)::int as received,
+  count(*) filter (where outcome = 'ai')::int as answered_by_ai,
+  count(*) filter (where outcome = 'person')::int as answered_by_person,
+  count(*) filter (where outcome = 'failed')::int as failed,
+  count(*) filter (where outcome = 'paused')::int as paused,
+  count(*) filter (where outcome = 'no_agent')::int as no_agent,
+  count(*) filter (where outcome = 'waiting')::int as waiting`
+
+/** Customer messages by `bucket` and channel with their outcomes' counts, from `messages m` under `where`. */
+export const outcomeSource = (bucket: SQL, where: SQL) => sql`
+  select ${bucket} as bucket, organization_id, channel_id, ${OUTCOME_SUMS}
+  from (
+    select m.created_at, m.organization_id, m.channel_id, ${OUTCOME} as outcome
+    from messages m where m.direction = 'inbound' and ${where}
+  ) m
+  group by 1, 2, 3`
+
+/** Runs that answered customers (the Agents screen's tests left out) by `bucket`, agent, channel and model. */
+export const runSource = (bucket: SQL, where: SQL) => sql`
+  select ${bucket} as bucket, r.organization_id, r.agent_id, r.channel_id, r.model_used as model,
+    sum(r.prompt_tokens)::bigint as prompt_tokens, sum(r.completion_tokens)::bigint as completion_tokens,
+    count(*) filter (where r.handoff_reason is not null)::int as handoffs
+  from agent_runs r where r.test_mode = false and ${where}
+  group by 1, 2, 3, 4, 5`
 
 /**
- * The customer messages of the period by bucket, channel and outcome. One outcome per message, first match:
- * replied → ai; a person's answer later in the conversation → person; queued → waiting; failed → failed;
- * left to a person because the AI was paused → paused; anything else (no agent, agent off, out of hours, not
- * text, channel in error) → no_agent. Only a message the AI did not answer is looked up further (its
- * conversation's later messages, from the (conversation, sequence) index).
+ * Conversations with their start and first-response time: from the customer's first message to the first answer
+ * after it (see ANSWER), in seconds; null when not answered yet.
  */
+export const conversationSource = (where: SQL) => sql`
+  select c.id as conversation_id, c.organization_id, c.channel_id, c.created_at as started_at,
+    extract(epoch from (answer.at - first_in.created_at))::float8 as first_response_seconds
+  from conversations c
+  left join lateral (
+    select i.sequence, i.created_at from messages i
+    where i.conversation_id = c.id and i.direction = 'inbound'
+    order by i.sequence limit 1
+  ) first_in on true
+  left join lateral (
+    select coalesce(o.platform_sent_at, o.created_at) as at from messages o
+    where o.conversation_id = c.id and o.sequence > first_in.sequence and ${ANSWER('o')}
+    order by o.sequence limit 1
+  ) answer on true
+  where ${where}`
+
+/**
+ * Customer messages not answered by the AI with a reason (failed, or left to a person: no agent, out of hours...;
+ * not "the AI is paused", a person's choice), by `bucket`, channel, status and reason, with the bucket's latest
+ * `perReason` conversations.
+ */
+export const reasonSource = (bucket: SQL, where: SQL, perReason: number) => sql`
+  select bucket, organization_id, channel_id, status, reason, sum(n)::int as messages,
+    (array_agg(conversation_id order by last_at desc))[1:${perReason}] as conversation_ids
+  from (
+    select ${bucket} as bucket, m.organization_id, m.channel_id, m.status, m.failure_reason as reason,
+      m.conversation_id, count(*) as n, max(m.created_at) as last_at
+    from messages m
+    where m.direction = 'inbound' and m.status in ('failed', 'received') and m.failure_reason is not null
+      and m.failure_reason <> ${REPLY_FAILURES.aiPaused} and ${where}
+    group by 1, 2, 3, 4, 5, 6
+  ) t
+  group by 1, 2, 3, 4, 5`
+
+export type OutcomeRow = {
+  bucket: string
+  channelId: string
+  received: number
+  answeredByAi: number
+  answeredByPerson: number
+  failed: number
+  paused: number
+  noAgent: number
+  waiting: number
+}
+
+/** The period's customer messages by bucket and channel, with their outcomes' counts. */
 export async function outcomeRows(db: Database, filter: PeriodFilter): Promise<OutcomeRow[]> {
+  const org = filter.organizationId
   const result = await db.execute(sql`
-    select bucket, channel_id as "channelId", outcome, count(*)::int as messages
+    select bucket, channel_id as "channelId", sum(received)::int as received,
+      sum(answered_by_ai)::int as "answeredByAi", sum(answered_by_person)::int as "answeredByPerson",
+      sum(failed)::int as failed, sum(paused)::int as paused, sum(no_agent)::int as "noAgent",
+      sum(waiting)::int as waiting
     from (
-      select ${bucketOf(sql`m.created_at`, filter)} as bucket, m.channel_id,
-        case
-          when m.status = 'replied' then 'ai'
-          when exists (select 1 from messages o where o.conversation_id = m.conversation_id
-            and o.sequence > m.sequence and ${PERSON_ANSWER('o')}) then 'person'
-          when m.status = 'queued' then 'waiting'
-          when m.status = 'failed' then 'failed'
-          when m.status = 'received' and m.failure_reason = ${REPLY_FAILURES.aiPaused} then 'paused'
-          else 'no_agent'
-        end as outcome
-      from messages m
-      where m.organization_id = ${filter.organizationId} and m.direction = 'inbound'
-        and ${inPeriod(sql`m.created_at`, filter)} and ${inChannels(sql`m.channel_id`, filter)}
+      select ${bucketOf(sql`b.bucket_at`, filter)} as bucket, b.channel_id, b.received, b.answered_by_ai,
+        b.answered_by_person, b.failed, b.paused, b.no_agent, b.waiting
+      from analytics_message_buckets b
+      where b.organization_id = ${org} and ${rolledPart(sql`b.bucket_at`, filter)}
+        and ${inChannels(sql`b.channel_id`, filter)}
+      union all
+      select bucket, channel_id, received, answered_by_ai, answered_by_person, failed, paused, no_agent, waiting
+      from (${outcomeSource(
+        bucketOf(sql`m.created_at`, filter),
+        sql`m.organization_id = ${org} and ${livePart(sql`m.created_at`, filter)}
+          and ${inChannels(sql`m.channel_id`, filter)}`,
+      )}) live
     ) t
-    group by 1, 2, 3`)
+    group by 1, 2`)
   return rowsOf<OutcomeRow>(result)
 }
 
@@ -97,24 +194,36 @@ export type RunRow = {
   handoffs: number
 }
 
-/** The period's runs that answered customers (tests on the Agents screen left out), by bucket, agent, channel, model. */
+/** The period's runs that answered customers, by bucket, agent, channel and model. */
 export async function runRows(db: Database, filter: PeriodFilter): Promise<RunRow[]> {
+  const org = filter.organizationId
+  const runFilter = (agent: SQL, channel: SQL) =>
+    sql`${filter.agentId ? sql`and ${agent} = ${filter.agentId}` : sql``}
+      ${filter.runChannelId ? sql`and ${channel} = ${filter.runChannelId}` : sql``}`
   const result = await db.execute(sql`
-    select ${bucketOf(sql`r.created_at`, filter)} as bucket, r.agent_id as "agentId", r.channel_id as "channelId",
-      r.model_used as model, sum(r.prompt_tokens)::float8 as "promptTokens",
-      sum(r.completion_tokens)::float8 as "completionTokens",
-      count(*) filter (where r.handoff_reason is not null)::int as handoffs
-    from agent_runs r
-    where r.organization_id = ${filter.organizationId} and r.test_mode = false
-      and ${inPeriod(sql`r.created_at`, filter)}
-      ${filter.agentId ? sql`and r.agent_id = ${filter.agentId}` : sql``}
-      ${filter.runChannelId ? sql`and r.channel_id = ${filter.runChannelId}` : sql``}
+    select bucket, agent_id as "agentId", channel_id as "channelId", model,
+      sum(prompt_tokens)::float8 as "promptTokens", sum(completion_tokens)::float8 as "completionTokens",
+      sum(handoffs)::int as handoffs
+    from (
+      select ${bucketOf(sql`b.bucket_at`, filter)} as bucket, b.agent_id, b.channel_id, b.model, b.prompt_tokens,
+        b.completion_tokens, b.handoffs
+      from analytics_run_buckets b
+      where b.organization_id = ${org} and ${rolledPart(sql`b.bucket_at`, filter)}
+        ${runFilter(sql`b.agent_id`, sql`b.channel_id`)}
+      union all
+      select bucket, agent_id, channel_id, model, prompt_tokens, completion_tokens, handoffs
+      from (${runSource(
+        bucketOf(sql`r.created_at`, filter),
+        sql`r.organization_id = ${org} and ${livePart(sql`r.created_at`, filter)}
+          ${runFilter(sql`r.agent_id`, sql`r.channel_id`)}`,
+      )}) live
+    ) t
     group by 1, 2, 3, 4`)
   return rowsOf<RunRow>(result)
 }
 
 export type StartedRow = {
-  /** Which grouping: 'total', 'bucket', 'channel', 'agent'. */
+  /** Which grouping: the whole period, a bucket, a channel, or the agent assigned to the channel now. */
   by: 'total' | 'bucket' | 'channel' | 'agent'
   bucket: string | null
   channelId: string | null
@@ -126,30 +235,28 @@ export type StartedRow = {
 }
 
 /**
- * Conversations started in the period (by their creation: the first message either way) and their first-response
- * time: from the customer's first message to the first answer after it (see ANSWER), in seconds; a conversation
- * not answered yet has none. Median and 90th percentile overall, per bucket, per channel, and per the agent
- * assigned to the channel now.
+ * Conversations started in the period (created: their first message either way) and the median and 90th
+ * percentile of their first-response times, overall, per bucket, per channel and per the agent assigned to the
+ * channel now.
  */
 export async function startedRows(db: Database, filter: PeriodFilter): Promise<StartedRow[]> {
+  const org = filter.organizationId
   const result = await db.execute(sql`
     with started as (
-      select ${bucketOf(sql`c.created_at`, filter)} as bucket, c.channel_id, ch.agent_id,
-        extract(epoch from (answer.at - first_in.created_at))::float8 as seconds
-      from conversations c
-      join channels ch on ch.id = c.channel_id
-      left join lateral (
-        select i.sequence, i.created_at from messages i
-        where i.conversation_id = c.id and i.direction = 'inbound'
-        order by i.sequence limit 1
-      ) first_in on true
-      left join lateral (
-        select coalesce(o.platform_sent_at, o.created_at) as at from messages o
-        where o.conversation_id = c.id and o.sequence > first_in.sequence and ${ANSWER('o')}
-        order by o.sequence limit 1
-      ) answer on true
-      where c.organization_id = ${filter.organizationId}
-        and ${inPeriod(sql`c.created_at`, filter)} and ${inChannels(sql`c.channel_id`, filter)}
+      select ${bucketOf(sql`s.started_at`, filter)} as bucket, s.channel_id, ch.agent_id, s.first_response_seconds as seconds
+      from (
+        select a.started_at, a.channel_id, a.first_response_seconds
+        from analytics_conversations a
+        where a.organization_id = ${org} and ${rolledPart(sql`a.started_at`, filter)}
+          and ${inChannels(sql`a.channel_id`, filter)}
+        union all
+        select started_at, channel_id, first_response_seconds
+        from (${conversationSource(
+          sql`c.organization_id = ${org} and ${livePart(sql`c.created_at`, filter)}
+            and ${inChannels(sql`c.channel_id`, filter)}`,
+        )}) live
+      ) s
+      join channels ch on ch.id = s.channel_id
     )
     select
       case grouping(bucket, channel_id, agent_id)
@@ -167,31 +274,39 @@ export type ReasonRow = {
   status: 'failed' | 'received'
   reason: string
   messages: number
-  conversations: number
   conversationIds: string[]
 }
 
-/**
- * Why customer messages of the period were not answered by the AI, most frequent first: the failures' reasons and
- * those of messages left to a person (no agent, out of hours...), but not "the AI is paused", which is a person's
- * choice. Each with its latest conversations, for links.
- */
+/** The period's most frequent reasons (see reasonSource), each with its latest conversations. */
 export async function reasonRows(db: Database, filter: PeriodFilter, limit: number, perReason: number) {
+  const org = filter.organizationId
   const result = await db.execute(sql`
-    select status, reason, sum(n)::int as messages, count(*)::int as conversations,
-      (array_agg(conversation_id::text order by last_at desc))[1:${perReason}] as "conversationIds"
-    from (
-      select m.status, m.failure_reason as reason, m.conversation_id, count(*) as n, max(m.created_at) as last_at
-      from messages m
-      where m.organization_id = ${filter.organizationId} and m.direction = 'inbound'
-        and ${inPeriod(sql`m.created_at`, filter)} and ${inChannels(sql`m.channel_id`, filter)}
-        and m.status in ('failed', 'received') and m.failure_reason is not null
-        and m.failure_reason <> ${REPLY_FAILURES.aiPaused}
-      group by 1, 2, 3
-    ) t
-    group by 1, 2
-    order by messages desc, reason
-    limit ${limit}`)
+    with rows as materialized (
+      select b.bucket_at as at, b.status, b.reason, b.messages, b.conversation_ids
+      from analytics_reason_buckets b
+      where b.organization_id = ${org} and ${rolledPart(sql`b.bucket_at`, filter)}
+        and ${inChannels(sql`b.channel_id`, filter)}
+      union all
+      select bucket, status, reason, messages, conversation_ids
+      from (${reasonSource(
+        sql`m.created_at`,
+        sql`m.organization_id = ${org} and ${livePart(sql`m.created_at`, filter)}
+          and ${inChannels(sql`m.channel_id`, filter)}`,
+        perReason,
+      )}) live
+    ), top as (
+      select status, reason, sum(messages)::int as messages from rows
+      group by 1, 2 order by 3 desc, 2 limit ${limit}
+    )
+    select t.status, t.reason, t.messages, array(
+      select id::text from (
+        select u.id, max(r.at) as at from rows r cross join lateral unnest(r.conversation_ids) u(id)
+        where r.status = t.status and r.reason = t.reason group by u.id
+        order by at desc, u.id limit ${perReason}
+      ) latest
+    ) as "conversationIds"
+    from top t
+    order by t.messages desc, t.reason`)
   return rowsOf<ReasonRow>(result)
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '~/db/client.server'
 import { agentRuns, agents, channels, conversations, messages, organizations } from '~/db/schema'
@@ -9,6 +9,7 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { withTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { getAnalytics } from './analytics.server'
+import { rollUpAnalytics } from './rollup.server'
 import { updateOrganizationTimeZone } from '~/services/organizations/organizations.server'
 
 // A known set of conversations across two days, near midnight in UTC and in New York (UTC-4 on these days), and
@@ -328,8 +329,8 @@ describe('getAnalytics', () => {
       ['Agent Y', 4, 1, 1650, 0, [1, 3]],
     ])
     expect(a.failureReasons).toEqual([
-      { reason: NO_AGENT, kind: 'not_answered', messages: 1, conversations: 1, conversationIds: [t.conv.c4] },
-      { reason: TIMEOUT, kind: 'failed', messages: 1, conversations: 1, conversationIds: [t.conv.c3] },
+      { reason: NO_AGENT, kind: 'not_answered', messages: 1, conversationIds: [t.conv.c4] },
+      { reason: TIMEOUT, kind: 'failed', messages: 1, conversationIds: [t.conv.c3] },
     ])
   })
 
@@ -412,6 +413,46 @@ describe('getAnalytics', () => {
       .from(organizations)
       .where(eq(organizations.id, t.scope.organizationId))
     expect(row.timeZone).toBe('Europe/Berlin')
+  })
+})
+
+describe('the rollup', () => {
+  it('gives the same figures from its buckets as from the messages, and follows a later change within its hours', async () => {
+    const db = getDb()
+    const views = async () => {
+      const out = []
+      for (const zone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+        await updateOrganizationTimeZone(t.scope, zone)
+        out.push(await getAnalytics(t.scope, query()))
+        out.push(await getAnalytics(t.scope, query({ channelId: t.chB })))
+        out.push(await getAnalytics(t.scope, query({ agentId: t.agentX })))
+        out.push(await getAnalytics(t.scope, query({ from: '2025-03-11', to: '2025-03-11', granularity: 'hour' })))
+      }
+      return out
+    }
+    const live = await views()
+    // Rolled up to 2025-03-11 13:00Z: c4 and c5 are still read from the messages.
+    expect(await rollUpAnalytics(db, { now: new Date('2025-03-11T13:07:00Z') })).toEqual({
+      from: null,
+      until: new Date('2025-03-11T13:00:00Z'),
+    })
+    expect(await views()).toEqual(live)
+    // Everything rolled up.
+    expect(await rollUpAnalytics(db, { now: new Date('2025-03-13T00:00:00Z') })).toEqual({
+      from: new Date('2025-03-09T13:00:00Z'),
+      until: new Date('2025-03-13T00:00:00Z'),
+    })
+    expect(await views()).toEqual(live)
+
+    // The queued message is answered later: the next run rewrites its bucket.
+    await db
+      .update(messages)
+      .set({ status: 'replied' })
+      .where(and(eq(messages.conversationId, t.conv.c4), eq(messages.status, 'queued')))
+    await updateOrganizationTimeZone(t.scope, 'UTC')
+    expect((await getAnalytics(t.scope, query())).totals).toMatchObject({ answeredByAi: 4, waiting: 1 })
+    await rollUpAnalytics(db, { now: new Date('2025-03-13T00:20:00Z') })
+    expect((await getAnalytics(t.scope, query())).totals).toMatchObject({ answeredByAi: 5, waiting: 0 })
   })
 })
 

@@ -21,7 +21,7 @@ import {
   reasonRows,
   runRows,
   startedRows,
-  type Outcome,
+  type OutcomeRow,
   type PeriodFilter,
   type RunRow,
   type StartedRow,
@@ -60,6 +60,9 @@ import {
  * - per channel: everything on the channel (tokens: runs that answered on it).
  * - failure reasons: customer messages of the period that failed or were left to a person (not for a pause), by
  *   reason, most frequent first, with their latest conversations.
+ *
+ * The figures before the rollup's `rolled_until` come from its quarter-hour buckets (rollup.server.ts), those
+ * after it from the source tables; both are counted by the same SQL (analytics-queries.server.ts).
  */
 
 export type AnalyticsOptions = AnalyticsQuery & {
@@ -103,19 +106,11 @@ const emptyTally = (): Tally => ({
   unpricedTokens: 0,
 })
 
-const OUTCOME_FIELD: Record<Outcome, keyof Tally> = {
-  ai: 'answeredByAi',
-  person: 'answeredByPerson',
-  failed: 'failed',
-  paused: 'paused',
-  no_agent: 'noAgent',
-  waiting: 'waiting',
-}
+const OUTCOME_FIELDS = ['received', 'answeredByAi', 'answeredByPerson', 'failed', 'paused', 'noAgent', 'waiting'] as const
 
-function addOutcome(tally: Tally, outcome: Outcome, messages: number) {
-  tally.received += messages
-  tally[OUTCOME_FIELD[outcome]] += messages
-  if (outcome === 'failed' || outcome === 'paused' || outcome === 'no_agent') tally.notAnswered += messages
+function addOutcomes(tally: Tally, row: OutcomeRow) {
+  for (const field of OUTCOME_FIELDS) tally[field] += row[field]
+  tally.notAnswered += row.failed + row.paused + row.noAgent
 }
 
 function addRun(tally: Tally, run: RunRow, cost: number | null) {
@@ -232,14 +227,14 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
   }
 
   for (const row of outcomes) {
-    addOutcome(total, row.outcome, row.messages)
-    addOutcome(byBucket.of(row.bucket), row.outcome, row.messages)
-    addOutcome(byChannel.of(row.channelId), row.outcome, row.messages)
-    addTrend(`channel:${row.channelId}`, row.bucket, row.messages)
+    addOutcomes(total, row)
+    addOutcomes(byBucket.of(row.bucket), row)
+    addOutcomes(byChannel.of(row.channelId), row)
+    addTrend(`channel:${row.channelId}`, row.bucket, row.received)
     const agent = agentOfChannel.get(row.channelId)
     if (agent) {
-      addOutcome(byAgent.of(agent), row.outcome, row.messages)
-      addTrend(`agent:${agent}`, row.bucket, row.messages)
+      addOutcomes(byAgent.of(agent), row)
+      addTrend(`agent:${agent}`, row.bucket, row.received)
     }
   }
 
@@ -319,7 +314,6 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
       reason: row.reason,
       kind: row.status === 'failed' ? ('failed' as const) : ('not_answered' as const),
       messages: row.messages,
-      conversations: row.conversations,
       conversationIds: row.conversationIds,
     })),
   }

@@ -84,13 +84,26 @@ export async function renameOrganization(scope: OrganizationScope, name: string)
  * Sets the IANA time zone the dashboard counts days and hours in (owners only); kept as Intl spells it
  * ("europe/berlin" is Europe/Berlin). One Intl does not know is refused.
  */
-export async function updateOrganizationTimeZone(scope: OrganizationScope, timeZone: string) {
+export function updateOrganizationTimeZone(scope: OrganizationScope, timeZone: string) {
+  return updateOrganization(scope, { timeZone })
+}
+
+/** The API's PATCH: the name, the time zone or both, in one statement (owners only). */
+export async function updateOrganization(scope: OrganizationScope, changes: { name?: string; timeZone?: string }) {
   requireOwner(scope)
-  const parsed = timeZoneSchema.safeParse(timeZone)
-  if (!parsed.success) throw new AppError('VALIDATION_ERROR', ANALYTICS_TEXTS.timeZoneInvalid)
+  let timeZone: string | undefined
+  if (changes.timeZone !== undefined) {
+    const parsed = timeZoneSchema.safeParse(changes.timeZone)
+    if (!parsed.success) throw new AppError('VALIDATION_ERROR', ANALYTICS_TEXTS.timeZoneInvalid)
+    timeZone = parsed.data
+  }
   await scope.db
     .update(organizations)
-    .set({ timeZone: parsed.data, updatedAt: new Date() })
+    .set({
+      ...(changes.name !== undefined && { name: changes.name }),
+      ...(timeZone !== undefined && { timeZone }),
+      updatedAt: new Date(),
+    })
     .where(eq(organizations.id, scope.organizationId))
   return getOrganization(scope)
 }
