@@ -13,10 +13,13 @@
  *     price; 1% of runs hand over), or (5%) a person answers while the AI is paused, or the message failed (3%),
  *     was left to a person with no agent (5%), or while paused with no answer (2%). 2% more runs are the Agents
  *     screen's tests. VACUUM ANALYZE afterwards, as a settled database.
- *  3. The whole dashboard (one `getAnalytics` call: its lookup and its five statements, concurrent on the pool)
+ *  3. One dashboard call without the rollup (everything from the source tables), then the rollup job's first run
+ *     (the whole history) and a later one (the last 48 hours), timed, up to 20 minutes before the last message
+ *     (the dashboard reads that tail from the source tables, as it would between two runs of the job).
+ *  4. The whole dashboard (one `getAnalytics` call: its lookup and its five statements, concurrent on the pool)
  *     BENCH_SAMPLES (40) times after BENCH_WARMUP (5), for each variant: no filter, a channel filter, an agent
  *     filter; then each statement alone, the same number of times.
- *  4. Printed: p50/p95 per variant and per statement; EXPLAIN (ANALYZE, BUFFERS) of the slowest statement.
+ *  5. Printed: p50/p95 per variant and per statement; EXPLAIN (ANALYZE, BUFFERS) of the slowest statement.
  * Target: p95 < 200 ms for the whole dashboard. Exit code 1 when missed. BENCH_KEEP=1 keeps the cluster.
  */
 import { cpus, loadavg } from 'node:os'
@@ -26,7 +29,7 @@ import { drizzle } from 'drizzle-orm/node-postgres'
 import type pg from 'pg'
 import { openDatabase, type Database } from '../app/db/client.server'
 import * as schema from '../app/db/schema'
-import { presetPeriod } from '../app/lib/analytics'
+import { ANALYTICS_ROLLUP, presetPeriod } from '../app/lib/analytics'
 import { getAnalytics } from '../app/services/analytics/analytics.server'
 import {
   needingAttention,
@@ -36,6 +39,7 @@ import {
   startedRows,
   type PeriodFilter,
 } from '../app/services/analytics/analytics-queries.server'
+import { rollUpAnalytics } from '../app/services/analytics/rollup.server'
 import { requireOrganizationScope } from '../app/services/organizations/scope.server'
 import { finishBench, runBench } from './report'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
@@ -195,7 +199,12 @@ async function measure(timed: Timed) {
     times.push(performance.now() - startedAt)
   }
   times.sort((a, b) => a - b)
-  return { label: timed.label, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1) ?? 0 }
+  return {
+    label: timed.label,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    max: times.at(-1) ?? 0,
+  }
 }
 
 async function main() {
@@ -203,7 +212,11 @@ async function main() {
     `bench:analytics: ${fmt(MESSAGES)} messages and ${fmt(CONVERSATIONS)} conversations over 30 days in one ` +
       `organization, ${OTHER_ORGANIZATIONS} smaller ones beside it; ${SAMPLES} calls per variant after ${WARMUP}`,
   )
-  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  )
   const postgres = await startThrowawayPostgres()
   let stopping: Promise<void> | undefined
   const stop = () => (stopping ??= postgres.stop())
@@ -238,12 +251,63 @@ async function main() {
         `seeded in ${since(seedStartedAt)}: ${fmt(counts.org_messages)} messages in the large organization, ` +
           `${fmt(counts.messages)} in all, ${fmt(counts.runs)} agent runs`,
       )
-      const settings = (await pool.query(`select current_setting('server_version') as v, current_setting('shared_buffers') as sb, current_setting('work_mem') as wm`)).rows[0]
+      const settings = (
+        await pool.query(
+          `select current_setting('server_version') as v, current_setting('shared_buffers') as sb, current_setting('work_mem') as wm`,
+        )
+      ).rows[0]
       console.log(`PostgreSQL ${settings.v}: shared_buffers ${settings.sb}, work_mem ${settings.wm}`)
 
-      const scope = await requireOrganizationScope({ db: handle.db, userId: org.userId, organizationId: org.id })
+      const scope = await requireOrganizationScope({
+        db: handle.db,
+        userId: org.userId,
+        organizationId: org.id,
+      })
       const period = presetPeriod('30d', TIME_ZONE)
-      const base = { ...period, granularity: 'day' as const }
+      const unfiltered = { ...period, granularity: 'day' as const }
+
+      // Without the rollup: every figure from the source tables, once (docs/decisions/044's "before").
+      let startedAt = performance.now()
+      await getAnalytics(scope, unfiltered)
+      console.log(`
+without the rollup (one call, all from the source tables): ${fmt(performance.now() - startedAt)} ms`)
+
+      // The rollup up to 20 minutes before the last message (the job's 5 minutes and the quarter in progress, at
+      // worst): the dashboard reads that tail from the source tables.
+      const last = (
+        await pool.query<{ at: Date }>(
+          `select max(created_at) as at from messages where organization_id = $1`,
+          [org.id],
+        )
+      ).rows[0].at
+      const rollTo = new Date(last.getTime() - 20 * 60_000)
+      startedAt = performance.now()
+      await rollUpAnalytics(handle.db, { now: rollTo })
+      console.log(`rollup, first run (the whole history, every organization): ${since(startedAt)}`)
+      startedAt = performance.now()
+      await rollUpAnalytics(handle.db, { now: rollTo })
+      console.log(
+        `rollup, a later run (rewrites the last ${ANALYTICS_ROLLUP.reworkHours} h): ${since(startedAt)}`,
+      )
+      await pool.query(
+        'vacuum analyze analytics_message_buckets, analytics_run_buckets, analytics_reason_buckets, analytics_conversations',
+      )
+      const rolled = (
+        await pool.query<{ table: string; rows: number }>(
+          `select relname as table, reltuples::int as rows from pg_class
+           where relname in ('analytics_message_buckets', 'analytics_run_buckets', 'analytics_reason_buckets',
+             'analytics_conversations') order by 1`,
+        )
+      ).rows
+      console.log(`rollup rows: ${rolled.map((r) => `${r.table} ${fmt(r.rows)}`).join(', ')}`)
+      const tail = (
+        await pool.query<{ n: number }>(
+          `select count(*)::int as n from messages where organization_id = $1 and created_at >= $2`,
+          [org.id, new Date(Math.floor(rollTo.getTime() / 900_000) * 900_000)],
+        )
+      ).rows[0].n
+      console.log(`messages after the rollup's end, read from the source: ${fmt(tail)}`)
+      const base = unfiltered
       const variants = {
         'no filter': { ...base },
         'channel filter': { ...base, channelId: org.channelIds[0] },

@@ -2,8 +2,12 @@ import type { PgBoss } from 'pg-boss'
 import { startReplyWorker, type ReplyWorkerDeps } from './reply.server'
 import { startConversationResumeWorker } from './conversation-resume.server'
 import { startSessionPurgeWorker } from './session-purge.server'
+import { startAnalyticsRollupWorker } from './analytics-rollup.server'
 
-/** Every job worker of a process that works the queues: the reply pipeline, the session purge, the hand-back. */
+/**
+ * Every job worker of a process that works the queues: the reply pipeline, the session purge, the hand-back, the
+ * dashboard's rollup.
+ */
 export async function startJobWorkers(
   boss: PgBoss,
   deps: ReplyWorkerDeps,
@@ -17,5 +21,9 @@ export async function startJobWorkers(
   await startConversationResumeWorker(boss, {
     db: deps.db,
     logger: deps.logger.child({ component: 'conversation-resume' }),
+  })
+  await startAnalyticsRollupWorker(boss, {
+    db: deps.db,
+    logger: deps.logger.child({ component: 'analytics-rollup' }),
   })
 }

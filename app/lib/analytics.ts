@@ -64,9 +64,7 @@ export const analyticsQuerySchema = z
     to: dateSchema('to'),
     channelId: idSchema.optional(),
     agentId: idSchema.optional(),
-    granularity: z
-      .enum(ANALYTICS_GRANULARITIES, { error: 'granularity must be day or hour' })
-      .default('day'),
+    granularity: z.enum(ANALYTICS_GRANULARITIES, { error: 'granularity must be day or hour' }).default('day'),
   })
   .superRefine((query, ctx) => {
     if (dayNumber(query.from) === undefined || dayNumber(query.to) === undefined) return
@@ -108,9 +106,12 @@ export const timeZoneSchema = z
 /** Today's date in a time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    now,
-  )
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now)
 }
 
 export const ANALYTICS_PRESETS = ['today', '7d', '30d'] as const
@@ -127,7 +128,9 @@ export function presetPeriod(preset: AnalyticsPreset, timeZone: string, now: Dat
 export function bucketsOf(from: string, to: string, granularity: AnalyticsGranularity): string[] {
   const days = Array.from({ length: Math.max(0, daysIn(from, to)) }, (_, i) => addDays(from, i))
   if (granularity === 'day') return days
-  return days.flatMap((day) => Array.from({ length: 24 }, (_, h) => `${day}T${String(h).padStart(2, '0')}:00`))
+  return days.flatMap((day) =>
+    Array.from({ length: 24 }, (_, h) => `${day}T${String(h).padStart(2, '0')}:00`),
+  )
 }
 
 /** US dollars per million tokens, prompt and completion, for a model id. */
@@ -187,7 +190,9 @@ export function costOf(
 
 const seconds = z.number().nullable().meta({ description: 'Seconds; null when nothing was answered' })
 const rate = z.number().nullable().meta({ description: 'From 0 to 1; null when nothing was received' })
-const usd = z.number().meta({ description: 'US dollars, estimated from the price table (priced models only)' })
+const usd = z
+  .number()
+  .meta({ description: 'US dollars, estimated from the price table (priced models only)' })
 
 /** What happened to the customer messages of a bucket, a row or the whole period. */
 const outcomesShape = {
@@ -262,7 +267,10 @@ export const analyticsSchema = z.object({
         model: z.string().nullable(),
         promptTokens: z.number().int(),
         completionTokens: z.number().int(),
-        cost: z.number().nullable().meta({ description: `null: ${ANALYTICS_TEXTS.noPrice}` }),
+        cost: z
+          .number()
+          .nullable()
+          .meta({ description: `null: ${ANALYTICS_TEXTS.noPrice}` }),
       }),
     ),
   }),

@@ -324,7 +324,11 @@ describe('getAnalytics', () => {
       unpricedTokens: 550,
       trend: [1, 3],
     })
-    expect(a.agents.toSorted((x, y) => x.name.localeCompare(y.name)).map((r) => [r.name, r.received, r.answeredByAi, r.totalTokens, r.handoffs, r.trend])).toEqual([
+    expect(
+      a.agents
+        .toSorted((x, y) => x.name.localeCompare(y.name))
+        .map((r) => [r.name, r.received, r.answeredByAi, r.totalTokens, r.handoffs, r.trend]),
+    ).toEqual([
       ['Agent X', 5, 3, 3600, 1, [3, 2]],
       ['Agent Y', 4, 1, 1650, 0, [1, 3]],
     ])
@@ -353,8 +357,23 @@ describe('getAnalytics', () => {
       unpricedTokens: 550,
     })
     expect(a.series).toMatchObject([
-      { bucket: '2025-03-10', received: 5, answeredByAi: 3, answeredByPerson: 1, paused: 1, conversationsStarted: 2 },
-      { bucket: '2025-03-11', received: 4, answeredByAi: 1, failed: 1, noAgent: 1, waiting: 1, conversationsStarted: 3 },
+      {
+        bucket: '2025-03-10',
+        received: 5,
+        answeredByAi: 3,
+        answeredByPerson: 1,
+        paused: 1,
+        conversationsStarted: 2,
+      },
+      {
+        bucket: '2025-03-11',
+        received: 4,
+        answeredByAi: 1,
+        failed: 1,
+        noAgent: 1,
+        waiting: 1,
+        conversationsStarted: 3,
+      },
     ])
     expect(a.channels.find((c) => c.id === t.chA)?.trend).toEqual([5, 1])
     expect(a.channels.find((c) => c.id === t.chB)?.trend).toEqual([0, 3])
@@ -362,16 +381,26 @@ describe('getAnalytics', () => {
 
   it('buckets by local hour', async () => {
     await updateOrganizationTimeZone(t.scope, 'America/New_York')
-    const a = await getAnalytics(t.scope, query({ from: '2025-03-10', to: '2025-03-10', granularity: 'hour' }))
+    const a = await getAnalytics(
+      t.scope,
+      query({ from: '2025-03-10', to: '2025-03-10', granularity: 'hour' }),
+    )
     expect(a.series).toHaveLength(24)
-    const received = Object.fromEntries(a.series.filter((p) => p.received > 0).map((p) => [p.bucket, p.received]))
+    const received = Object.fromEntries(
+      a.series.filter((p) => p.received > 0).map((p) => [p.bucket, p.received]),
+    )
     expect(received).toEqual({ '2025-03-10T06:00': 3, '2025-03-10T22:00': 2 })
   })
 
   it("filters by channel and by agent (the agent's channels and its own runs)", async () => {
     await updateOrganizationTimeZone(t.scope, 'UTC')
     const byChannel = await getAnalytics(t.scope, query({ channelId: t.chB }))
-    expect(byChannel.totals).toMatchObject({ received: 4, answeredByAi: 1, totalTokens: 1650, needingAttention: 1 })
+    expect(byChannel.totals).toMatchObject({
+      received: 4,
+      answeredByAi: 1,
+      totalTokens: 1650,
+      needingAttention: 1,
+    })
     expect(byChannel.channels.map((c) => c.id)).toEqual([t.chB])
     expect(byChannel.agents.map((r) => r.id)).toEqual([t.agentY])
 
@@ -398,16 +427,24 @@ describe('getAnalytics', () => {
       message: ANALYTICS_TEXTS.agentNotFound,
     })
     const empty = await getAnalytics(t.scope, query({ from: '2025-03-20', to: '2025-03-21' }))
-    expect(empty.totals).toMatchObject({ ...zeroOutcomes, aiAnswerRate: null, firstResponseMedianSeconds: null })
+    expect(empty.totals).toMatchObject({
+      ...zeroOutcomes,
+      aiAnswerRate: null,
+      firstResponseMedianSeconds: null,
+    })
     expect(empty.series.map((p) => p.received)).toEqual([0, 0])
   })
 
   it('keeps the time zone as Intl names it and refuses an unknown one', async () => {
-    expect(await updateOrganizationTimeZone(t.scope, 'europe/berlin')).toMatchObject({ timeZone: 'Europe/Berlin' })
+    expect(await updateOrganizationTimeZone(t.scope, 'europe/berlin')).toMatchObject({
+      timeZone: 'Europe/Berlin',
+    })
     await expect(updateOrganizationTimeZone(t.scope, 'Mars/Olympus')).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
     })
-    await expect(updateOrganizationTimeZone(t.scope, '+05:00')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' })
+    await expect(updateOrganizationTimeZone(t.scope, '+05:00')).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    })
     const [row] = await getDb()
       .select({ timeZone: organizations.timeZone })
       .from(organizations)
@@ -426,7 +463,9 @@ describe('the rollup', () => {
         out.push(await getAnalytics(t.scope, query()))
         out.push(await getAnalytics(t.scope, query({ channelId: t.chB })))
         out.push(await getAnalytics(t.scope, query({ agentId: t.agentX })))
-        out.push(await getAnalytics(t.scope, query({ from: '2025-03-11', to: '2025-03-11', granularity: 'hour' })))
+        out.push(
+          await getAnalytics(t.scope, query({ from: '2025-03-11', to: '2025-03-11', granularity: 'hour' })),
+        )
       }
       return out
     }
@@ -465,7 +504,11 @@ describe('analyticsQuerySchema', () => {
     const inverted = analyticsQuerySchema.safeParse({ from: '2025-01-02', to: '2025-01-01' })
     expect(inverted.error?.issues[0].message).toBe(ANALYTICS_TEXTS.rangeInverted)
     expect(analyticsQuerySchema.safeParse({ from: '2025-02-30', to: '2025-03-01' }).success).toBe(false)
-    const hourly = analyticsQuerySchema.safeParse({ from: '2025-01-01', to: '2025-01-08', granularity: 'hour' })
+    const hourly = analyticsQuerySchema.safeParse({
+      from: '2025-01-01',
+      to: '2025-01-08',
+      granularity: 'hour',
+    })
     expect(hourly.error?.issues[0].message).toBe(ANALYTICS_TEXTS.hourlyTooLong)
   })
 })

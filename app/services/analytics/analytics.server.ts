@@ -106,7 +106,15 @@ const emptyTally = (): Tally => ({
   unpricedTokens: 0,
 })
 
-const OUTCOME_FIELDS = ['received', 'answeredByAi', 'answeredByPerson', 'failed', 'paused', 'noAgent', 'waiting'] as const
+const OUTCOME_FIELDS = [
+  'received',
+  'answeredByAi',
+  'answeredByPerson',
+  'failed',
+  'paused',
+  'noAgent',
+  'waiting',
+] as const
 
 function addOutcomes(tally: Tally, row: OutcomeRow) {
   for (const field of OUTCOME_FIELDS) tally[field] += row[field]
@@ -160,7 +168,8 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
   if (channelId !== undefined && !isUuid(channelId)) {
     throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.channelNotFound)
   }
-  if (agentId !== undefined && !isUuid(agentId)) throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.agentNotFound)
+  if (agentId !== undefined && !isUuid(agentId))
+    throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.agentNotFound)
 
   const [[organization], channelRows, agentRows] = await Promise.all([
     db
@@ -251,7 +260,12 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
     models.set(run.model, model)
   }
 
-  const startedBy = { total: undefined as StartedRow | undefined, bucket: new Map(), channel: new Map(), agent: new Map() }
+  const startedBy = {
+    total: undefined as StartedRow | undefined,
+    bucket: new Map(),
+    channel: new Map(),
+    agent: new Map(),
+  }
   for (const row of started) {
     if (row.by === 'total') {
       startedBy.total = row
@@ -277,7 +291,9 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
   })
 
   const shownAgents = agentRows.filter(
-    (a) => (!agentId || a.id === agentId) && (!channelId || agentOfChannel.get(channelId) === a.id || byAgent.map.has(a.id)),
+    (a) =>
+      (!agentId || a.id === agentId) &&
+      (!channelId || agentOfChannel.get(channelId) === a.id || byAgent.map.has(a.id)),
   )
   return {
     period: { from, to, timeZone, granularity, channelId: channelId ?? null, agentId: agentId ?? null },
@@ -289,7 +305,11 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
       needingAttention: attention,
       models: [...models]
         .map(([model, tokens]) => {
-          const cost = costOf(model, { prompt: tokens.promptTokens, completion: tokens.completionTokens }, prices)
+          const cost = costOf(
+            model,
+            { prompt: tokens.promptTokens, completion: tokens.completionTokens },
+            prices,
+          )
           return { model, ...tokens, cost: cost === null ? null : usd(cost) }
         })
         .sort((a, b) => b.promptTokens + b.completionTokens - (a.promptTokens + a.completionTokens)),

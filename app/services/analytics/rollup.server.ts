@@ -34,7 +34,9 @@ export async function rollUpAnalytics(
         extract(epoch from rolled_until)::float8 as until from analytics_rollup where id = 1 for update`),
     )
     const upper = sql`to_timestamp(${upperSeconds})`
-    const lowerSeconds = state.fresh ? null : Math.min(state.until ?? upperSeconds, upperSeconds) - reworkHours * 3600
+    const lowerSeconds = state.fresh
+      ? null
+      : Math.min(state.until ?? upperSeconds, upperSeconds) - reworkHours * 3600
     const lower = lowerSeconds === null ? sql`'-infinity'::timestamptz` : sql`to_timestamp(${lowerSeconds})`
     const within = (column: string) => sql`${sql.raw(column)} >= ${lower} and ${sql.raw(column)} < ${upper}`
 
@@ -70,7 +72,12 @@ export async function rollUpAnalytics(
         sql`c.organization_id = o.id and ${within('c.created_at')}`,
       )}) x`)
 
-    await tx.execute(sql`update analytics_rollup set rolled_until = ${upper}, updated_at = now() where id = 1`)
-    return { from: lowerSeconds === null ? null : new Date(lowerSeconds * 1000), until: new Date(upperSeconds * 1000) }
+    await tx.execute(
+      sql`update analytics_rollup set rolled_until = ${upper}, updated_at = now() where id = 1`,
+    )
+    return {
+      from: lowerSeconds === null ? null : new Date(lowerSeconds * 1000),
+      until: new Date(upperSeconds * 1000),
+    }
   })
 }

@@ -89,7 +89,10 @@ export function updateOrganizationTimeZone(scope: OrganizationScope, timeZone: s
 }
 
 /** The API's PATCH: the name, the time zone or both, in one statement (owners only). */
-export async function updateOrganization(scope: OrganizationScope, changes: { name?: string; timeZone?: string }) {
+export async function updateOrganization(
+  scope: OrganizationScope,
+  changes: { name?: string; timeZone?: string },
+) {
   requireOwner(scope)
   let timeZone: string | undefined
   if (changes.timeZone !== undefined) {

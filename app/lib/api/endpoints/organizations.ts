@@ -57,7 +57,7 @@ export const organizationEndpoints = {
     path: '/organizations/{orgId}',
     operationId: 'updateOrganization',
     summary:
-      "Rename an organization or set its time zone (owners only): the fields given change, the others stay",
+      'Rename an organization or set its time zone (owners only): the fields given change, the others stay',
     tag: 'Organizations',
     params: orgParams,
     body: z
