@@ -34,6 +34,7 @@ import { getAnalytics } from '../app/services/analytics/analytics.server'
 import {
   needingAttention,
   outcomeRows,
+  readRolledUntil,
   reasonRows,
   runRows,
   startedRows,
@@ -341,7 +342,12 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
         schema,
         logger: { logQuery: (query, params) => void recorded.push({ query, params }) },
       })
-      const filter: PeriodFilter = { organizationId: org.id, ...base, timeZone: TIME_ZONE }
+      const filter: PeriodFilter = {
+        organizationId: org.id,
+        ...base,
+        timeZone: TIME_ZONE,
+        rolledUntil: await readRolledUntil(handle.db),
+      }
       const statements: Record<string, (db: Database) => Promise<unknown>> = {
         'outcomes (messages by bucket, channel, outcome)': (db) => outcomeRows(db, filter),
         'runs (tokens, handoffs)': (db) => runRows(db, filter),
@@ -359,11 +365,15 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
       if (slowest) {
         recorded = []
         await statements[slowest.label](recorder)
-        for (const statement of recorded) {
-          const plan = await pool.query<{ 'QUERY PLAN': string }>(
+        for (const statement of recorded.filter((r) => /^\s*(with|select)\b/i.test(r.query))) {
+          if (statement.query.includes('set_config')) continue
+          const client = await pool.connect()
+          await client.query(`select set_config('jit', 'off', false), set_config('work_mem', '32MB', false)`)
+          const plan = await client.query<{ 'QUERY PLAN': string }>(
             `explain (analyze, buffers) ${statement.query}`,
             statement.params,
           )
+          client.release(true)
           console.log(`\nslowest: ${slowest.label}. EXPLAIN (ANALYZE, BUFFERS):`)
           console.log(`-- ${statement.query.replace(/\s+/g, ' ')}`)
           console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'))

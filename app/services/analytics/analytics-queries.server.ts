@@ -23,31 +23,67 @@ export type PeriodFilter = {
   agentId?: string
   /** Runs on this channel only. */
   runChannelId?: string
+  /**
+   * How far the rollup went, in seconds since 1970 (readRolledUntil), read once for all statements: given as a
+   * value, the planner estimates each half's rows (as a subquery it guessed 250 for 50,000 and sorted on disk).
+   * Null: no rollup yet.
+   */
+  rolledUntil: number | null
 }
 
 /** The rollup's bucket: the quarter of an hour (UTC) a time falls in. Every time zone's hours start on one. */
 export const quarterOf = (column: SQL) =>
   sql`date_bin('15 minutes', ${column}, timestamptz '2000-01-01 00:00:00+00')`
 
-/** The bucket of a time column, as the service names buckets: a local date, or a local hour. */
+/** The bucket of a time column: its local date, or its local hour (grouped on, then named by bucketName). */
 function bucketOf(column: SQL, { timeZone, granularity }: PeriodFilter) {
   return granularity === 'hour'
-    ? sql`to_char(date_trunc('hour', ${column} at time zone ${timeZone}), 'YYYY-MM-DD"T"HH24:00')`
-    : sql`to_char((${column} at time zone ${timeZone})::date, 'YYYY-MM-DD')`
+    ? sql`date_trunc('hour', ${column} at time zone ${timeZone})`
+    : sql`(${column} at time zone ${timeZone})::date`
+}
+
+/** A bucket as the service names it: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:00` for an hour. Applied after grouping. */
+function bucketName(bucket: SQL, { granularity }: PeriodFilter) {
+  return granularity === 'hour'
+    ? sql`to_char(${bucket}, 'YYYY-MM-DD"T"HH24:00')`
+    : sql`to_char(${bucket}, 'YYYY-MM-DD')`
 }
 
 /** The period's first instant (the first date's local midnight) and its end (the midnight after the last date). */
 const startOf = ({ from, timeZone }: PeriodFilter) => sql`(${from}::date::timestamp at time zone ${timeZone})`
 const endOf = ({ to, timeZone }: PeriodFilter) => sql`((${to}::date + 1)::timestamp at time zone ${timeZone})`
 /** How far the rollup goes; -infinity before the job's first run (then everything is read from the source). */
-const ROLLED_UNTIL = sql`(select coalesce(max(rolled_until), '-infinity'::timestamptz) from analytics_rollup)`
+const rolledUntil = ({ rolledUntil }: PeriodFilter) =>
+  rolledUntil === null ? sql`'-infinity'::timestamptz` : sql`to_timestamp(${rolledUntil}::float8)`
+
+/** How far the rollup went (see PeriodFilter.rolledUntil). */
+export async function readRolledUntil(db: Database): Promise<number | null> {
+  const [row] = rowsOf<{ until: number | null }>(
+    await db.execute(
+      sql`select extract(epoch from rolled_until)::float8 as until from analytics_rollup where id = 1`,
+    ),
+  )
+  return row && row.until !== null && Number.isFinite(Number(row.until)) ? Number(row.until) : null
+}
 
 /** The rollup's part of the period: buckets before `rolled_until`. */
 const rolledPart = (column: SQL, filter: PeriodFilter) =>
-  sql`${column} >= ${startOf(filter)} and ${column} < least(${endOf(filter)}, ${ROLLED_UNTIL})`
+  sql`${column} >= ${startOf(filter)} and ${column} < least(${endOf(filter)}, ${rolledUntil(filter)})`
 /** The source tables' part: from `rolled_until` (or the period's start, if later) to the period's end. */
 const livePart = (column: SQL, filter: PeriodFilter) =>
-  sql`${column} >= greatest(${startOf(filter)}, ${ROLLED_UNTIL}) and ${column} < ${endOf(filter)}`
+  sql`${column} >= greatest(${startOf(filter)}, ${rolledUntil(filter)}) and ${column} < ${endOf(filter)}`
+
+/**
+ * Runs a read with JIT off (the planner's estimates for these aggregates are above jit_above_cost, and compiling
+ * them took 2-3 s for a statement that runs in 100 ms) and room to sort a period's conversations in memory for the
+ * percentiles (bench:analytics, docs/decisions/044).
+ */
+function read(db: Database, query: SQL) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`)
+    return tx.execute(query)
+  })
+}
 
 function inChannels(column: SQL, { channelIds }: PeriodFilter) {
   if (!channelIds) return sql`true`
@@ -97,6 +133,8 @@ export const outcomeSource = (bucket: SQL, where: SQL) => sql`
   from (
     select m.created_at, m.organization_id, m.channel_id, ${OUTCOME} as outcome
     from messages m where m.direction = 'inbound' and ${where}
+    -- offset 0: computed once per message, not inlined into each count below (six subplans)
+    offset 0
   ) m
   group by 1, 2, 3`
 
@@ -161,8 +199,10 @@ export type OutcomeRow = {
 /** The period's customer messages by bucket and channel, with their outcomes' counts. */
 export async function outcomeRows(db: Database, filter: PeriodFilter): Promise<OutcomeRow[]> {
   const org = filter.organizationId
-  const result = await db.execute(sql`
-    select bucket, channel_id as "channelId", sum(received)::int as received,
+  const result = await read(
+    db,
+    sql`
+    select ${bucketName(sql`bucket`, filter)} as bucket, channel_id as "channelId", sum(received)::int as received,
       sum(answered_by_ai)::int as "answeredByAi", sum(answered_by_person)::int as "answeredByPerson",
       sum(failed)::int as failed, sum(paused)::int as paused, sum(no_agent)::int as "noAgent",
       sum(waiting)::int as waiting
@@ -180,7 +220,8 @@ export async function outcomeRows(db: Database, filter: PeriodFilter): Promise<O
           and ${inChannels(sql`m.channel_id`, filter)}`,
       )}) live
     ) t
-    group by 1, 2`)
+    group by bucket, channel_id`,
+  )
   return rowsOf<OutcomeRow>(result)
 }
 
@@ -200,8 +241,10 @@ export async function runRows(db: Database, filter: PeriodFilter): Promise<RunRo
   const runFilter = (agent: SQL, channel: SQL) =>
     sql`${filter.agentId ? sql`and ${agent} = ${filter.agentId}` : sql``}
       ${filter.runChannelId ? sql`and ${channel} = ${filter.runChannelId}` : sql``}`
-  const result = await db.execute(sql`
-    select bucket, agent_id as "agentId", channel_id as "channelId", model,
+  const result = await read(
+    db,
+    sql`
+    select ${bucketName(sql`bucket`, filter)} as bucket, agent_id as "agentId", channel_id as "channelId", model,
       sum(prompt_tokens)::float8 as "promptTokens", sum(completion_tokens)::float8 as "completionTokens",
       sum(handoffs)::int as handoffs
     from (
@@ -218,7 +261,8 @@ export async function runRows(db: Database, filter: PeriodFilter): Promise<RunRo
           ${runFilter(sql`r.agent_id`, sql`r.channel_id`)}`,
       )}) live
     ) t
-    group by 1, 2, 3, 4`)
+    group by bucket, agent_id, channel_id, model`,
+  )
   return rowsOf<RunRow>(result)
 }
 
@@ -241,7 +285,9 @@ export type StartedRow = {
  */
 export async function startedRows(db: Database, filter: PeriodFilter): Promise<StartedRow[]> {
   const org = filter.organizationId
-  const result = await db.execute(sql`
+  const result = await read(
+    db,
+    sql`
     with started as (
       select ${bucketOf(sql`s.started_at`, filter)} as bucket, s.channel_id, ch.agent_id, s.first_response_seconds as seconds
       from (
@@ -261,12 +307,13 @@ export async function startedRows(db: Database, filter: PeriodFilter): Promise<S
     select
       case grouping(bucket, channel_id, agent_id)
         when 7 then 'total' when 3 then 'bucket' when 5 then 'channel' else 'agent' end as by,
-      bucket, channel_id as "channelId", agent_id as "agentId",
+      ${bucketName(sql`bucket`, filter)} as bucket, channel_id as "channelId", agent_id as "agentId",
       count(*)::int as started, count(seconds)::int as answered,
       percentile_cont(0.5) within group (order by seconds) as median,
       percentile_cont(0.9) within group (order by seconds) as p90
     from started
-    group by grouping sets ((), (bucket), (channel_id), (agent_id))`)
+    group by grouping sets ((), (bucket), (channel_id), (agent_id))`,
+  )
   return rowsOf<StartedRow>(result)
 }
 
@@ -280,7 +327,9 @@ export type ReasonRow = {
 /** The period's most frequent reasons (see reasonSource), each with its latest conversations. */
 export async function reasonRows(db: Database, filter: PeriodFilter, limit: number, perReason: number) {
   const org = filter.organizationId
-  const result = await db.execute(sql`
+  const result = await read(
+    db,
+    sql`
     with rows as materialized (
       select b.bucket_at as at, b.status, b.reason, b.messages, b.conversation_ids
       from analytics_reason_buckets b
@@ -306,15 +355,19 @@ export async function reasonRows(db: Database, filter: PeriodFilter, limit: numb
       ) latest
     ) as "conversationIds"
     from top t
-    order by t.messages desc, t.reason`)
+    order by t.messages desc, t.reason`,
+  )
   return rowsOf<ReasonRow>(result)
 }
 
 /** Conversations that need a person now, whatever the period (the inbox's count index). */
 export async function needingAttention(db: Database, filter: PeriodFilter): Promise<number> {
-  const result = await db.execute(sql`
+  const result = await read(
+    db,
+    sql`
     select count(*)::int as n from conversations c
     where c.organization_id = ${filter.organizationId} and c.state = 'needs_attention'
-      and ${inChannels(sql`c.channel_id`, filter)}`)
+      and ${inChannels(sql`c.channel_id`, filter)}`,
+  )
   return rowsOf<{ n: number }>(result)[0]?.n ?? 0
 }

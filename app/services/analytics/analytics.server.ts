@@ -18,6 +18,7 @@ import { AppError } from '~/utils/errors'
 import {
   needingAttention,
   outcomeRows,
+  readRolledUntil,
   reasonRows,
   runRows,
   startedRows,
@@ -171,7 +172,7 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
   if (agentId !== undefined && !isUuid(agentId))
     throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.agentNotFound)
 
-  const [[organization], channelRows, agentRows] = await Promise.all([
+  const [[organization], channelRows, agentRows, rolledUntil] = await Promise.all([
     db
       .select({ timeZone: organizations.timeZone })
       .from(organizations)
@@ -192,6 +193,7 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
       .from(agents)
       .where(eq(agents.organizationId, organizationId))
       .orderBy(agents.createdAt, agents.id),
+    readRolledUntil(db),
   ])
   if (channelId && !channelRows.some((c) => c.id === channelId)) {
     throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.channelNotFound)
@@ -213,6 +215,7 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
     channelIds: channelId || agentId ? shownChannels.map((c) => c.id) : undefined,
     agentId,
     runChannelId: channelId,
+    rolledUntil,
   }
 
   const [outcomes, runs, started, reasons, attention] = await Promise.all([
