@@ -34,7 +34,7 @@ import { getAnalytics } from '../app/services/analytics/analytics.server'
 import {
   needingAttention,
   outcomeRows,
-  readRolledUntil,
+  readRollup,
   reasonRows,
   runRows,
   startedRows,
@@ -273,8 +273,8 @@ async function main() {
       console.log(`
 without the rollup (one call, all from the source tables): ${fmt(performance.now() - startedAt)} ms`)
 
-      // The rollup up to 20 minutes before the last message (the job's 5 minutes and the quarter in progress, at
-      // worst): the dashboard reads that tail from the source tables.
+      // The rollup up to 20 minutes before the last message: the dashboard reads the rest of that local hour and
+      // the 20 minutes from the source tables (at worst the hour in progress and the job's 5 minutes).
       const last = (
         await pool.query<{ at: Date }>(
           `select max(created_at) as at from messages where organization_id = $1`,
@@ -304,10 +304,12 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
       const tail = (
         await pool.query<{ n: number }>(
           `select count(*)::int as n from messages where organization_id = $1 and created_at >= $2`,
-          [org.id, new Date(Math.floor(rollTo.getTime() / 900_000) * 900_000)],
+          [org.id, new Date(Math.floor(rollTo.getTime() / 3_600_000) * 3_600_000)],
         )
       ).rows[0].n
-      console.log(`messages after the rollup's end, read from the source: ${fmt(tail)}`)
+      console.log(
+        `messages after the rollup's end (the start of its local hour), read from the source: ${fmt(tail)}`,
+      )
       const base = unfiltered
       const variants = {
         'no filter': { ...base },
@@ -346,7 +348,7 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
         organizationId: org.id,
         ...base,
         timeZone: TIME_ZONE,
-        rolledUntil: await readRolledUntil(handle.db),
+        rolledUntil: (await readRollup(handle.db, org.id))?.until ?? null,
       }
       const statements: Record<string, (db: Database) => Promise<unknown>> = {
         'outcomes (messages by bucket, channel, outcome)': (db) => outcomeRows(db, filter),

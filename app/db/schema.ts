@@ -415,12 +415,13 @@ export type Conversation = typeof conversations.$inferSelect
 export type Message = typeof messages.$inferSelect
 
 /*
- * The dashboard's rollup (docs/decisions/044): figures per quarter of an hour (UTC; every time zone's midnight and
- * hours fall on one), written by the analytics-rollup job up to `analytics_rollup.rolled_until` and rewritten for
- * the last hours on every run; the dashboard reads them before that instant and the source tables after it.
+ * The dashboard's rollup (docs/decisions/044): figures per local hour of the organization's time zone, written by
+ * the analytics-rollup job up to the organization's `analytics_rollup.rolled_until` and rewritten for the last
+ * hours on every run; the dashboard reads them before that instant and the source tables after it. A change of
+ * the organization's time zone makes the job write its history again (until then the dashboard reads the source).
  */
 
-/** Customer messages per channel and quarter-hour, by outcome (see app/services/analytics). */
+/** Customer messages per channel and local hour, by outcome (see app/services/analytics). */
 export const analyticsMessageBuckets = pgTable(
   'analytics_message_buckets',
   {
@@ -430,7 +431,8 @@ export const analyticsMessageBuckets = pgTable(
     channelId: uuid('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
-    bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
     received: integer('received').notNull(),
     answeredByAi: integer('answered_by_ai').notNull(),
     answeredByPerson: integer('answered_by_person').notNull(),
@@ -439,10 +441,10 @@ export const analyticsMessageBuckets = pgTable(
     noAgent: integer('no_agent').notNull(),
     waiting: integer('waiting').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.bucketAt, t.channelId] })],
+  (t) => [primaryKey({ columns: [t.organizationId, t.localHour, t.channelId] })],
 )
 
-/** Tokens and handoffs of runs that answered customers, per agent, channel, model and quarter-hour. */
+/** Tokens and handoffs of runs that answered customers, per agent, channel, model and local hour. */
 export const analyticsRunBuckets = pgTable(
   'analytics_run_buckets',
   {
@@ -455,15 +457,16 @@ export const analyticsRunBuckets = pgTable(
     /** As agent_runs.channel_id: no foreign key (a run outlives its channel). */
     channelId: uuid('channel_id'),
     model: text('model'),
-    bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
     promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),
     completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
     handoffs: integer('handoffs').notNull(),
   },
-  (t) => [index('analytics_run_buckets_organization_bucket_idx').on(t.organizationId, t.bucketAt)],
+  (t) => [index('analytics_run_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
 )
 
-/** Why customer messages were not answered by the AI, per channel, reason and quarter-hour, with their latest conversations. */
+/** Why customer messages were not answered by the AI, per channel, reason and local hour, with their latest conversations. */
 export const analyticsReasonBuckets = pgTable(
   'analytics_reason_buckets',
   {
@@ -473,14 +476,15 @@ export const analyticsReasonBuckets = pgTable(
     channelId: uuid('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
-    bucketAt: timestamp('bucket_at', { withTimezone: true }).notNull(),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
     status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
     reason: text('reason').notNull(),
     messages: integer('messages').notNull(),
     /** The bucket's latest conversations with this reason (at most 5). */
     conversationIds: uuid('conversation_ids').array().notNull(),
   },
-  (t) => [index('analytics_reason_buckets_organization_bucket_idx').on(t.organizationId, t.bucketAt)],
+  (t) => [index('analytics_reason_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
 )
 
 /** Each conversation's start and first-response time, for the dashboard's percentiles. */
@@ -511,14 +515,13 @@ export const analyticsConversations = pgTable(
   ],
 )
 
-/** How far the rollup goes: one row. */
-export const analyticsRollup = pgTable(
-  'analytics_rollup',
-  {
-    id: integer('id').primaryKey().default(1),
-    /** The buckets before this instant are written; the dashboard reads the source tables from it on. */
-    rolledUntil: timestamp('rolled_until', { withTimezone: true }).notNull(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [check('analytics_rollup_one_row_check', sql`${t.id} = 1`)],
-)
+/** How far each organization's rollup goes, and in which time zone its hours are. */
+export const analyticsRollup = pgTable('analytics_rollup', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull(),
+  /** The buckets before this instant (a local hour's start) are written. */
+  rolledUntil: timestamp('rolled_until', { withTimezone: true }).notNull(),
+  updatedAt: updatedAt(),
+})

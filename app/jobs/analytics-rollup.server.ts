@@ -9,12 +9,8 @@ export type AnalyticsRollupDeps = { db: Database; logger: Logger; now?: () => Da
 /** One run of the dashboard's rollup (ANALYTICS_ROLLUP_CRON). A failure is thrown for pg-boss to retry. */
 export async function handleAnalyticsRollupJob(deps: AnalyticsRollupDeps): Promise<void> {
   const startedAt = performance.now()
-  const { from, until } = await rollUpAnalytics(deps.db, { now: deps.now?.() })
-  deps.logger.info('analytics rolled up', {
-    from: from?.toISOString() ?? 'the beginning',
-    until: until.toISOString(),
-    ms: Math.round(performance.now() - startedAt),
-  })
+  const { organizations } = await rollUpAnalytics(deps.db, { now: deps.now?.() })
+  deps.logger.info('analytics rolled up', { organizations, ms: Math.round(performance.now() - startedAt) })
 }
 
 /** Works the rollup jobs that pg-boss's scheduler sends; NOTIFY wakes it when one is sent. */

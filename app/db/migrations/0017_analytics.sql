@@ -9,7 +9,7 @@ CREATE TABLE "analytics_conversations" (
 CREATE TABLE "analytics_message_buckets" (
 	"organization_id" uuid NOT NULL,
 	"channel_id" uuid NOT NULL,
-	"bucket_at" timestamp with time zone NOT NULL,
+	"local_hour" timestamp NOT NULL,
 	"received" integer NOT NULL,
 	"answered_by_ai" integer NOT NULL,
 	"answered_by_person" integer NOT NULL,
@@ -17,13 +17,13 @@ CREATE TABLE "analytics_message_buckets" (
 	"paused" integer NOT NULL,
 	"no_agent" integer NOT NULL,
 	"waiting" integer NOT NULL,
-	CONSTRAINT "analytics_message_buckets_organization_id_bucket_at_channel_id_pk" PRIMARY KEY("organization_id","bucket_at","channel_id")
+	CONSTRAINT "analytics_message_buckets_organization_id_local_hour_channel_id_pk" PRIMARY KEY("organization_id","local_hour","channel_id")
 );
 --> statement-breakpoint
 CREATE TABLE "analytics_reason_buckets" (
 	"organization_id" uuid NOT NULL,
 	"channel_id" uuid NOT NULL,
-	"bucket_at" timestamp with time zone NOT NULL,
+	"local_hour" timestamp NOT NULL,
 	"status" text NOT NULL,
 	"reason" text NOT NULL,
 	"messages" integer NOT NULL,
@@ -31,10 +31,10 @@ CREATE TABLE "analytics_reason_buckets" (
 );
 --> statement-breakpoint
 CREATE TABLE "analytics_rollup" (
-	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	"organization_id" uuid PRIMARY KEY NOT NULL,
+	"time_zone" text NOT NULL,
 	"rolled_until" timestamp with time zone NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "analytics_rollup_one_row_check" CHECK ("analytics_rollup"."id" = 1)
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "analytics_run_buckets" (
@@ -42,7 +42,7 @@ CREATE TABLE "analytics_run_buckets" (
 	"agent_id" uuid NOT NULL,
 	"channel_id" uuid,
 	"model" text,
-	"bucket_at" timestamp with time zone NOT NULL,
+	"local_hour" timestamp NOT NULL,
 	"prompt_tokens" bigint NOT NULL,
 	"completion_tokens" bigint NOT NULL,
 	"handoffs" integer NOT NULL
@@ -57,11 +57,12 @@ ALTER TABLE "analytics_message_buckets" ADD CONSTRAINT "analytics_message_bucket
 ALTER TABLE "analytics_message_buckets" ADD CONSTRAINT "analytics_message_buckets_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_reason_buckets" ADD CONSTRAINT "analytics_reason_buckets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_reason_buckets" ADD CONSTRAINT "analytics_reason_buckets_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "analytics_rollup" ADD CONSTRAINT "analytics_rollup_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_run_buckets" ADD CONSTRAINT "analytics_run_buckets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_run_buckets" ADD CONSTRAINT "analytics_run_buckets_agent_id_agents_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."agents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "analytics_conversations_organization_started_idx" ON "analytics_conversations" USING btree ("organization_id","started_at","channel_id","first_response_seconds");--> statement-breakpoint
-CREATE INDEX "analytics_reason_buckets_organization_bucket_idx" ON "analytics_reason_buckets" USING btree ("organization_id","bucket_at");--> statement-breakpoint
-CREATE INDEX "analytics_run_buckets_organization_bucket_idx" ON "analytics_run_buckets" USING btree ("organization_id","bucket_at");--> statement-breakpoint
+CREATE INDEX "analytics_reason_buckets_organization_hour_idx" ON "analytics_reason_buckets" USING btree ("organization_id","local_hour");--> statement-breakpoint
+CREATE INDEX "analytics_run_buckets_organization_hour_idx" ON "analytics_run_buckets" USING btree ("organization_id","local_hour");--> statement-breakpoint
 CREATE INDEX "agent_runs_organization_created_idx" ON "agent_runs" USING btree ("organization_id","created_at") WHERE "agent_runs"."test_mode" = false;--> statement-breakpoint
 CREATE INDEX "conversations_organization_created_idx" ON "conversations" USING btree ("organization_id","created_at");--> statement-breakpoint
 CREATE INDEX "messages_inbound_organization_created_idx" ON "messages" USING btree ("organization_id","created_at") WHERE "messages"."direction" = 'inbound';

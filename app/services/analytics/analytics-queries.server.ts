@@ -24,22 +24,27 @@ export type PeriodFilter = {
   /** Runs on this channel only. */
   runChannelId?: string
   /**
-   * How far the rollup went, in seconds since 1970 (readRolledUntil), read once for all statements: given as a
-   * value, the planner estimates each half's rows (as a subquery it guessed 250 for 50,000 and sorted on disk).
-   * Null: no rollup yet.
+   * How far the organization's rollup went, in seconds since 1970 (readRollup), read once for all statements:
+   * given as a value, the planner estimates each half's rows (as a subquery it guessed 250 for 50,000 and sorted
+   * on disk). Null: no rollup in this time zone yet (everything from the source tables).
    */
   rolledUntil: number | null
 }
 
-/** The rollup's bucket: the quarter of an hour (UTC) a time falls in. Every time zone's hours start on one. */
-export const quarterOf = (column: SQL) =>
-  sql`date_bin('15 minutes', ${column}, timestamptz '2000-01-01 00:00:00+00')`
+/** The rollup's bucket: the local hour a time falls in, in a time zone. */
+export const localHourOf = (column: SQL, timeZone: SQL) =>
+  sql`date_trunc('hour', ${column} at time zone ${timeZone})`
 
 /** The bucket of a time column: its local date, or its local hour (grouped on, then named by bucketName). */
 function bucketOf(column: SQL, { timeZone, granularity }: PeriodFilter) {
   return granularity === 'hour'
     ? sql`date_trunc('hour', ${column} at time zone ${timeZone})`
     : sql`(${column} at time zone ${timeZone})::date`
+}
+
+/** The bucket of a rollup row's local hour (see bucketOf). */
+function bucketOfHour(column: SQL, { granularity }: PeriodFilter) {
+  return granularity === 'hour' ? column : sql`${column}::date`
 }
 
 /** A bucket as the service names it: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:00` for an hour. Applied after grouping. */
@@ -56,19 +61,27 @@ const endOf = ({ to, timeZone }: PeriodFilter) => sql`((${to}::date + 1)::timest
 const rolledUntil = ({ rolledUntil }: PeriodFilter) =>
   rolledUntil === null ? sql`'-infinity'::timestamptz` : sql`to_timestamp(${rolledUntil}::float8)`
 
-/** How far the rollup went (see PeriodFilter.rolledUntil). */
-export async function readRolledUntil(db: Database): Promise<number | null> {
-  const [row] = rowsOf<{ until: number | null }>(
-    await db.execute(
-      sql`select extract(epoch from rolled_until)::float8 as until from analytics_rollup where id = 1`,
-    ),
+/** How far an organization's rollup went and in which time zone (see PeriodFilter.rolledUntil). */
+export async function readRollup(db: Database, organizationId: string) {
+  const [row] = rowsOf<{ timeZone: string; until: number }>(
+    await db.execute(sql`select time_zone as "timeZone", extract(epoch from rolled_until)::float8 as until
+      from analytics_rollup where organization_id = ${organizationId}`),
   )
-  return row && row.until !== null && Number.isFinite(Number(row.until)) ? Number(row.until) : null
+  return row ? { timeZone: row.timeZone, until: Number(row.until) } : undefined
 }
 
-/** The rollup's part of the period: buckets before `rolled_until`. */
+/** The rollup's part of the period, in instants (analytics_conversations): before `rolled_until`. */
 const rolledPart = (column: SQL, filter: PeriodFilter) =>
   sql`${column} >= ${startOf(filter)} and ${column} < least(${endOf(filter)}, ${rolledUntil(filter)})`
+/** The rollup's part of the period, in local hours (the buckets): the period's dates, before `rolled_until`. */
+function rolledHours(column: SQL, filter: PeriodFilter) {
+  const until =
+    filter.rolledUntil === null
+      ? sql`'-infinity'::timestamp`
+      : sql`(to_timestamp(${filter.rolledUntil}::float8) at time zone ${filter.timeZone})`
+  return sql`${column} >= ${filter.from}::date::timestamp
+    and ${column} < least((${filter.to}::date + 1)::timestamp, ${until})`
+}
 /** The source tables' part: from `rolled_until` (or the period's start, if later) to the period's end. */
 const livePart = (column: SQL, filter: PeriodFilter) =>
   sql`${column} >= greatest(${startOf(filter)}, ${rolledUntil(filter)}) and ${column} < ${endOf(filter)}`
@@ -207,10 +220,10 @@ export async function outcomeRows(db: Database, filter: PeriodFilter): Promise<O
       sum(failed)::int as failed, sum(paused)::int as paused, sum(no_agent)::int as "noAgent",
       sum(waiting)::int as waiting
     from (
-      select ${bucketOf(sql`b.bucket_at`, filter)} as bucket, b.channel_id, b.received, b.answered_by_ai,
+      select ${bucketOfHour(sql`b.local_hour`, filter)} as bucket, b.channel_id, b.received, b.answered_by_ai,
         b.answered_by_person, b.failed, b.paused, b.no_agent, b.waiting
       from analytics_message_buckets b
-      where b.organization_id = ${org} and ${rolledPart(sql`b.bucket_at`, filter)}
+      where b.organization_id = ${org} and ${rolledHours(sql`b.local_hour`, filter)}
         and ${inChannels(sql`b.channel_id`, filter)}
       union all
       select bucket, channel_id, received, answered_by_ai, answered_by_person, failed, paused, no_agent, waiting
@@ -248,10 +261,10 @@ export async function runRows(db: Database, filter: PeriodFilter): Promise<RunRo
       sum(prompt_tokens)::float8 as "promptTokens", sum(completion_tokens)::float8 as "completionTokens",
       sum(handoffs)::int as handoffs
     from (
-      select ${bucketOf(sql`b.bucket_at`, filter)} as bucket, b.agent_id, b.channel_id, b.model, b.prompt_tokens,
-        b.completion_tokens, b.handoffs
+      select ${bucketOfHour(sql`b.local_hour`, filter)} as bucket, b.agent_id, b.channel_id, b.model,
+        b.prompt_tokens, b.completion_tokens, b.handoffs
       from analytics_run_buckets b
-      where b.organization_id = ${org} and ${rolledPart(sql`b.bucket_at`, filter)}
+      where b.organization_id = ${org} and ${rolledHours(sql`b.local_hour`, filter)}
         ${runFilter(sql`b.agent_id`, sql`b.channel_id`)}
       union all
       select bucket, agent_id, channel_id, model, prompt_tokens, completion_tokens, handoffs
@@ -331,14 +344,14 @@ export async function reasonRows(db: Database, filter: PeriodFilter, limit: numb
     db,
     sql`
     with rows as materialized (
-      select b.bucket_at as at, b.status, b.reason, b.messages, b.conversation_ids
+      select b.local_hour as at, b.status, b.reason, b.messages, b.conversation_ids
       from analytics_reason_buckets b
-      where b.organization_id = ${org} and ${rolledPart(sql`b.bucket_at`, filter)}
+      where b.organization_id = ${org} and ${rolledHours(sql`b.local_hour`, filter)}
         and ${inChannels(sql`b.channel_id`, filter)}
       union all
       select bucket, status, reason, messages, conversation_ids
       from (${reasonSource(
-        sql`m.created_at`,
+        sql`m.created_at at time zone ${filter.timeZone}`,
         sql`m.organization_id = ${org} and ${livePart(sql`m.created_at`, filter)}
           and ${inChannels(sql`m.channel_id`, filter)}`,
         perReason,

@@ -18,7 +18,7 @@ import { AppError } from '~/utils/errors'
 import {
   needingAttention,
   outcomeRows,
-  readRolledUntil,
+  readRollup,
   reasonRows,
   runRows,
   startedRows,
@@ -62,8 +62,8 @@ import {
  * - failure reasons: customer messages of the period that failed or were left to a person (not for a pause), by
  *   reason, most frequent first, with their latest conversations.
  *
- * The figures before the rollup's `rolled_until` come from its quarter-hour buckets (rollup.server.ts), those
- * after it from the source tables; both are counted by the same SQL (analytics-queries.server.ts).
+ * The figures before the organization's `rolled_until` come from the rollup's local-hour buckets (rollup.server.ts),
+ * those after it from the source tables; both are counted by the same SQL (analytics-queries.server.ts).
  */
 
 export type AnalyticsOptions = AnalyticsQuery & {
@@ -172,7 +172,7 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
   if (agentId !== undefined && !isUuid(agentId))
     throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.agentNotFound)
 
-  const [[organization], channelRows, agentRows, rolledUntil] = await Promise.all([
+  const [[organization], channelRows, agentRows, rollup] = await Promise.all([
     db
       .select({ timeZone: organizations.timeZone })
       .from(organizations)
@@ -193,7 +193,7 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
       .from(agents)
       .where(eq(agents.organizationId, organizationId))
       .orderBy(agents.createdAt, agents.id),
-    readRolledUntil(db),
+    readRollup(db, organizationId),
   ])
   if (channelId && !channelRows.some((c) => c.id === channelId)) {
     throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.channelNotFound)
@@ -215,7 +215,8 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
     channelIds: channelId || agentId ? shownChannels.map((c) => c.id) : undefined,
     agentId,
     runChannelId: channelId,
-    rolledUntil,
+    // Buckets of another time zone's hours are not this one's: the source tables until the job rolls up again.
+    rolledUntil: rollup?.timeZone === timeZone ? rollup.until : null,
   }
 
   const [outcomes, runs, started, reasons, attention] = await Promise.all([
