@@ -359,21 +359,15 @@ export async function reasonRows(db: Database, filter: PeriodFilter, limit: numb
     ), top as (
       select status, reason, sum(messages)::int as messages from rows
       group by 1, 2 order by 3 desc, 2 limit ${limit}
-    ), latest as (
-      -- The top reasons' conversations, each at its latest time, numbered newest first: one pass over the rows.
-      select status, reason, id, row_number() over (partition by status, reason order by at desc, id) as n
-      from (
-        select r.status, r.reason, u.id, max(r.at) as at
-        from rows r
-        join top t on t.status = r.status and t.reason = r.reason
-        cross join lateral unnest(r.conversation_ids) u(id)
-        group by 1, 2, 3
-      ) ids
-    ), links as (
-      select status, reason, array_agg(id::text order by n) as ids from latest where n <= ${perReason} group by 1, 2
     )
-    select t.status, t.reason, t.messages, coalesce(l.ids, '{}') as "conversationIds"
-    from top t left join links l on l.status = t.status and l.reason = t.reason
+    select t.status, t.reason, t.messages, array(
+      select id::text from (
+        select u.id, max(r.at) as at from rows r cross join lateral unnest(r.conversation_ids) u(id)
+        where r.status = t.status and r.reason = t.reason group by u.id
+        order by at desc, u.id limit ${perReason}
+      ) latest
+    ) as "conversationIds"
+    from top t
     order by t.messages desc, t.reason`,
   )
   return rowsOf<ReasonRow>(result)
