@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -25,6 +26,14 @@ import {
   MESSAGE_STATUSES,
   OUTBOUND_MESSAGE_STATUSES,
 } from '~/lib/conversations'
+import {
+  AGENT_KNOWLEDGE_DEFAULTS,
+  AGENT_KNOWLEDGE_MODES,
+  EXISTING_AGENT_KNOWLEDGE_MODE,
+  KNOWLEDGE_SOURCE_KINDS,
+  KNOWLEDGE_STATUSES,
+  type UsedPassage,
+} from '~/lib/knowledge'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
 import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 
@@ -32,6 +41,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 /** PostgreSQL's full-text document (its text form in JavaScript; only SQL reads it). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
 /** A person known to Firebase Authentication, mirrored here so that our rows can point at them. */
 export const users = pgTable('users', {
@@ -162,6 +172,27 @@ export const agents = pgTable(
     unreadableMessage: text('unreadable_message').notNull().default(BEHAVIOUR_TEXTS.unreadableMessage),
     /** Null: no office hours (the agent answers at any time). */
     officeHours: jsonb('office_hours').$type<OfficeHours>(),
+    // What the agent answers from (issue #18, docs/decisions/042): agents made before it answer from their system
+    // prompt only (the column default); a new one takes AGENT_KNOWLEDGE_DEFAULTS (all of the knowledge).
+    knowledgeMode: text('knowledge_mode', { enum: AGENT_KNOWLEDGE_MODES })
+      .notNull()
+      .default(EXISTING_AGENT_KNOWLEDGE_MODE),
+    /** With `knowledgeMode` 'selected': the sources it answers from (a deleted one is simply no longer found). */
+    knowledgeSourceIds: uuid('knowledge_source_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    knowledgePassages: integer('knowledge_passages')
+      .notNull()
+      .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgePassages),
+    /** 0-1: passages scoring less are not given to the model (see ADR 043 for the score). */
+    knowledgeMinRelevance: doublePrecision('knowledge_min_relevance')
+      .notNull()
+      .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance),
+    /** Sent, without asking the model, when no passage is relevant to a question. */
+    knowledgeNoAnswerMessage: text('knowledge_no_answer_message')
+      .notNull()
+      .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -195,6 +226,8 @@ export const agentRuns = pgTable(
     error: text('error'),
     /** The model handed the conversation over to a person (its `handoff` tool call), with this reason. */
     handoffReason: text('handoff_reason'),
+    /** The knowledge passages the prompt carried (a snapshot: the source may change or go later). */
+    knowledge: jsonb('knowledge').$type<UsedPassage[]>(),
     context: jsonb('context').$type<Record<string, unknown>>(),
     /**
      * The channel a reply's run answered on, from its context (null for tests on the Agents screen): the
@@ -525,3 +558,117 @@ export const analyticsRollup = pgTable('analytics_rollup', {
   rolledUntil: timestamp('rolled_until', { withTimezone: true }).notNull(),
   updatedAt: updatedAt(),
 })
+
+/**
+ * One source of an organization's knowledge: an FAQ entry, a text, an uploaded file or a web page (with the
+ * pages it links to on its site). Stored as given, then processed by a job into passages (docs/decisions/042).
+ * `revision` grows with every change and re-fetch: a job processes the revision it was sent for, or nothing.
+ */
+export const knowledgeSources = pgTable(
+  'knowledge_sources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: KNOWLEDGE_SOURCE_KINDS }).notNull(),
+    title: text('title').notNull(),
+    status: text('status', { enum: KNOWLEDGE_STATUSES }).notNull().default('processing'),
+    failureReason: text('failure_reason'),
+    /** FAQ: the question (the title is the question too). */
+    question: text('question'),
+    /** FAQ: the answer; text: the body. */
+    body: text('body'),
+    /** File: its name as uploaded, the type read from its content, and the bytes (kept to process again). */
+    fileName: text('file_name'),
+    fileType: text('file_type'),
+    fileData: bytea('file_data'),
+    /** Web page: the address, and whether (and how far) to follow links on its site. */
+    url: text('url'),
+    crawl: boolean('crawl').notNull().default(false),
+    maxPages: integer('max_pages').notNull().default(1),
+    /** Web page: the pages the last fetch read, and those it could not. */
+    pages: jsonb('pages').$type<{ url: string; title: string; error?: string }[]>(),
+    /** The text configuration its passages are indexed with, detected from its text (english, german...). */
+    language: text('language'),
+    sizeBytes: integer('size_bytes').notNull().default(0),
+    passageCount: integer('passage_count').notNull().default(0),
+    revision: integer('revision').notNull().default(1),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('knowledge_sources_organization_idx').on(t.organizationId, t.createdAt.desc(), t.id)],
+)
+
+/** A passage of a source: a few hundred words under their heading path, indexed for full-text search. */
+export const knowledgePassages = pgTable(
+  'knowledge_passages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sourceId: uuid('source_id')
+      .notNull()
+      .references(() => knowledgeSources.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    headingPath: text('heading_path')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    text: text('text').notNull(),
+    /** Web page: the page it was read from. */
+    url: text('url'),
+    /** Title and headings weighted A, the text D, in the source's language (ADR 043). */
+    searchVector: tsvector('search_vector').notNull(),
+    /** The embedding model's vector, when one is configured (ADR 043: scored in the application). */
+    embedding: real('embedding').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('knowledge_passages_search_idx').using('gin', t.searchVector),
+    index('knowledge_passages_source_idx').on(t.sourceId, t.position),
+    index('knowledge_passages_organization_idx').on(t.organizationId),
+  ],
+)
+
+/**
+ * The distinct words of an organization's passages ('simple' configuration): a customer's typo is corrected to the
+ * nearest of them by trigram similarity (pg_trgm) before the search. Words of deleted sources stay (harmless: a
+ * correction to a word no passage holds finds nothing).
+ */
+export const knowledgeWords = pgTable(
+  'knowledge_words',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    word: text('word').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.word] }),
+    index('knowledge_words_trigram_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+  ],
+)
+
+/**
+ * How many passages of an organization hold each lexeme (in its sources' languages): the search weighs a word of
+ * the question by how rare it is (inverse document frequency, ADR 043). Kept by the statements that write and
+ * delete passages.
+ */
+export const knowledgeLexemes = pgTable(
+  'knowledge_lexemes',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    passages: integer('passages').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.lexeme] })],
+)
+
+export type KnowledgeSource = typeof knowledgeSources.$inferSelect
+export type KnowledgePassage = typeof knowledgePassages.$inferSelect
