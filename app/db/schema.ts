@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   real,
   text,
   timestamp,
@@ -438,6 +439,11 @@ export const messages = pgTable(
     index('messages_inbound_organization_created_idx')
       .on(t.organizationId, t.createdAt)
       .where(sql`${t.direction} = 'inbound'`),
+    // The dashboard's latest conversations of a failure reason, newest first (docs/decisions/044). Only a message
+    // that fails or is left to a person gets a reason: that one update is not HOT, the pipeline's others stay so.
+    index('messages_inbound_reason_idx')
+      .on(t.organizationId, t.failureReason, t.createdAt, t.id)
+      .where(sql`${t.direction} = 'inbound' and ${t.failureReason} is not null`),
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)
       .where(sql`${t.clientKey} is not null`),
@@ -499,7 +505,7 @@ export const analyticsRunBuckets = pgTable(
   (t) => [index('analytics_run_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
 )
 
-/** Why customer messages were not answered by the AI, per channel, reason and local hour, with their latest conversations. */
+/** Why customer messages were not answered by the AI, per channel, status, reason and local hour. */
 export const analyticsReasonBuckets = pgTable(
   'analytics_reason_buckets',
   {
@@ -514,38 +520,29 @@ export const analyticsReasonBuckets = pgTable(
     status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
     reason: text('reason').notNull(),
     messages: integer('messages').notNull(),
-    /** The bucket's latest conversations with this reason (at most 5). */
-    conversationIds: uuid('conversation_ids').array().notNull(),
   },
   (t) => [index('analytics_reason_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
 )
 
-/** Each conversation's start and first-response time, for the dashboard's percentiles. */
-export const analyticsConversations = pgTable(
-  'analytics_conversations',
+/**
+ * Conversations started per channel and local hour, by their first-response time's bin (a histogram: lib/analytics
+ * RESPONSE_BINS; -1: not answered yet), from which the dashboard's median and 90th percentile are read.
+ */
+export const analyticsResponseBuckets = pgTable(
+  'analytics_response_buckets',
   {
-    conversationId: uuid('conversation_id')
-      .primaryKey()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     channelId: uuid('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-    /** From the customer's first message to the first answer; null: not answered (yet). */
-    firstResponseSeconds: doublePrecision('first_response_seconds'),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
+    bin: smallint('bin').notNull(),
+    conversations: integer('conversations').notNull(),
   },
-  (t) => [
-    // An index-only read of a period's conversations with their times.
-    index('analytics_conversations_organization_started_idx').on(
-      t.organizationId,
-      t.startedAt,
-      t.channelId,
-      t.firstResponseSeconds,
-    ),
-  ],
+  (t) => [primaryKey({ columns: [t.organizationId, t.localHour, t.channelId, t.bin] })],
 )
 
 /** How far each organization's rollup goes, and in which time zone its hours are. */

@@ -17,10 +17,9 @@ export const TOP_FAILURE_REASONS = 10
 export const CONVERSATIONS_PER_REASON = 5
 /**
  * The dashboard's rollup (docs/decisions/044): every run rewrites the buckets of the last `reworkHours` (a
- * message's outcome changes after it arrives), and keeps `conversationsPerReason` conversations per reason and
- * bucket for the failure reasons' links.
+ * message's outcome changes after it arrives).
  */
-export const ANALYTICS_ROLLUP = { reworkHours: 48, conversationsPerReason: CONVERSATIONS_PER_REASON } as const
+export const ANALYTICS_ROLLUP = { reworkHours: 48 } as const
 export const ANALYTICS_GRANULARITIES = ['day', 'hour'] as const
 export type AnalyticsGranularity = (typeof ANALYTICS_GRANULARITIES)[number]
 
