@@ -31,6 +31,8 @@ export const ANALYTICS_TEXTS = {
   channelNotFound: 'Channel not found',
   agentNotFound: 'Agent not found',
   timeZoneInvalid: 'Time zone must be an IANA time zone such as Europe/Berlin',
+  timeZoneRequired: 'Choose a time zone',
+  timeZoneSaved: (zone: string) => `Time zone saved: the dashboard now counts days in ${zone}`,
   noPrice: 'no price',
 } as const
 
@@ -290,3 +292,8 @@ export const analyticsSchema = z.object({
 })
 export type Analytics = z.output<typeof analyticsSchema>
 export type AnalyticsPoint = z.output<typeof analyticsPointSchema>
+
+/** The Settings form that sets the organization's time zone (owners only). */
+export const organizationTimeZoneSchema = z.object({
+  timeZone: z.string({ error: ANALYTICS_TEXTS.timeZoneRequired }).pipe(timeZoneSchema),
+})
