@@ -189,7 +189,10 @@ export function costOf(
   return (tokens.prompt * price.prompt + tokens.completion * price.completion) / 1_000_000
 }
 
-const seconds = z.number().nullable().meta({ description: 'Seconds; null when nothing was answered' })
+const seconds = z.number().nullable().meta({
+  description:
+    'Seconds, within 2.2% (read from a histogram, docs/decisions/044); null when nothing was answered',
+})
 const rate = z.number().nullable().meta({ description: 'From 0 to 1; null when nothing was received' })
 const usd = z
   .number()
