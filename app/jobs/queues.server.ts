@@ -58,6 +58,20 @@ export const CONVERSATION_RESUME_QUEUE_OPTIONS = {
 } satisfies Omit<Queue, 'name'>
 
 /**
+ * The dashboard's rollup (services/analytics/rollup, docs/decisions/044) every 5 minutes: the dashboard reads the
+ * source tables only after its last run. Its first run writes the whole history: a long expiry for that one.
+ */
+export const ANALYTICS_ROLLUP_QUEUE = 'analytics-rollup'
+export const ANALYTICS_ROLLUP_CRON = '*/5 * * * *'
+export const ANALYTICS_ROLLUP_QUEUE_OPTIONS = {
+  policy: 'standard',
+  notify: true,
+  retryLimit: 2,
+  retryDelay: 60,
+  expireInSeconds: 30 * 60,
+} satisfies Omit<Queue, 'name'>
+
+/**
  * The knowledge base's processing: a job per source change (docs/decisions/042). Fetching a site may take two
  * minutes; a database failure is retried twice, then the source is marked failed.
  */
@@ -190,7 +204,7 @@ async function ensureScheduledQueue(
 /**
  * Starts pg-boss on the runtime's database (installing or migrating its schema) with every queue created and
  * cached, ready for sends before the server takes its first request, and its scheduler on (the session purge,
- * the conversations' hand-back).
+ * the conversations' hand-back, the dashboard's rollup).
  */
 export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   const boss = createBoss(options)
@@ -207,6 +221,12 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
       CONVERSATION_RESUME_QUEUE,
       CONVERSATION_RESUME_QUEUE_OPTIONS,
       CONVERSATION_RESUME_CRON,
+    )
+    await ensureScheduledQueue(
+      boss,
+      ANALYTICS_ROLLUP_QUEUE,
+      ANALYTICS_ROLLUP_QUEUE_OPTIONS,
+      ANALYTICS_ROLLUP_CRON,
     )
   } catch (error) {
     await boss.stop({ graceful: false }).catch(() => undefined)

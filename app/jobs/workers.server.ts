@@ -2,12 +2,13 @@ import type { PgBoss } from 'pg-boss'
 import { startReplyWorker, type ReplyWorkerDeps } from './reply.server'
 import { startConversationResumeWorker } from './conversation-resume.server'
 import { startSessionPurgeWorker } from './session-purge.server'
+import { startAnalyticsRollupWorker } from './analytics-rollup.server'
 import { startKnowledgeWorker } from './knowledge.server'
 import type { KnowledgeProcessDeps } from '~/services/knowledge/process-source.server'
 
 /**
  * Every job worker of a process that works the queues: the reply pipeline, the session purge, the hand-back, the
- * knowledge base's processing.
+ * knowledge base's processing, the dashboard's rollup.
  */
 export async function startJobWorkers(
   boss: PgBoss,
@@ -27,5 +28,9 @@ export async function startJobWorkers(
   await startConversationResumeWorker(boss, {
     db: deps.db,
     logger: deps.logger.child({ component: 'conversation-resume' }),
+  })
+  await startAnalyticsRollupWorker(boss, {
+    db: deps.db,
+    logger: deps.logger.child({ component: 'analytics-rollup' }),
   })
 }
