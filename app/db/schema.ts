@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   real,
   text,
   timestamp,
@@ -58,6 +59,8 @@ export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
   plan: text('plan', { enum: ORGANIZATION_PLANS }).notNull().default('free'),
+  /** The IANA zone the dashboard's days and hours are counted in (checked with Intl when set). */
+  timeZone: text('time_zone').notNull().default('UTC'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -228,9 +231,22 @@ export const agentRuns = pgTable(
     /** The knowledge passages the prompt carried (a snapshot: the source may change or go later). */
     knowledge: jsonb('knowledge').$type<UsedPassage[]>(),
     context: jsonb('context').$type<Record<string, unknown>>(),
+    /**
+     * The channel a reply's run answered on, from its context (null for tests on the Agents screen): the
+     * dashboard's tokens per channel read it from an index (docs/decisions/044).
+     */
+    channelId: uuid('channel_id').generatedAlwaysAs(
+      sql`case when context->>'channelId' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (context->>'channelId')::uuid end`,
+    ),
     createdAt: createdAt(),
   },
-  (t) => [index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt)],
+  (t) => [
+    index('agent_runs_agent_created_idx').on(t.agentId, t.createdAt),
+    // The dashboard's runs since its last rollup, and the rollup's own read (docs/decisions/044).
+    index('agent_runs_organization_created_idx')
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.testMode} = false`),
+  ],
 )
 
 /**
@@ -369,6 +385,8 @@ export const conversations = pgTable(
     index('conversations_organization_channel_state_idx').on(t.organizationId, t.channelId, t.state),
     // The search: one row per conversation to read and count, however many messages hold the words.
     index('conversations_search_idx').using('gin', t.searchVector),
+    // The dashboard's conversations started since its last rollup, and the rollup's own read (docs/decisions/044).
+    index('conversations_organization_created_idx').on(t.organizationId, t.createdAt),
     // The hand-back's sweep: the paused conversations whose time has come.
     index('conversations_ai_paused_until_idx')
       .on(t.aiPausedUntil)
@@ -429,6 +447,16 @@ export const messages = pgTable(
     index('messages_channel_outbound_idx')
       .on(t.channelId, t.sequence)
       .where(sql`${t.direction} = 'outbound'`),
+    // The dashboard's customer messages since its last rollup, and the rollup's own read (docs/decisions/044). No
+    // status in it: an inbound message's status changes (queued → replied) stay HOT updates.
+    index('messages_inbound_organization_created_idx')
+      .on(t.organizationId, t.createdAt)
+      .where(sql`${t.direction} = 'inbound'`),
+    // The dashboard's latest conversations of a failure reason, newest first (docs/decisions/044). Only a message
+    // that fails or is left to a person gets a reason: that one update is not HOT, the pipeline's others stay so.
+    index('messages_inbound_reason_idx')
+      .on(t.organizationId, t.failureReason, t.createdAt, t.id)
+      .where(sql`${t.direction} = 'inbound' and ${t.failureReason} is not null`),
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)
       .where(sql`${t.clientKey} is not null`),
@@ -437,6 +465,109 @@ export const messages = pgTable(
 
 export type Conversation = typeof conversations.$inferSelect
 export type Message = typeof messages.$inferSelect
+
+/*
+ * The dashboard's rollup (docs/decisions/044): figures per local hour of the organization's time zone, written by
+ * the analytics-rollup job up to the organization's `analytics_rollup.rolled_until` and rewritten for the last
+ * hours on every run; the dashboard reads them before that instant and the source tables after it. A change of
+ * the organization's time zone makes the job write its history again (until then the dashboard reads the source).
+ */
+
+/** Customer messages per channel and local hour, by outcome (see app/services/analytics). */
+export const analyticsMessageBuckets = pgTable(
+  'analytics_message_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
+    received: integer('received').notNull(),
+    answeredByAi: integer('answered_by_ai').notNull(),
+    answeredByPerson: integer('answered_by_person').notNull(),
+    failed: integer('failed').notNull(),
+    paused: integer('paused').notNull(),
+    noAgent: integer('no_agent').notNull(),
+    waiting: integer('waiting').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.localHour, t.channelId] })],
+)
+
+/** Tokens and handoffs of runs that answered customers, per agent, channel, model and local hour. */
+export const analyticsRunBuckets = pgTable(
+  'analytics_run_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    agentId: uuid('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    /** As agent_runs.channel_id: no foreign key (a run outlives its channel). */
+    channelId: uuid('channel_id'),
+    model: text('model'),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
+    promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),
+    completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
+    handoffs: integer('handoffs').notNull(),
+  },
+  (t) => [index('analytics_run_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
+)
+
+/** Why customer messages were not answered by the AI, per channel, status, reason and local hour. */
+export const analyticsReasonBuckets = pgTable(
+  'analytics_reason_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
+    reason: text('reason').notNull(),
+    messages: integer('messages').notNull(),
+  },
+  (t) => [index('analytics_reason_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
+)
+
+/**
+ * Conversations started per channel and local hour, by their first-response time's bin (a histogram: lib/analytics
+ * RESPONSE_BINS; -1: not answered yet), from which the dashboard's median and 90th percentile are read.
+ */
+export const analyticsResponseBuckets = pgTable(
+  'analytics_response_buckets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
+    bin: smallint('bin').notNull(),
+    conversations: integer('conversations').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.localHour, t.channelId, t.bin] })],
+)
+
+/** How far each organization's rollup goes, and in which time zone its hours are. */
+export const analyticsRollup = pgTable('analytics_rollup', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull(),
+  /** The buckets before this instant (a local hour's start) are written. */
+  rolledUntil: timestamp('rolled_until', { withTimezone: true }).notNull(),
+  updatedAt: updatedAt(),
+})
 
 /**
  * One source of an organization's knowledge: an FAQ entry, a text, an uploaded file or a web page (with the

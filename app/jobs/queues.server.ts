@@ -58,6 +58,15 @@ export const CONVERSATION_RESUME_QUEUE_OPTIONS = {
   expireInSeconds: 60,
 } satisfies Omit<Queue, 'name'>
 
+/** A scheduled pass over every organization: retried twice a minute apart, given half an hour. */
+const SCHEDULED_PASS_OPTIONS = {
+  policy: 'standard',
+  notify: true,
+  retryLimit: 2,
+  retryDelay: 60,
+  expireInSeconds: 30 * 60,
+} satisfies Omit<Queue, 'name'>
+
 /**
  * Channel health (docs/decisions/046): every channel's token asked at its platform every
  * CHANNEL_HEALTH_INTERVAL_HOURS hours (6 by default), at minute 41 (UTC), by pg-boss's scheduler (one pass
@@ -67,13 +76,15 @@ export const CHANNEL_HEALTH_QUEUE = 'channel-health'
 export function channelHealthCron(intervalHours: number): string {
   return intervalHours >= 24 ? '41 0 * * *' : `41 */${intervalHours} * * *`
 }
-export const CHANNEL_HEALTH_QUEUE_OPTIONS = {
-  policy: 'standard',
-  notify: true,
-  retryLimit: 2,
-  retryDelay: 60,
-  expireInSeconds: 30 * 60,
-} satisfies Omit<Queue, 'name'>
+export const CHANNEL_HEALTH_QUEUE_OPTIONS = SCHEDULED_PASS_OPTIONS
+
+/**
+ * The dashboard's rollup (services/analytics/rollup, docs/decisions/044) every 5 minutes: the dashboard reads the
+ * source tables only after its last run. Its first run writes the whole history: a long expiry for that one.
+ */
+export const ANALYTICS_ROLLUP_QUEUE = 'analytics-rollup'
+export const ANALYTICS_ROLLUP_CRON = '*/5 * * * *'
+export const ANALYTICS_ROLLUP_QUEUE_OPTIONS = SCHEDULED_PASS_OPTIONS
 
 /**
  * The knowledge base's processing: a job per source change (docs/decisions/042). Fetching a site may take two
@@ -210,7 +221,7 @@ async function ensureScheduledQueue(
 /**
  * Starts pg-boss on the runtime's database (installing or migrating its schema) with every queue created and
  * cached, ready for sends before the server takes its first request, and its scheduler on (the session purge,
- * the conversations' hand-back).
+ * the conversations' hand-back, the dashboard's rollup).
  */
 export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   const boss = createBoss(options)
@@ -233,6 +244,12 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
       CHANNEL_HEALTH_QUEUE,
       CHANNEL_HEALTH_QUEUE_OPTIONS,
       channelHealthCron(options.channelHealthIntervalHours ?? DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS),
+    )
+    await ensureScheduledQueue(
+      boss,
+      ANALYTICS_ROLLUP_QUEUE,
+      ANALYTICS_ROLLUP_QUEUE_OPTIONS,
+      ANALYTICS_ROLLUP_CRON,
     )
   } catch (error) {
     await boss.stop({ graceful: false }).catch(() => undefined)

@@ -2,6 +2,7 @@ import type { PgBoss } from 'pg-boss'
 import { startReplyWorker, type ReplyWorkerDeps } from './reply.server'
 import { startConversationResumeWorker } from './conversation-resume.server'
 import { startSessionPurgeWorker } from './session-purge.server'
+import { startAnalyticsRollupWorker } from './analytics-rollup.server'
 import { startKnowledgeWorker } from './knowledge.server'
 import type { KnowledgeProcessDeps } from '~/services/knowledge/process-source.server'
 import type { HealthCheckDeps } from '~/services/channels/health-check.server'
@@ -9,7 +10,7 @@ import { startChannelHealthWorker } from './channel-health.server'
 
 /**
  * Every job worker of a process that works the queues: the reply pipeline, the session purge, the hand-back, the
- * knowledge base's processing.
+ * knowledge base's processing, the dashboard's rollup.
  */
 export async function startJobWorkers(
   boss: PgBoss,
@@ -39,5 +40,9 @@ export async function startJobWorkers(
     logger: deps.logger.child({ component: 'channel-health' }),
     ...deps.health,
     encryptionKey: deps.encryptionKey,
+  })
+  await startAnalyticsRollupWorker(boss, {
+    db: deps.db,
+    logger: deps.logger.child({ component: 'analytics-rollup' }),
   })
 }

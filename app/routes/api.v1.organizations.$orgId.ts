@@ -2,7 +2,7 @@ import { endpoints } from '~/lib/api/endpoints'
 import {
   deleteOrganization,
   getOrganization,
-  renameOrganization,
+  updateOrganization,
 } from '~/services/organizations/organizations.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
 
@@ -11,7 +11,7 @@ const route = apiRoute(
     data: await getOrganization(await scopeOf(caller, params.orgId)),
   })),
   handle(endpoints.updateOrganization, async ({ caller, params, body }) => ({
-    data: await renameOrganization(await scopeOf(caller, params.orgId), body.name),
+    data: await updateOrganization(await scopeOf(caller, params.orgId), body),
     message: 'Organization updated',
   })),
   handle(endpoints.deleteOrganization, async ({ caller, params }) => {

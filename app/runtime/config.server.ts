@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import { DEFAULT_MODEL_PRICES, modelPricesSchema } from '~/lib/analytics'
 import type { TelegramUpdates } from '~/lib/channels'
 import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
 import {
@@ -73,6 +74,19 @@ const envSchema = z.object({
   LLM_MODEL_MEDIUM: optionalString,
   LLM_MODEL_PRO: optionalString,
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  LLM_PRICES: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined
+    try {
+      return modelPricesSchema.parse(JSON.parse(value))
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'LLM_PRICES must be JSON such as {"gpt-4o-mini":{"prompt":0.15,"completion":0.6}} (USD per million tokens)',
+      })
+      return z.NEVER
+    }
+  }),
   ANTHROPIC_API_KEY: optionalString,
   /**
    * Tests only: lets the knowledge base fetch web pages from private addresses (their local fake site). Refused in
@@ -329,6 +343,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
       anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,
       models: { simple: env.LLM_MODEL_SIMPLE, medium: env.LLM_MODEL_MEDIUM, pro: env.LLM_MODEL_PRO },
       timeoutMs: env.LLM_TIMEOUT_MS,
+      /** The dashboard's cost estimate: USD per million tokens by model (LLM_PRICES adds to the defaults). */
+      prices: { ...DEFAULT_MODEL_PRICES, ...env.LLM_PRICES },
     },
     knowledge: {
       /** Web pages from private addresses may be fetched (tests' fake site only; refused in production). */

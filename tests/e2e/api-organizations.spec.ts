@@ -112,7 +112,7 @@ test.describe('organizations', () => {
     expect((await owner.call('GET', `/organizations/${created.id}`)).status).toBe(404)
   })
 
-  test('create without a plan is on the free plan; PATCH {name} changes only the name; a missing name is a 400 in words and changes nothing', async ({
+  test('create without a plan is on the free plan; PATCH {name} changes only the name; an empty body or a missing name is a 400 in words and changes nothing', async ({
     request,
   }) => {
     const owner = await apiUser(request)
@@ -132,7 +132,13 @@ test.describe('organizations', () => {
       updatedAt: undefined,
     })
 
-    for (const body of [{}, { name: null }, { name: '  ' }]) {
+    const nothing = await owner.call('PATCH', path, { body: {} })
+    expect(nothing.status).toBe(400)
+    expect(nothing.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'Give a name or a time zone to change',
+    })
+    for (const body of [{ name: null }, { name: '  ' }]) {
       const refused = await owner.call('PATCH', path, { body })
       expect(refused.status, JSON.stringify(body)).toBe(400)
       expect(refused.body).toMatchObject({

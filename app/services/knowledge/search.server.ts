@@ -165,12 +165,14 @@ export async function searchStatement(
         order by weight desc, h.id
         limit ${PRELIMINARY_CANDIDATES}::int
       ),
-      candidates as (
-        select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector,
+      -- Materialized with the vectors read once (a stored vector is toasted: each match below would read it again).
+      candidates as materialized (
+        select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector || ''::tsvector as search_vector,
           length(p.search_vector)::float8 as len
         from prelim join knowledge_passages p on p.id = prelim.id
       ),
-      scored as (
+      -- Materialized: the score is computed once per candidate, not again for the filter and the order.
+      scored as materialized (
         select c.*,
           (select sum(m.best) from (
             select max(t.idf * t.weight * ((c.search_vector @@ t.any_q)::int

@@ -1,4 +1,5 @@
 import { agentEndpoints } from './agents'
+import { analyticsEndpoints } from './analytics'
 import { channelEndpoints } from './channels'
 import { conversationEndpoints } from './conversations'
 import { facebookEndpoints } from './facebook'
@@ -17,6 +18,7 @@ export const endpoints = {
   ...agentEndpoints,
   ...channelEndpoints,
   ...conversationEndpoints,
+  ...analyticsEndpoints,
   ...knowledgeEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,

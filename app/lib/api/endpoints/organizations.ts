@@ -1,11 +1,16 @@
 import { z } from 'zod'
+import { timeZoneSchema } from '~/lib/analytics'
 import { requiredOr } from '~/lib/input'
 import { organizationNameSchema, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 import { defineEndpoint } from '~/lib/api/contract'
 import { organizationInvitationSchema } from './invitations'
 import { externalId, organizationSchema, orgParams } from './shared'
 
-const organizationDetailSchema = organizationSchema.extend({ createdAt: z.string(), updatedAt: z.string() })
+const organizationDetailSchema = organizationSchema.extend({
+  timeZone: z.string().meta({ description: 'The IANA time zone the dashboard counts days and hours in' }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
 
 const memberSchema = z.object({
   uid: z.string(),
@@ -52,10 +57,14 @@ export const organizationEndpoints = {
     path: '/organizations/{orgId}',
     operationId: 'updateOrganization',
     summary:
-      'Rename an organization (owners only). Its name is the one field a client may change, so it is required',
+      'Rename an organization or set its time zone (owners only): the fields given change, the others stay',
     tag: 'Organizations',
     params: orgParams,
-    body: z.object({ name: organizationNameSchema }),
+    body: z
+      .object({ name: organizationNameSchema.optional(), timeZone: timeZoneSchema.optional() })
+      .refine((body) => body.name !== undefined || body.timeZone !== undefined, {
+        message: 'Give a name or a time zone to change',
+      }),
     response: organizationDetailSchema,
   }),
   deleteOrganization: defineEndpoint({

@@ -1,0 +1,17 @@
+import { analyticsQuerySchema, analyticsSchema } from '~/lib/analytics'
+import { defineEndpoint } from '~/lib/api/contract'
+import { orgParams } from './shared'
+
+export const analyticsEndpoints = {
+  getAnalytics: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/analytics',
+    operationId: 'getAnalytics',
+    summary:
+      "The dashboard's figures for a period (`from` and `to`: dates in the organization's time zone, both included, at most 366 days), optionally for one channel or agent: totals, a series per day or hour (hours for at most 7 days), per-agent and per-channel rows, and the top failure reasons. Costs are estimates from a price table",
+    tag: 'Analytics',
+    params: orgParams,
+    query: analyticsQuerySchema,
+    response: analyticsSchema,
+  }),
+}
