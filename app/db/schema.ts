@@ -36,6 +36,7 @@ import {
   type UsedPassage,
 } from '~/lib/knowledge'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
+import { CHANNEL_HEALTH_PROBLEMS } from '~/lib/channel-health'
 import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -275,6 +276,14 @@ export const channels = pgTable(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** The inbox's hand-back: the AI answers again this many minutes after a person's last reply; 0: never by itself. */
     autoResumeMinutes: integer('auto_resume_minutes').notNull().default(30),
+    // The health check's last conclusive answer (issue #19, docs/decisions/046); what the channel's own state
+    // says (webhook off, agent archived, deliveries failing) is derived, not stored.
+    /** When the platform last answered the health check; null: never checked. */
+    healthCheckedAt: timestamp('health_checked_at', { withTimezone: true }),
+    /** What that check found wrong; null: nothing. */
+    healthProblem: text('health_problem', { enum: CHANNEL_HEALTH_PROBLEMS }),
+    /** The platform's own words (or the missing permissions), for the reason shown. */
+    healthDetail: text('health_detail'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -434,6 +443,10 @@ export const messages = pgTable(
       .on(t.replyToMessageId)
       .where(sql`${t.direction} = 'outbound'`),
     index('messages_conversation_sequence_idx').on(t.conversationId, t.sequence),
+    // Channel health's "the last deliveries failed": a channel's latest answers (read backwards, newest first).
+    index('messages_channel_outbound_idx')
+      .on(t.channelId, t.sequence)
+      .where(sql`${t.direction} = 'outbound'`),
     // The dashboard's customer messages since its last rollup, and the rollup's own read (docs/decisions/044). No
     // status in it: an inbound message's status changes (queued → replied) stay HOT updates.
     index('messages_inbound_organization_created_idx')

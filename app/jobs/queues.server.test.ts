@@ -9,7 +9,13 @@ import { newOwnerScope } from '../../tests/setup/scope'
 import { connectTelegramBot } from '~/services/channels/telegram.server'
 import { startTelegramFake, type TelegramFake } from '../../tests/fakes/telegram-server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
-import { REPLY_QUEUE_OPTIONS, startQueues, stopQueues } from '~/jobs/queues.server'
+import {
+  CHANNEL_HEALTH_QUEUE,
+  channelHealthCron,
+  REPLY_QUEUE_OPTIONS,
+  startQueues,
+  stopQueues,
+} from '~/jobs/queues.server'
 
 let handle: DatabaseHandle
 let telegram: TelegramFake
@@ -116,6 +122,27 @@ describe('startQueues', () => {
       })
     } finally {
       await stopQueues(again, 1000)
+    }
+  })
+
+  it('schedules the channel health check every CHANNEL_HEALTH_INTERVAL_HOURS hours (6 by default)', async () => {
+    expect(channelHealthCron(6)).toBe('41 */6 * * *')
+    expect(channelHealthCron(24)).toBe('41 0 * * *')
+    const schema = freshSchema()
+    const boss = await startQueues({
+      database: handle,
+      databaseUrl: process.env.DATABASE_URL,
+      logger,
+      schema,
+      channelHealthIntervalHours: 12,
+    })
+    try {
+      const schedules = await boss.getSchedules(CHANNEL_HEALTH_QUEUE)
+      expect(schedules.map(({ name, cron }) => ({ name, cron }))).toEqual([
+        { name: CHANNEL_HEALTH_QUEUE, cron: '41 */12 * * *' },
+      ])
+    } finally {
+      await stopQueues(boss, 1000)
     }
   })
 

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '~/db/client.server'
 import { KNOWLEDGE_QUEUE } from '~/services/knowledge/knowledge-queue.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import type { Logger } from '~/utils/logger.server'
+import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channel-health'
 
 /**
  * The reply queue. `key_strict_fifo` with the conversation id as `singletonKey`: one job of a conversation at a
@@ -57,19 +58,33 @@ export const CONVERSATION_RESUME_QUEUE_OPTIONS = {
   expireInSeconds: 60,
 } satisfies Omit<Queue, 'name'>
 
-/**
- * The dashboard's rollup (services/analytics/rollup, docs/decisions/044) every 5 minutes: the dashboard reads the
- * source tables only after its last run. Its first run writes the whole history: a long expiry for that one.
- */
-export const ANALYTICS_ROLLUP_QUEUE = 'analytics-rollup'
-export const ANALYTICS_ROLLUP_CRON = '*/5 * * * *'
-export const ANALYTICS_ROLLUP_QUEUE_OPTIONS = {
+/** A scheduled pass over every organization: retried twice a minute apart, given half an hour. */
+const SCHEDULED_PASS_OPTIONS = {
   policy: 'standard',
   notify: true,
   retryLimit: 2,
   retryDelay: 60,
   expireInSeconds: 30 * 60,
 } satisfies Omit<Queue, 'name'>
+
+/**
+ * Channel health (docs/decisions/046): every channel's token asked at its platform every
+ * CHANNEL_HEALTH_INTERVAL_HOURS hours (6 by default), at minute 41 (UTC), by pg-boss's scheduler (one pass
+ * whichever processes run, as for the session purge).
+ */
+export const CHANNEL_HEALTH_QUEUE = 'channel-health'
+export function channelHealthCron(intervalHours: number): string {
+  return intervalHours >= 24 ? '41 0 * * *' : `41 */${intervalHours} * * *`
+}
+export const CHANNEL_HEALTH_QUEUE_OPTIONS = SCHEDULED_PASS_OPTIONS
+
+/**
+ * The dashboard's rollup (services/analytics/rollup, docs/decisions/044) every 5 minutes: the dashboard reads the
+ * source tables only after its last run. Its first run writes the whole history: a long expiry for that one.
+ */
+export const ANALYTICS_ROLLUP_QUEUE = 'analytics-rollup'
+export const ANALYTICS_ROLLUP_CRON = '*/5 * * * *'
+export const ANALYTICS_ROLLUP_QUEUE_OPTIONS = SCHEDULED_PASS_OPTIONS
 
 /**
  * The knowledge base's processing: a job per source change (docs/decisions/042). Fetching a site may take two
@@ -99,6 +114,8 @@ export type QueueOptions = {
   schema?: string
   /** pg-boss's source of time; tests drive its scheduler with pg-boss's TestClock. Default: the system clock. */
   clock?: Clock
+  /** How often the channel health check runs (CHANNEL_HEALTH_INTERVAL_HOURS). */
+  channelHealthIntervalHours?: number
 }
 
 function createBoss({ database, databaseUrl, schema, clock }: QueueOptions): PgBoss {
@@ -221,6 +238,12 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
       CONVERSATION_RESUME_QUEUE,
       CONVERSATION_RESUME_QUEUE_OPTIONS,
       CONVERSATION_RESUME_CRON,
+    )
+    await ensureScheduledQueue(
+      boss,
+      CHANNEL_HEALTH_QUEUE,
+      CHANNEL_HEALTH_QUEUE_OPTIONS,
+      channelHealthCron(options.channelHealthIntervalHours ?? DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS),
     )
     await ensureScheduledQueue(
       boss,

@@ -5,6 +5,7 @@ import type { AgentOption } from '~/components/channels/types'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { getAgent, listAgents } from '~/services/agents/agents.server'
 import { getChannel, isPolled, toChannelView } from '~/services/channels/channels.server'
+import { getChannelHealth } from '~/services/channels/health.server'
 import { nullIfNotFound } from '~/utils/errors'
 import { findInCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
@@ -25,9 +26,10 @@ const toOption = ({ id, name, description, status }: AgentOption): AgentOption =
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { config } = await getRuntime()
   const details = await findInCurrentScope(request, async (scope) => {
-    const [channel, active] = await Promise.all([
+    const [channel, active, health] = await Promise.all([
       getChannel(scope, params.channelId ?? ''),
       listAgents(scope, { status: 'active' }),
+      getChannelHealth(scope, params.channelId ?? ''),
     ])
     const agents = active.items.map(toOption)
     const { agentId } = channel
@@ -35,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ? (agents.find((agent) => agent.id === agentId) ??
         (await getAgent(scope, agentId).then(toOption, nullIfNotFound)))
       : null
-    const view = { ...toChannelView(channel, config), polled: isPolled(channel, config) }
+    const view = { ...toChannelView(channel, config), polled: isPolled(channel, config), health }
     return { channel: view, agents, assignedAgent }
   })
   return details ?? { channel: null, agents: [], assignedAgent: null }

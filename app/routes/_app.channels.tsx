@@ -4,6 +4,7 @@ import { ChannelsScreen } from '~/components/channels/channels-screen'
 import { PRODUCT_NAME } from '~/lib/constants'
 import type { MetaClientConfig } from '~/lib/facebook'
 import { isPolled, listChannels, toChannelView } from '~/services/channels/channels.server'
+import { listChannelsHealth } from '~/services/channels/health.server'
 import type { Config } from '~/runtime/config.server'
 import { getCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
@@ -25,10 +26,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { config } = await getRuntime()
   const meta = metaClientConfig(config.meta)
   if (!scope) return { hasOrganization: false, channels: [], meta }
-  const rows = await listChannels(scope)
+  const [rows, health] = await Promise.all([listChannels(scope), listChannelsHealth(scope)])
   const channels = rows.map((channel) => ({
     ...toChannelView(channel, config),
     polled: isPolled(channel, config),
+    health: health.find((entry) => entry.channelId === channel.id),
   }))
   return { hasOrganization: true, channels, meta }
 }

@@ -6,6 +6,8 @@ import { CreateOrganizationDialog } from '~/components/organizations/create-orga
 import { OrganizationSwitcher } from '~/components/organizations/organization-switcher'
 import { useCurrentOrganizationStorage } from '~/components/organizations/use-current-organization-storage'
 import { readSidebarOpen } from '~/lib/sidebar'
+import { ChannelHealthBanner } from '~/components/channels/health-banner'
+import { getChannelsHealth } from '~/services/channels/health.server'
 import { listMyInvitations } from '~/services/organizations/invitations.server'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireSignedIn } from '~/http/auth.server'
@@ -23,6 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }),
     listMyInvitations({ db: database.db, userId: user.id }),
   ])
+  // The current organization is one of the user's (resolveCurrentOrganization lists their memberships).
+  const health = current ? await getChannelsHealth(database.db, current.id) : []
   return {
     user: { uid: user.firebaseUid, displayName: user.displayName, email: user.email },
     sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
@@ -32,6 +36,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     invitations: received.map(({ id, organizationName, invitedBy }) => ({ id, organizationName, invitedBy })),
     /** The session had no choice yet (a new sign-in): the browser's stored choice may take over. */
     currentDefaulted: session.currentOrganizationId === null,
+    /** The banner's channels: those that need attention, each with its first reason (docs/decisions/046). */
+    attention: health
+      .filter((channel) => channel.status === 'attention')
+      .map(({ channelId, name, reasons }) => ({ channelId, name, reason: reasons[0]?.message ?? '' })),
   }
 }
 
@@ -39,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = () => true
 
 export default function AppLayout() {
-  const { sidebarOpen, organizations, currentOrganization, currentDefaulted, invitations } =
+  const { sidebarOpen, organizations, currentOrganization, currentDefaulted, invitations, attention } =
     useLoaderData<typeof loader>()
   // The create dialog opens by itself while the user has no organization (the spec's modal flag).
   const [createOpen, setCreateOpen] = useState(organizations.length === 0)
@@ -49,6 +57,7 @@ export default function AppLayout() {
   return (
     <AppShell
       initialOpen={sidebarOpen}
+      banner={<ChannelHealthBanner channels={attention} />}
       organizationSwitcher={
         <OrganizationSwitcher
           organizations={organizations}

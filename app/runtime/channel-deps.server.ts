@@ -2,6 +2,7 @@ import { resumeSchedulerOf } from '~/jobs/conversation-resume.server'
 import type { PersonReplyDeps } from '~/services/conversations/person-reply.server'
 import type { ResumeScheduler } from '~/services/conversations/takeover.server'
 import type { PlatformDeps } from '~/services/channels/platform-deps.server'
+import type { HealthCheckDeps } from '~/services/channels/health-check.server'
 import type { Runtime } from '~/runtime/runtime.server'
 
 /** What the channel services need from the process: the public URL, the token key, the platform clients. */
@@ -18,6 +19,15 @@ export function platformDeps({
     graph,
     meta: config.meta,
   }
+}
+
+/** What the channel health check asks the platforms with (docs/decisions/046). */
+export function healthCheckDeps({
+  config,
+  telegram,
+  graph,
+}: Pick<Runtime, 'config' | 'telegram' | 'graph'>): HealthCheckDeps {
+  return { telegram, graph, encryptionKey: config.encryptionKey, meta: config.meta }
 }
 
 /** Sends a paused conversation's hand-back job: for the inbox, and for replies written on the platform (webhooks). */

@@ -179,6 +179,16 @@ describe('loadConfig', () => {
     )
   })
 
+  it('checks channel health every 6 hours unless CHANNEL_HEALTH_INTERVAL_HOURS says otherwise (a divisor of 24)', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).channelHealthIntervalHours).toBe(6)
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), CHANNEL_HEALTH_INTERVAL_HOURS: '12' }).channelHealthIntervalHours,
+    ).toBe(12)
+    expect(problemsOf({ DATA_DIR: tempDir(), CHANNEL_HEALTH_INTERVAL_HOURS: '5' }).join()).toContain(
+      'CHANNEL_HEALTH_INTERVAL_HOURS must be one of 1, 2, 3, 4, 6, 8, 12, 24',
+    )
+  })
+
   it('reads the Meta app, configured only with both id and secret; Graph v23.0 by default', () => {
     const none = loadConfig({ DATA_DIR: tempDir() })
     expect(none.meta).toMatchObject({

@@ -11,11 +11,16 @@ import {
   DEFAULT_REPLY_WORKER_CONCURRENCY,
   MAX_REPLY_WORKER_CONCURRENCY,
 } from '~/lib/reply-pipeline'
+import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channel-health'
 import { LOG_LEVELS } from '~/utils/logger.server'
 import { isPublicHttpsUrl } from '~/utils/public-url.server'
 
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
 const DEFAULT_PROJECT_ID = 'demo-replypilot'
+
+/** Divisors of 24: the check runs at the same hours every day. */
+const HEALTH_INTERVALS = [1, 2, 3, 4, 6, 8, 12, 24]
+const HEALTH_INTERVAL_MESSAGE = `CHANNEL_HEALTH_INTERVAL_HOURS must be one of ${HEALTH_INTERVALS.join(', ')}`
 
 const CONCURRENCY_RANGE = `REPLY_WORKER_CONCURRENCY must be between 1 and ${MAX_REPLY_WORKER_CONCURRENCY}`
 
@@ -109,6 +114,11 @@ const envSchema = z.object({
     .min(1, CONCURRENCY_RANGE)
     .max(MAX_REPLY_WORKER_CONCURRENCY, CONCURRENCY_RANGE)
     .optional(),
+  CHANNEL_HEALTH_INTERVAL_HOURS: z.coerce
+    .number()
+    .int(HEALTH_INTERVAL_MESSAGE)
+    .refine((hours) => HEALTH_INTERVALS.includes(hours), HEALTH_INTERVAL_MESSAGE)
+    .default(DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS),
   REPLY_QUEUE_HIGH_WATER: z.coerce
     .number()
     .int('REPLY_QUEUE_HIGH_WATER must be a whole number of jobs')
@@ -298,6 +308,8 @@ export function loadConfig(source: Record<string, string | undefined>) {
       DEFAULT_REPLY_WORKER_CONCURRENCY[
         env.DATABASE_URL && !env.DATABASE_URL.startsWith('memory://') ? 'postgres' : 'pglite'
       ],
+    /** Hours between two scheduled channel health checks (docs/decisions/046). */
+    channelHealthIntervalHours: env.CHANNEL_HEALTH_INTERVAL_HOURS,
     /** Reply jobs waiting or running above which receivers acknowledge under back-pressure (ADR 019). */
     replyQueueHighWater: env.REPLY_QUEUE_HIGH_WATER,
     /** `npm run worker`'s own /metrics listener; unset: none. */

@@ -93,6 +93,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       databaseUrl: config.databaseUrl,
       logger,
       schema: options.queueSchema,
+      channelHealthIntervalHours: config.channelHealthIntervalHours,
     })
   } catch (error) {
     await database.close().catch(() => undefined)
@@ -118,6 +119,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       conversationWindow: config.conversationWindow,
       logger: logger.child({ component: 'reply-worker' }),
       web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },
+      health: { telegram, graph, meta: config.meta },
     }
     await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
     if (config.telegramUpdates === 'polling') {

@@ -6,9 +6,10 @@ import { signMetaPayload } from '../../app/integrations/meta/signature.server'
 /**
  * A local stand-in for Meta's Graph API (https://graph.facebook.com/v23.0/...), spoken to over real HTTP. It
  * answers what ReplyPilot calls: debug_token, oauth/access_token (fb_exchange_token and Embedded Signup codes),
- * /me/accounts, /me/permissions, a page and its subscribed_apps, the Messenger Send API and User Profile API
+ * (a user's, page's or business token; `revokedTokens` are invalid, `tokenScopes` override a token's scopes),
+ * /me/accounts, /me/permissions, a page and its subscribed_apps (POST, DELETE and GET), the Messenger Send API and User Profile API
  * (seeded `profiles`, by PSID), and the WhatsApp Cloud
- * API's register, WABA subscribed_apps (POST and DELETE), phone number and WABA reads and text sends. A token may come as
+ * API's register, WABA subscribed_apps (POST, DELETE and GET), phone number and WABA reads and text sends. A token may come as
  * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
  * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
  * /me/accounts pages as Graph does (`limit`, 25 by default and 100 at most; `after` cursors; `paging.next` until
@@ -54,6 +55,10 @@ const seedSchema = z.object({
   businessTokens: z.array(z.string()).default([]),
   phoneNumbers: z.record(z.string(), phoneSchema).default({}),
   wabas: z.record(z.string(), z.looseObject({ name: z.string() })).default({}),
+  /** Tokens the user revoked or that expired: debug_token says is_valid false, every call gets code 190. */
+  revokedTokens: z.array(z.string()).default([]),
+  /** A token's granted scopes as debug_token reports them, instead of its holder's permissions. */
+  tokenScopes: z.record(z.string(), z.array(z.string())).default({}),
 })
 export type GraphFakeSeed = z.input<typeof seedSchema>
 export type GraphFakeState = z.infer<typeof seedSchema> & {
@@ -109,6 +114,11 @@ const fail = (status: number, code: number, message: string, extra?: Record<stri
   { error: { message, type: 'OAuthException', code, fbtrace_id: 'AFakeTraceId', ...extra } },
 ]
 const INVALID_TOKEN = fail(400, 190, 'Invalid OAuth access token - Cannot parse access token')
+// developers.facebook.com/docs/facebook-login/guides/access-tokens/debugging: 190 with subcode 460 (password
+// changed) or 463 (expired) for a token that no longer works.
+const TOKEN_EXPIRED = fail(400, 190, 'Error validating access token: The session has been invalidated.', {
+  error_subcode: 460,
+})
 const FORBIDDEN = fail(403, 200, '(#200) Permissions error')
 const INVALID_PARAMETER = fail(400, 100, '(#100) Invalid parameter')
 const NO_PROFILE = fail(400, 100, '(#100) No profile available for this user.')
@@ -156,9 +166,10 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
 
   function seed(data: GraphFakeSeed) {
     const parsed = seedSchema.parse(data)
-    for (const key of ['users', 'profiles', 'whatsappCodes', 'phoneNumbers', 'wabas'] as const)
+    for (const key of ['users', 'profiles', 'whatsappCodes', 'phoneNumbers', 'wabas', 'tokenScopes'] as const)
       Object.assign(state[key], parsed[key])
     state.businessTokens.push(...parsed.businessTokens)
+    state.revokedTokens.push(...parsed.revokedTokens)
   }
   const enqueue = (pattern: string | RegExp, override: GraphOverride) =>
     void overrides.push({ ...override, pattern })
@@ -189,6 +200,7 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       return [200, { access_token: business, token_type: 'bearer' }]
     }
     if (!token) return fail(400, 104, 'An access token is required to request this resource.')
+    if (state.revokedTokens.includes(token)) return TOKEN_EXPIRED
 
     const users = Object.values(state.users)
     if (endpoint === 'GET debug_token/') {
@@ -196,9 +208,23 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       const input = param('input_token') ?? ''
       const ownPage = users.flatMap((u) => u.pages).find((p) => p.accessToken === input)
       const holder = state.users[input] ?? users.find((u) => u.pages.some((p) => p === ownPage))
+      const business = state.businessTokens.includes(input)
+      if (state.revokedTokens.includes(input) || (!holder && !business)) {
+        const error = { code: 190, subcode: 460, message: 'The session has been invalidated.' }
+        return [200, { data: { app_id: options.appId, is_valid: false, scopes: [], error } }]
+      }
+      if (business) {
+        const scopes = state.tokenScopes[input] ?? [
+          'whatsapp_business_management',
+          'whatsapp_business_messaging',
+        ]
+        const data = { app_id: options.appId, type: 'SYSTEM_USER', is_valid: true, scopes, expires_at: 0 }
+        return [200, { data }]
+      }
       if (!holder) return [200, { data: { is_valid: false, scopes: [], error: { code: 190 } } }]
       const kind = ownPage ? { type: 'PAGE', profile_id: ownPage.id, expires_at: 0 } : { type: 'USER' }
-      const data = { app_id: options.appId, is_valid: true, scopes: holder.permissions, user_id: holder.id }
+      const scopes = state.tokenScopes[input] ?? holder.permissions
+      const data = { app_id: options.appId, is_valid: true, scopes, user_id: holder.id }
       return [200, { data: { expires_at: 1_900_000_000, ...data, ...kind } }]
     }
     const me = state.users[token]
@@ -241,6 +267,11 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       if (subscribed.length === 0) return fail(400, 100, '(#100) The parameter subscribed_fields is required')
       state.pageSubscriptions[id] = subscribed
       return SUCCESS
+    }
+    if (page && edge === 'subscribed_apps' && method === 'GET') {
+      const fields = state.pageSubscriptions[id]
+      const app = { id: options.appId, name: 'ReplyPilot', category: 'Business', link: 'https://example.com' }
+      return [200, { data: fields ? [{ ...app, subscribed_fields: fields }] : [] }]
     }
     if (page && edge === 'subscribed_apps' && method === 'DELETE') {
       delete state.pageSubscriptions[id]
@@ -303,6 +334,13 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     if (waba && method === 'POST' && edge === 'subscribed_apps') {
       if (!state.wabaSubscriptions.includes(id)) state.wabaSubscriptions.push(id)
       return SUCCESS
+    }
+    if (waba && method === 'GET' && edge === 'subscribed_apps') {
+      const app = { id: options.appId, name: 'ReplyPilot', link: 'https://example.com' }
+      return [
+        200,
+        { data: state.wabaSubscriptions.includes(id) ? [{ whatsapp_business_api_data: app }] : [] },
+      ]
     }
     if (waba && method === 'DELETE' && edge === 'subscribed_apps') {
       state.wabaSubscriptions = state.wabaSubscriptions.filter((subscribed) => subscribed !== id)

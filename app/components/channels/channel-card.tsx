@@ -1,6 +1,8 @@
 import { Card, Stack, Text } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import { useId } from 'react'
+import { IconAlertTriangle } from '@tabler/icons-react'
+import { HEALTH_TEXTS } from '~/lib/channel-health'
 import { channelDisplayName } from '~/lib/channels'
 import classes from './channels.module.css'
 import { channelPath } from './paths'
@@ -31,6 +33,11 @@ export function ChannelCard({ channel }: { channel: ChannelItem }) {
         </Text>
         <div id={statusId}>
           <ChannelStatusDot status={channel.status} />
+          {channel.health?.status === 'attention' ? (
+            <Text size="xs" fw={600} c="orange.9" className={classes.cardAttention}>
+              <IconAlertTriangle size={12} aria-hidden /> {HEALTH_TEXTS.needsAttention}
+            </Text>
+          ) : null}
         </div>
       </Stack>
       <Text id={typeId} size="xs" c="gray.7" tt="uppercase" fw={600} className={classes.cardType}>

@@ -6,7 +6,7 @@ import type { ChannelItem } from './types'
  * green alert's text when the spec has one, or the red alert's.
  */
 export type ChangeAnswer = {
-  section: 'webhook' | 'agent' | 'conversations'
+  section: 'webhook' | 'agent' | 'conversations' | 'health'
   message: string | null
   error: string | null
 }

@@ -13,6 +13,7 @@ import { CHANNEL_TYPE_LABELS, ChannelStatusBadge, PLATFORM_LABELS } from './plat
 import type { AgentOption, ChannelItem } from './types'
 import type { ChangeAnswer } from './channel-details-context'
 import { WebhookSection } from './webhook-section'
+import { HealthSection } from './health-section'
 
 /** What identifies the account at its platform, beyond the name: a page's category, a number and its WABA. */
 function platformFacts({ channelType, metadata }: ChannelItem): Array<[string, string]> {
@@ -87,6 +88,7 @@ function ChannelDetails({
           <ChannelStatusBadge status={channel.status} />
         </dd>
       </dl>
+      {channel.health ? <HealthSection context={context} health={channel.health} /> : null}
       <Divider />
       <WebhookSection context={context} />
       <Divider />

@@ -1,11 +1,16 @@
 import type { AgentStatus } from '~/lib/agent-schemas'
+import type { ChannelHealth } from '~/lib/channel-health'
 import type { ChannelView } from '~/lib/channels'
 
 /**
  * What the Channels screen knows of a channel: the server's ChannelView, never a token; and whether its messages
  * come by long polling (a Telegram bot with no public URL for a webhook).
  */
-export type ChannelItem = ChannelView & { polled?: boolean }
+export type ChannelItem = ChannelView & {
+  polled?: boolean
+  /** Its health (docs/decisions/046): the card's "Needs attention", Channel Details' reasons and Check now. */
+  health?: ChannelHealth
+}
 
 /** An agent as the Select Agent dropdown and the "Currently Assigned" panel show it. */
 export type AgentOption = { id: string; name: string; description: string | null; status: AgentStatus }

@@ -43,10 +43,13 @@ export function LoadingScreen() {
 export function AppShell({
   initialOpen,
   organizationSwitcher,
+  banner,
   children,
 }: {
   initialOpen: boolean
   organizationSwitcher?: ReactNode
+  /** Above every page, below the header (the channel health banner). */
+  banner?: ReactNode
   children: ReactNode
 }) {
   const [open, setOpen] = useState(initialOpen)
@@ -98,6 +101,7 @@ export function AppShell({
             </ActionIcon>
           </Tooltip>
         </header>
+        {banner}
         <main className={classes.main}>{children}</main>
       </div>
       {slow ? <LoadingScreen /> : null}

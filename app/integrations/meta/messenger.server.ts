@@ -9,6 +9,8 @@ export type MessengerTag = 'HUMAN_AGENT'
 export type MessengerClient = {
   subscribePageToApp(pageToken: string, pageId: string, fields?: readonly string[]): Promise<void>
   unsubscribePageFromApp(pageToken: string, pageId: string): Promise<void>
+  /** The apps the page sends its webhooks to (GET /{page-id}/subscribed_apps): their ids. */
+  getPageSubscribedApps(pageToken: string, pageId: string): Promise<string[]>
   sendMessengerText(
     pageToken: string,
     pageId: string,
@@ -25,6 +27,10 @@ export type MessengerClient = {
 /** What the User Profile API says of a person: the parts of the name Graph gave (either may be missing). */
 export type MessengerProfile = { firstName?: string; lastName?: string }
 
+// developers.facebook.com/docs/graph-api/reference/page/subscribed_apps: one entry per app, with its fields.
+const pageSubscribedAppsSchema = z.object({
+  data: z.array(z.looseObject({ id: z.string(), subscribed_fields: z.array(z.string()).optional() })),
+})
 const messengerSendSchema = z.object({ recipient_id: z.string(), message_id: z.string() })
 const senderActionSchema = z.object({ recipient_id: z.string() })
 // developers.facebook.com/docs/messenger-platform/identity/user-profile: only the fields asked for come back.
@@ -58,6 +64,14 @@ export function createMessengerClient({ request }: GraphFetch): MessengerClient 
         successSchema,
         facebook({ method: 'DELETE', path: [pageId, 'subscribed_apps'], token: pageToken }),
       )
+    },
+
+    async getPageSubscribedApps(pageToken, pageId) {
+      const answer = await request(
+        pageSubscribedAppsSchema,
+        facebook({ path: [pageId, 'subscribed_apps'], token: pageToken }),
+      )
+      return answer.data.map((app) => app.id)
     },
 
     async sendMessengerText(pageToken, pageId, { recipientId, text, tag }) {

@@ -25,6 +25,8 @@ export type WhatsAppClient = {
   subscribeAppToWaba(token: string, wabaId: string): Promise<void>
   /** Stops the WABA's webhooks to this app (every number of that WABA). */
   unsubscribeAppFromWaba(token: string, wabaId: string): Promise<void>
+  /** The apps the WABA sends its webhooks to (GET /{waba-id}/subscribed_apps): their ids. */
+  getWabaSubscribedApps(token: string, wabaId: string): Promise<string[]>
   getPhoneNumber(token: string, phoneNumberId: string): Promise<WhatsAppPhoneDetails>
   getWaba(token: string, wabaId: string): Promise<WhatsAppBusinessAccount>
   sendWhatsAppText(
@@ -44,6 +46,10 @@ const wabaSchema = z.object({
   currency: z.string().optional(),
   timezone_id: z.string().optional(),
   message_template_namespace: z.string().optional(),
+})
+// developers.facebook.com/docs/graph-api/reference/whatsapp-business-account/subscribed_apps
+const wabaSubscribedAppsSchema = z.object({
+  data: z.array(z.looseObject({ whatsapp_business_api_data: z.looseObject({ id: z.string() }) })),
 })
 const whatsAppSendSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) })
 
@@ -83,6 +89,14 @@ export function createWhatsAppClient({ request, oauthQuery }: GraphFetch): Whats
 
     async unsubscribeAppFromWaba(token, wabaId) {
       await request(successSchema, whatsapp({ method: 'DELETE', path: [wabaId, 'subscribed_apps'], token }))
+    },
+
+    async getWabaSubscribedApps(token, wabaId) {
+      const answer = await request(
+        wabaSubscribedAppsSchema,
+        whatsapp({ path: [wabaId, 'subscribed_apps'], token }),
+      )
+      return answer.data.map((app) => app.whatsapp_business_api_data.id)
     },
 
     async getPhoneNumber(token, phoneNumberId) {

@@ -226,6 +226,29 @@ export async function markChannelSynced(
   return updateChannelRow(scope, channelId, state)
 }
 
+/**
+ * Reconnect (docs/decisions/046): the channel takes a new token that its platform just accepted; out of error,
+ * its health problem cleared, checked now.
+ */
+export async function reconnectChannel(
+  scope: OrganizationScope,
+  deps: Pick<ChannelDeps, 'encryptionKey'>,
+  channelId: string,
+  { accessToken, metadata }: { accessToken: string; metadata: ChannelMetadata },
+): Promise<Channel> {
+  const now = new Date()
+  return updateChannelRow(scope, channelId, {
+    accessTokenEncrypted: encryptSecret(accessToken, deps.encryptionKey),
+    metadata,
+    status: 'active',
+    statusReason: null,
+    healthProblem: null,
+    healthDetail: null,
+    healthCheckedAt: now,
+    lastSyncedAt: now,
+  })
+}
+
 /** The organization's channel for a bot, page or number, if it has one. */
 export async function findChannelByPlatformId(
   scope: OrganizationScope,

@@ -5,9 +5,12 @@ import { CHANNEL_TEXTS } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, randomSecret, sha256 } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
+import { hasDeadToken } from '~/lib/channel-health'
 import {
+  findChannelByPlatformId,
   getChannel,
   insertChannel,
+  reconnectChannel,
   isPolled,
   setWebhookState,
   webhookUrlFor,
@@ -18,7 +21,11 @@ export type TelegramDeps = ChannelDeps & {
   telegram: Pick<TelegramClient, 'getMe' | 'setWebhook' | 'deleteWebhook'>
 }
 
-/** Checks the token with getMe and stores the bot as a channel (the token encrypted). */
+/**
+ * Checks the token with getMe and stores the bot as a channel (the token encrypted). A bot that is already this
+ * organization's channel with a dead token is reconnected instead: it takes the new token (docs/decisions/046);
+ * any other bot connected already is refused.
+ */
 export async function connectTelegramBot(
   scope: OrganizationScope,
   { botToken }: { botToken: string },
@@ -36,20 +43,28 @@ export async function connectTelegramBot(
     }
     throw new AppError('UPSTREAM_ERROR', CHANNEL_TEXTS.botInfoFailed)
   }
+  const existing = await findChannelByPlatformId(scope, 'telegram', String(bot.id))
+  const metadata = {
+    name: bot.firstName,
+    username: bot.username,
+    firstName: bot.firstName,
+    botId: String(bot.id),
+    canJoinGroups: bot.canJoinGroups,
+    canReadAllGroupMessages: bot.canReadAllGroupMessages,
+    supportsInlineQueries: bot.supportsInlineQueries,
+  }
+  if (existing && hasDeadToken(existing)) {
+    return reconnectChannel(scope, deps, existing.id, {
+      accessToken: botToken,
+      metadata: { ...existing.metadata, ...metadata, name: existing.metadata.name ?? metadata.name },
+    })
+  }
   return insertChannel(scope, deps, {
     platformName: 'telegram',
     channelType: 'telegram_bot',
     platformChannelId: String(bot.id),
     accessToken: botToken,
-    metadata: {
-      name: bot.firstName,
-      username: bot.username,
-      firstName: bot.firstName,
-      botId: String(bot.id),
-      canJoinGroups: bot.canJoinGroups,
-      canReadAllGroupMessages: bot.canReadAllGroupMessages,
-      supportsInlineQueries: bot.supportsInlineQueries,
-    },
+    metadata,
   })
 }
 

@@ -253,11 +253,11 @@ describe('replyToMessage', () => {
       const [channel] = await p.db.select().from(channels).where(eq(channels.id, bot.channelId))
       expect(channel).toMatchObject({ status: 'error', statusReason: 'Bot token is invalid or expired' })
 
-      // Later messages on a channel in error are kept for a person.
+      // Later messages on a channel with a dead token are kept for a person, with the reason (ADR 046).
       const later = await receive(bot, 'after the error')
       expect(await reply(later.inbound.id)).toEqual({
         outcome: 'not-answered',
-        reason: 'The channel is not active (error)',
+        reason: REPLY_FAILURES.tokenInvalid,
       })
     })
 

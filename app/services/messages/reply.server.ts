@@ -3,6 +3,7 @@ import type { ModelClient } from '~/integrations/llm/model.server'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
 import { officeHoursAt } from '~/lib/agent-behaviour'
+import { hasDeadToken } from '~/lib/channel-health'
 import { MESSAGE_KIND_LABELS } from '~/lib/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { callAgentModel, recordRun } from '~/services/agents/run-agent.server'
@@ -68,6 +69,8 @@ function answeringAgent(channel: Channel, agent: Agent | null): { agent: Agent }
   if (!channel.agentId || !agent) return { reason: 'No agent is assigned to this channel' }
   if (!channel.agentEnabled) return { reason: 'The agent is disabled on this channel' }
   if (agent.status !== 'active') return { reason: `The agent is ${agent.status}` }
+  // The platform refused the token (a health check, a send, a poll): no send is attempted, a person is told.
+  if (hasDeadToken(channel)) return { reason: REPLY_FAILURES.tokenInvalid }
   if (channel.status !== 'active') return { reason: `The channel is not active (${channel.status})` }
   if (!isReplyPlatform(channel.platformName)) {
     return { reason: `Replies on ${channel.platformName} are not supported` }
@@ -274,7 +277,9 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
   if ('reason' in verdict) {
     // A channel in error leaves every conversation that writes to it to a person: each one is marked.
     const attention =
-      channel.status === 'active' ? undefined : { conversationId: conversation.id, reason: verdict.reason }
+      channel.status === 'active' && !hasDeadToken(channel)
+        ? undefined
+        : { conversationId: conversation.id, reason: verdict.reason }
     await markNotAnswered(deps.db, inboundOf(context), verdict.reason, attention)
     return { outcome: 'not-answered', reason: verdict.reason }
   }

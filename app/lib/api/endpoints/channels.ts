@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { facebookPageSchema, facebookPagesSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels'
+import { CHANNEL_HEALTH_REASONS, CHANNEL_HEALTH_STATUSES } from '~/lib/channel-health'
 import { autoResumeMinutesSchema } from '~/lib/conversations'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
 import { telegramTokenSchema } from '~/lib/telegram'
@@ -62,6 +63,22 @@ const patchChannelBodySchema = z.object({
 
 const channelParams = orgParams.extend({ channelId: idSchema })
 
+/** A channel's health (docs/decisions/046): why it needs attention, each reason with the action that fixes it. */
+export const channelHealthSchema = z.object({
+  channelId: z.string(),
+  name: z.string(),
+  platform: z.enum(PLATFORM_NAMES),
+  status: z.enum(CHANNEL_HEALTH_STATUSES),
+  reasons: z.array(
+    z.object({
+      code: z.enum(CHANNEL_HEALTH_REASONS),
+      message: z.string(),
+      action: z.object({ label: z.string(), href: z.string() }),
+    }),
+  ),
+  checkedAt: z.string().nullable(),
+})
+
 export const channelEndpoints = {
   listChannels: defineEndpoint({
     method: 'GET',
@@ -72,6 +89,26 @@ export const channelEndpoints = {
     params: orgParams,
     query: z.object({ platformName: z.enum(PLATFORM_NAMES).optional() }),
     response: z.array(channelSchema),
+  }),
+  listChannelsHealth: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/channels/health',
+    operationId: 'listChannelsHealth',
+    summary:
+      "Each channel's health: the last check at its platform and what its own state says (webhook off, agent archived, deliveries failing), each reason with its fix",
+    tag: 'Channels',
+    params: orgParams,
+    response: z.array(channelHealthSchema),
+  }),
+  checkChannel: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/channels/{channelId}/check',
+    operationId: 'checkChannel',
+    summary:
+      "Ask the channel's platform now whether its token still works (Telegram getMe; Meta debug_token and the page or WABA subscription) and record the answer",
+    tag: 'Channels',
+    params: channelParams,
+    response: channelHealthSchema,
   }),
   createChannels: defineEndpoint({
     method: 'POST',
