@@ -12,7 +12,10 @@ export type KnowledgeEmbeddings = {
 }
 
 /** What a passage's vector is made from: its source title and headings, then its text (as the keywords weigh them). */
-export function passageEmbeddingText(title: string, passage: { headingPath: string[]; text: string }): string {
+export function passageEmbeddingText(
+  title: string,
+  passage: { headingPath: string[]; text: string },
+): string {
   return `${[title, ...passage.headingPath].join(' › ')}\n${passage.text}`
 }
 
@@ -36,8 +39,11 @@ export async function embedPassages(
 ): Promise<number[][] | undefined> {
   if (passages.length === 0) return []
   try {
-    const vectors = await embeddings.client.embed(passages.map((passage) => passageEmbeddingText(title, passage)))
-    if (vectors.length !== passages.length) throw new Error(`${vectors.length} vectors for ${passages.length} texts`)
+    const vectors = await embeddings.client.embed(
+      passages.map((passage) => passageEmbeddingText(title, passage)),
+    )
+    if (vectors.length !== passages.length)
+      throw new Error(`${vectors.length} vectors for ${passages.length} texts`)
     return vectors
   } catch (error) {
     embeddings.logger.warn('knowledge passages not embedded: keyword search only for this source', {

@@ -28,7 +28,12 @@ describe('reciprocalRankFusion', () => {
   })
 
   it('breaks ties by first appearance, the first ranking before the second', () => {
-    expect(reciprocalRankFusion([['a', 'b'], ['x', 'y']]).map((f) => f.id)).toEqual(['a', 'x', 'b', 'y'])
+    expect(
+      reciprocalRankFusion([
+        ['a', 'b'],
+        ['x', 'y'],
+      ]).map((f) => f.id),
+    ).toEqual(['a', 'x', 'b', 'y'])
   })
 
   it('returns one ranking as it is, and nothing for no rankings', () => {

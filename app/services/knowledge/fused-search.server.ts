@@ -31,7 +31,10 @@ export async function searchWithVectors(
   ])
   if (vector.length === 0) return keyword.slice(0, search.limit)
   const similarity = new Map(vector.map((hit) => [hit.passageId, hit.similarity]))
-  const fused = reciprocalRankFusion([keyword.map((hit) => hit.passageId), vector.map((hit) => hit.passageId)])
+  const fused = reciprocalRankFusion([
+    keyword.map((hit) => hit.passageId),
+    vector.map((hit) => hit.passageId),
+  ])
     .slice(0, search.limit)
     .map((entry) => entry.id)
   const found = new Map(keyword.map((hit) => [hit.passageId, hit]))

@@ -17,5 +17,9 @@ export async function searchKnowledge(
   const agent = agentId ? await getAgent(scope, agentId) : undefined
   if (agent?.knowledgeMode === 'none') return []
   const sourceIds = agent?.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined
-  return searchWithVectors(scope.db, { organizationId: scope.organizationId, query, limit, sourceIds }, embeddings)
+  return searchWithVectors(
+    scope.db,
+    { organizationId: scope.organizationId, query, limit, sourceIds },
+    embeddings,
+  )
 }
