@@ -77,12 +77,15 @@ export type EmbeddingFake = {
   requests: { model: string; input: string[]; authorization?: string }[]
   /** From now on, answer every request with this HTTP status (OpenAI's error shape); undefined: answer normally. */
   failWith(status: number | undefined): void
+  /** Resets the connection of the next `count` requests instead of answering (a kept-alive socket closed). */
+  resetNext(count: number): void
   close(): Promise<void>
 }
 
 export async function startEmbeddingFake(options: { port?: number } = {}): Promise<EmbeddingFake> {
   const requests: EmbeddingFake['requests'] = []
   let failure: number | undefined
+  let resets = 0
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -102,6 +105,10 @@ export async function startEmbeddingFake(options: { port?: number } = {}): Promi
       }
       const input = typeof parsed.input === 'string' ? [parsed.input] : parsed.input
       requests.push({ model: parsed.model, input, authorization: req.headers.authorization })
+      if (resets > 0) {
+        resets--
+        return req.socket.resetAndDestroy()
+      }
       if (failure !== undefined) {
         return send(failure, { error: { message: 'The fake is failing on purpose', type: 'server_error' } })
       }
@@ -122,6 +129,9 @@ export async function startEmbeddingFake(options: { port?: number } = {}): Promi
     requests,
     failWith(status) {
       failure = status
+    },
+    resetNext(count) {
+      resets = count
     },
     close() {
       server.closeAllConnections()

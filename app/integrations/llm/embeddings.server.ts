@@ -35,6 +35,14 @@ function hostOf(url: string): string {
   }
 }
 
+/** Whether a failure is a reset connection (its cause, or its cause's cause...). */
+function isConnectionReset(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if ('code' in cause && cause.code === 'ECONNRESET') return true
+  }
+  return false
+}
+
 /** The embedding model of the OpenAI-compatible endpoint (docs/decisions/043). */
 export function createEmbeddingClient(config: EmbeddingConfig): EmbeddingClient {
   const provider = createOpenAICompatible({
@@ -52,8 +60,13 @@ export function createEmbeddingClient(config: EmbeddingConfig): EmbeddingClient 
   ): Promise<number[][]> {
     const timeout = AbortSignal.timeout(timeoutMs)
     const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout
+    const call = () => embedMany({ model, values, maxRetries: 0, abortSignal })
     try {
-      const { embeddings } = await embedMany({ model, values, maxRetries: 0, abortSignal })
+      // A kept-alive connection the server closed as the request went out is reset: sent again once, on a new one.
+      const { embeddings } = await call().catch((error: unknown) => {
+        if (!isConnectionReset(error) || abortSignal.aborted) throw error
+        return call()
+      })
       return embeddings
     } catch (error) {
       throw toModelError(error, {

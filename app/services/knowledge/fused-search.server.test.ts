@@ -204,6 +204,17 @@ describe('searchWithVectors', () => {
     )
   })
 
+  it('sends a question again once when its connection is reset (a kept-alive socket the server closed)', async () => {
+    const scope = await newOwnerScope(getDb())
+    const couch = await shopWithCouch(scope)
+    const search = { organizationId: scope.organizationId, query: QUESTION, limit: 5 }
+    const before = fake.requests.length
+    fake.resetNext(1)
+    expect((await searchWithVectors(scope.db, search, embeddings()))[0].sourceId).toBe(couch.id)
+    expect(fake.requests.length - before).toBe(2)
+    expect(logs).toEqual([])
+  })
+
   it("never returns another organization's passages, from the vectors or the cache", async () => {
     const db = getDb()
     const a = await newOwnerScope(db)
