@@ -13,6 +13,10 @@
  *  2. Search: the eval's customer questions (bench/knowledge/shop, 193 of them) through `searchPassages` (5
  *     passages) in the large organization, BENCH_SAMPLES (400) calls after 40 warm-up calls, one at a time:
  *     p50/p95/p99, and EXPLAIN (ANALYZE, BUFFERS) of the slowest question on PostgreSQL.
+ *  3. Fused search (docs/decisions/043; BENCH_FUSED=0 skips it): the large organization's passages get the fake
+ *     embedding server's vectors (tests/fakes/embedding-server.ts, 256 dimensions: feature hashing, not a model),
+ *     written straight into the table, and the same questions go through `searchWithVectors` with the fake
+ *     answering each question's vector over HTTP: the first call (the vectors read into the matrix) and p50/p95/p99.
  * Target: search p95 under 50 ms on PostgreSQL. Exit code 1 when it is missed.
  */
 import { mkdtempSync } from 'node:fs'
@@ -23,6 +27,11 @@ import { openDatabase, type DatabaseHandle } from '../app/db/client.server'
 import { knowledgeSources } from '../app/db/schema'
 import { replaceSourcePassages } from '../app/services/knowledge/index-passages.server'
 import { searchPassages, searchStatement } from '../app/services/knowledge/search.server'
+import { searchWithVectors } from '../app/services/knowledge/fused-search.server'
+import { createEmbeddingClient } from '../app/integrations/llm/embeddings.server'
+import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '../app/lib/knowledge'
+import { createLogger } from '../app/utils/logger.server'
+import { fakeEmbedding, startEmbeddingFake } from '../tests/fakes/embedding-server'
 import { rowsOf } from '../app/db/rows.server'
 import { sql } from 'drizzle-orm'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
@@ -36,6 +45,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 40)
 const PER_SOURCE = 100
 const TARGET_P95_MS = 50
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',').map((d) => d.trim())
+const FUSED = process.env.BENCH_FUSED !== '0'
 
 /** A deterministic generator (mulberry32): the same text on every run. */
 function random(seed: number) {
@@ -199,9 +209,68 @@ async function benchDatabase(name: string, failures: string[]) {
         console.log(plan.map((row) => `  ${row['QUERY PLAN']}`).join('\n'))
       }
     }
+    if (FUSED) await benchFused(handle, scope.organizationId, all)
   } finally {
     await handle.close()
     await stop?.()
+  }
+}
+
+/**
+ * The fused search's latency: the organization's passages get the fake's vectors (written straight into the table,
+ * before any search reads them), then the questions go through `searchWithVectors`.
+ */
+async function benchFused(handle: DatabaseHandle, organizationId: string, questions: string[]) {
+  const passages = rowsOf<{ id: string; title: string; heading_path: string[]; text: string }>(
+    await handle.db.execute(sql`
+      select p.id, s.title, p.heading_path, p.text from knowledge_passages p
+        join knowledge_sources s on s.id = p.source_id
+      where p.organization_id = ${organizationId}`),
+  )
+  const started = performance.now()
+  for (let start = 0; start < passages.length; start += 1_000) {
+    const batch = passages.slice(start, start + 1_000).map((p) => ({
+      id: p.id,
+      e: fakeEmbedding(`${[p.title, ...p.heading_path].join(' › ')}\n${p.text}`),
+    }))
+    await handle.db.execute(sql`
+      update knowledge_passages p
+      set embedding = array(select v::real from jsonb_array_elements_text(x->'e') with ordinality as e(v, n) order by n)
+      from jsonb_array_elements(${JSON.stringify(batch)}::jsonb) as x
+      where p.id = (x->>'id')::uuid and p.organization_id = ${organizationId}`)
+  }
+  console.log(
+    `fused: ${passages.length} passages given the fake's vectors in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  )
+  const fake = await startEmbeddingFake()
+  try {
+    const embeddings = {
+      client: createEmbeddingClient({ baseUrl: fake.url, model: 'fake-hashing', timeoutMs: 30_000 }),
+      minSimilarity: DEFAULT_EMBEDDING_MIN_SIMILARITY,
+      logger: createLogger({ level: 'warn' }),
+    }
+    const search = (query: string) =>
+      searchWithVectors(handle.db, { organizationId, query, limit: 5 }, embeddings)
+    const first = performance.now()
+    await search(questions[0])
+    const firstMs = performance.now() - first
+    for (let i = 1; i < WARMUP; i++) await search(questions[i % questions.length])
+    const times: number[] = []
+    for (let i = 0; i < SAMPLES; i++) {
+      const query = questions[(i * 7) % questions.length]
+      const begun = performance.now()
+      await search(query)
+      times.push(performance.now() - begun)
+    }
+    const sorted = times.sort((a, b) => a - b)
+    console.log(
+      `fused search (keyword + ${passages.length} vectors of 256 dimensions, the question embedded by the fake over ` +
+        `HTTP; ${SAMPLES} calls): first call ${firstMs.toFixed(0)} ms (the vectors read into the matrix), ` +
+        `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, ` +
+        `p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+    )
+  } finally {
+    await fake.close()
   }
 }
 

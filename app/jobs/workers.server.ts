@@ -30,6 +30,7 @@ export async function startJobWorkers(
     db: deps.db,
     logger: deps.logger.child({ component: 'knowledge' }),
     web: deps.web,
+    embeddings: deps.embeddings,
   })
   await startConversationResumeWorker(boss, {
     db: deps.db,

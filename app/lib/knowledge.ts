@@ -41,6 +41,12 @@ export const KNOWLEDGE_LIMITS = {
   maxPassages: 10,
 } as const
 
+/**
+ * The cosine similarity a passage found only by its vector needs to count as relevant, unless
+ * LLM_EMBEDDING_MIN_SIMILARITY says otherwise (docs/decisions/043).
+ */
+export const DEFAULT_EMBEDDING_MIN_SIMILARITY = 0.4
+
 export const KNOWLEDGE_WEB_LIMITS = {
   /** Bytes read of one page; the rest is cut off. */
   pageBytes: 2 * 1024 * 1024,
@@ -144,7 +150,10 @@ export type KnowledgeHit = {
   title: string
   headingPath: string[]
   text: string
-  /** 0-1: how much of the question's weighted words the passage holds (see ADR 043). */
+  /**
+   * 0-1: how much of the question's weighted words the passage holds; with an embedding model, the higher of that
+   * and the passage's cosine similarity to the question (see ADR 043).
+   */
   score: number
   url: string | null
 }

@@ -24,11 +24,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), run: null, error: null }, 400)
   }
-  const { models } = await getRuntime()
+  const { models, embeddings } = await getRuntime()
   const input = { input: submission.value.input, context: TEST_RUN_CONTEXT }
   const outcome = await attemptInScope(
     scope,
-    (s) => runAgent(s, agentId, input, { models }),
+    (s) => runAgent(s, agentId, input, { models, embeddings }),
     ERROR_STATUS.SERVER_ERROR.message,
     { action: 'test agent', agentId },
   )

@@ -11,6 +11,7 @@ import { listKnowledgeSources } from '~/services/knowledge/sources.server'
 import { fieldErrors } from '~/utils/validation'
 import { searchKnowledge } from '~/services/knowledge/search-knowledge.server'
 import { getCurrentScope } from '~/http/organization.server'
+import { getRuntime } from '~/runtime/runtime.server'
 
 export const meta: MetaFunction = () => [{ title: `Knowledge · ${PRODUCT_NAME}` }]
 
@@ -31,7 +32,8 @@ async function tryQuestion(scope: NonNullable<Awaited<ReturnType<typeof getCurre
   if (!parsed.success) {
     return { question: q, hits: [], error: firstMessage(fieldErrors(parsed.error, '')) ?? null }
   }
-  const hits = await searchKnowledge(scope, { query: parsed.data.q, limit: TRY_QUESTION_LIMIT })
+  const { embeddings } = await getRuntime()
+  const hits = await searchKnowledge(scope, { query: parsed.data.q, limit: TRY_QUESTION_LIMIT }, embeddings)
   return { question: parsed.data.q, hits, error: null }
 }
 

@@ -6,6 +6,7 @@ const route = apiRoute(
   handle(endpoints.runAgent, async ({ caller, params, body }) => ({
     data: await runAgent(await scopeOf(caller, params.orgId), params.agentId, body, {
       models: caller.runtime.models,
+      embeddings: caller.runtime.embeddings,
     }),
     message: 'Agent test completed',
   })),

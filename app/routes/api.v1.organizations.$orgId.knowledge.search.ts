@@ -5,7 +5,7 @@ import { searchKnowledge } from '~/services/knowledge/search-knowledge.server'
 // A static segment: Remix ranks `knowledge/search` above `knowledge/$sourceId`, so a POST here is a search.
 const route = apiRoute(
   handle(endpoints.searchKnowledge, async ({ caller, params, body }) => ({
-    data: await searchKnowledge(await scopeOf(caller, params.orgId), body),
+    data: await searchKnowledge(await scopeOf(caller, params.orgId), body, caller.runtime.embeddings),
   })),
 )
 

@@ -261,4 +261,31 @@ describe('loadConfig', () => {
       'METRICS_TOKEN must be at least 16 characters',
     )
   })
+
+  it('embeds knowledge with LLM_EMBEDDING_MODEL on the OpenAI-compatible endpoint only; none by default', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).llm.embedding).toBeUndefined()
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), LLM_BASE_URL: 'http://127.0.0.1:1/v1' }).llm.embedding,
+    ).toBeUndefined()
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        LLM_BASE_URL: 'http://127.0.0.1:1/v1',
+        LLM_API_KEY: 'sk-key',
+        LLM_EMBEDDING_MODEL: 'text-embedding-3-small',
+      }).llm.embedding,
+    ).toEqual({
+      baseUrl: 'http://127.0.0.1:1/v1',
+      apiKey: 'sk-key',
+      model: 'text-embedding-3-small',
+      timeoutMs: 30_000,
+      minSimilarity: 0.4,
+    })
+    expect(
+      problemsOf({ DATA_DIR: tempDir(), LLM_EMBEDDING_MODEL: 'text-embedding-3-small' }).join(),
+    ).toContain('LLM_EMBEDDING_MODEL is set without LLM_BASE_URL')
+    expect(problemsOf({ DATA_DIR: tempDir(), LLM_EMBEDDING_MIN_SIMILARITY: '1.5' }).join()).toContain(
+      'LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1',
+    )
+  })
 })

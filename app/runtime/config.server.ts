@@ -12,6 +12,7 @@ import {
   MAX_REPLY_WORKER_CONCURRENCY,
 } from '~/lib/reply-pipeline'
 import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channel-health'
+import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '~/lib/knowledge'
 import { LOG_LEVELS } from '~/utils/logger.server'
 import { isPublicHttpsUrl } from '~/utils/public-url.server'
 
@@ -87,6 +88,13 @@ const envSchema = z.object({
       return z.NEVER
     }
   }),
+  /** The OpenAI-compatible endpoint's embedding model: knowledge passages are embedded too (ADR 043). */
+  LLM_EMBEDDING_MODEL: optionalString,
+  LLM_EMBEDDING_MIN_SIMILARITY: z.coerce
+    .number('LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1')
+    .min(0, 'LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1')
+    .max(1, 'LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1')
+    .default(DEFAULT_EMBEDDING_MIN_SIMILARITY),
   ANTHROPIC_API_KEY: optionalString,
   /**
    * Tests only: lets the knowledge base fetch web pages from private addresses (their local fake site). Refused in
@@ -264,6 +272,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
       'KNOWLEDGE_FETCH_ALLOW_PRIVATE is for tests only: it lets web pages be fetched from private addresses and is refused in production.',
     )
   }
+  if (env.LLM_EMBEDDING_MODEL && !env.LLM_BASE_URL) {
+    problems.push(
+      'LLM_EMBEDDING_MODEL is set without LLM_BASE_URL: embeddings come from the OpenAI-compatible endpoint, set it too.',
+    )
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(env.DATA_DIR ?? './data')
@@ -345,6 +358,17 @@ export function loadConfig(source: Record<string, string | undefined>) {
       timeoutMs: env.LLM_TIMEOUT_MS,
       /** The dashboard's cost estimate: USD per million tokens by model (LLM_PRICES adds to the defaults). */
       prices: { ...DEFAULT_MODEL_PRICES, ...env.LLM_PRICES },
+      /** Knowledge passages and questions are embedded too when set (docs/decisions/043). */
+      embedding:
+        env.LLM_BASE_URL && env.LLM_EMBEDDING_MODEL
+          ? {
+              baseUrl: env.LLM_BASE_URL,
+              apiKey: env.LLM_API_KEY,
+              model: env.LLM_EMBEDDING_MODEL,
+              timeoutMs: env.LLM_TIMEOUT_MS,
+              minSimilarity: env.LLM_EMBEDDING_MIN_SIMILARITY,
+            }
+          : undefined,
     },
     knowledge: {
       /** Web pages from private addresses may be fetched (tests' fake site only; refused in production). */

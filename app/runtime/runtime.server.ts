@@ -3,6 +3,8 @@ import { openDatabase, type DatabaseHandle } from '~/db/client.server'
 import { listenForNotifications } from '~/db/listen.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
+import { createEmbeddingClient } from '~/integrations/llm/embeddings.server'
+import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
@@ -30,6 +32,8 @@ export type Runtime = {
   database: DatabaseHandle
   identity: FirebaseIdentity
   models: ModelClient
+  /** The knowledge's embedding model (LLM_EMBEDDING_MODEL); undefined: keyword search only (docs/decisions/043). */
+  embeddings?: KnowledgeEmbeddings
   telegram: TelegramClient
   /** Meta's Graph API (Messenger, WhatsApp); see `config.meta.configured` before connecting anything. */
   graph: GraphClient
@@ -79,6 +83,11 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const databaseMs = Math.round(performance.now() - started)
   const identity = createFirebaseIdentity(config.firebase)
   const models = createModelClient(config.llm)
+  const embeddings: KnowledgeEmbeddings | undefined = config.llm.embedding && {
+    client: createEmbeddingClient(config.llm.embedding),
+    minSimilarity: config.llm.embedding.minSimilarity,
+    logger: logger.child({ component: 'knowledge-embeddings' }),
+  }
   const telegram = createTelegramClient({ apiRoot: config.telegramApiRoot })
   const graph = createGraphClient({
     graphRoot: config.meta.graphRoot,
@@ -113,6 +122,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const deps = {
       db: database.db,
       models,
+      embeddings,
       telegram,
       graph,
       encryptionKey: config.encryptionKey,
@@ -141,6 +151,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     database: database.driver,
     authEmulator: config.firebase.emulatorHost ?? null,
     modelProvider: models.provider,
+    embeddingModel: embeddings?.client.model ?? null,
     worker,
     telegramUpdates: config.telegramUpdates,
     databaseMs,
@@ -151,6 +162,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     database,
     identity,
     models,
+    embeddings,
     telegram,
     graph,
     logger,

@@ -9,6 +9,7 @@ import {
   type OrganizationScope,
 } from '../../app/services/organizations/scope.server'
 import type { KnowledgeJobData } from '../../app/services/knowledge/knowledge-queue.server'
+import type { KnowledgeEmbeddings } from '../../app/services/knowledge/embeddings.server'
 import { processKnowledgeSource } from '../../app/services/knowledge/process-source.server'
 import { createKnowledgeSource } from '../../app/services/knowledge/sources.server'
 import { getLogger } from '../../app/utils/logger.server'
@@ -52,8 +53,14 @@ export async function newShopScope(db: Database, name = 'Northwind Outfitters'):
   return requireOrganizationScope({ db, userId: user.id, organizationId: org.id })
 }
 
-/** Stores and processes the shop's sources; returns the source id of each FAQ id and document name. */
-export async function loadShop(scope: OrganizationScope): Promise<Map<string, string>> {
+/**
+ * Stores and processes the shop's sources (with their vectors when `embeddings` is given); returns the source id of
+ * each FAQ id and document name.
+ */
+export async function loadShop(
+  scope: OrganizationScope,
+  embeddings?: KnowledgeEmbeddings,
+): Promise<Map<string, string>> {
   const { faqs, documents } = readShop()
   const sourceOf = new Map<string, string>()
   const jobs: KnowledgeJobData[] = []
@@ -71,7 +78,7 @@ export async function loadShop(scope: OrganizationScope): Promise<Map<string, st
     const source = await createKnowledgeSource(scope, { kind: 'text', title, text: document.text }, queue)
     sourceOf.set(document.name, source.id)
   }
-  const deps = { db: scope.db, logger: getLogger('warn'), web: {} }
+  const deps = { db: scope.db, logger: getLogger('warn'), web: {}, embeddings }
   for (const job of jobs) {
     const outcome = await processKnowledgeSource(deps, job)
     if (outcome !== 'ready') throw new Error(`A shop source was not processed: ${outcome}`)

@@ -8,6 +8,7 @@ import { AppError } from '~/utils/errors'
 import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
+import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import {
   groundQuestion,
   groundedSystemPrompt,
@@ -193,13 +194,20 @@ export async function runAgent(
   scope: OrganizationScope,
   agentId: string,
   { input, context }: RunAgentInput,
-  { models }: { models: Pick<ModelClient, 'generate'> },
+  {
+    models,
+    embeddings,
+  }: {
+    models: Pick<ModelClient, 'generate'>
+    /** The knowledge's embedding model, when one is configured. */
+    embeddings?: KnowledgeEmbeddings
+  },
 ): Promise<AgentRunResult> {
   const agent = await getAgent(scope, agentId)
   if (agent.status === 'archived') throw new AppError('CONFLICT', 'An archived agent cannot run')
   const testMode = context?.metadata?.testMode === true
   // Grounded as the reply pipeline grounds a customer's question (reply.server.ts).
-  const grounding = await groundQuestion(scope.db, agent, input)
+  const grounding = await groundQuestion(scope.db, agent, input, embeddings)
   if (grounding.kind === 'miss') return recordKnowledgeMiss(scope.db, agent, input, { testMode, context })
   const hits = grounding.kind === 'passages' ? grounding.hits : []
   try {

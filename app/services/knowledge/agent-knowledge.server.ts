@@ -4,7 +4,8 @@ import { knowledgePassages } from '~/db/schema'
 import type { Agent } from '~/db/schema'
 import type { KnowledgeHit, UsedPassage } from '~/lib/knowledge'
 import { isSmallTalk, wordsOf } from './query-words'
-import { searchPassages } from './search.server'
+import type { KnowledgeEmbeddings } from './embeddings.server'
+import { searchWithVectors } from './fused-search.server'
 
 // What an agent's answer is grounded in (issue #18, docs/decisions/042): the passages of its knowledge that match
 // the customer's question go into the prompt with an instruction to answer only from them and the system prompt;
@@ -31,21 +32,29 @@ export type Grounding =
   /** Nothing relevant: the agent's no-answer message goes out instead of the model's answer. */
   | { kind: 'miss' }
 
-/** The passages an agent answers `question` from (its selection, its limit and minimum relevance). */
+/**
+ * The passages an agent answers `question` from (its selection, its limit and minimum relevance); with an embedding
+ * model, the keyword and vector rankings fused (docs/decisions/043).
+ */
 export async function groundQuestion(
   db: Database,
   agent: AgentKnowledgeSettings,
   question: string,
+  embeddings?: KnowledgeEmbeddings,
 ): Promise<Grounding> {
   if (agent.knowledgeMode === 'none') return { kind: 'none' }
   if (wordsOf(question).length === 0 || isSmallTalk(question)) return { kind: 'none' }
-  const hits = await searchPassages(db, {
-    organizationId: agent.organizationId,
-    query: question,
-    limit: agent.knowledgePassages,
-    sourceIds: agent.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined,
-    minRelevance: agent.knowledgeMinRelevance,
-  })
+  const hits = await searchWithVectors(
+    db,
+    {
+      organizationId: agent.organizationId,
+      query: question,
+      limit: agent.knowledgePassages,
+      sourceIds: agent.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined,
+      minRelevance: agent.knowledgeMinRelevance,
+    },
+    embeddings,
+  )
   if (hits.length > 0) return { kind: 'passages', hits }
   // Knowledge that is not there cannot miss: a new organization (or a selection) without one processed passage is
   // answered from the system prompt, as before knowledge existed. Asked only on a miss, so a hit costs nothing.

@@ -29,7 +29,13 @@ export const TEXT_CONFIGURATIONS = [
 
 const LANGUAGE_SAMPLE_CHARS = 6_000
 
-export type PassageToIndex = { headingPath: string[]; text: string; url?: string | null }
+export type PassageToIndex = {
+  headingPath: string[]
+  text: string
+  url?: string | null
+  /** The embedding model's vector, when one is configured and answered (docs/decisions/043). */
+  embedding?: number[]
+}
 
 export type SourceIndexResult = { passageCount: number; language: string }
 
@@ -108,12 +114,17 @@ export async function replaceSourcePassages(
         headingPath: p.headingPath,
         text: p.text,
         url: p.url ?? null,
+        embedding: p.embedding ?? null,
       })),
     )
     await tx.execute(sql`
-      insert into knowledge_passages (source_id, organization_id, position, heading_path, text, url, search_vector)
+      insert into knowledge_passages (source_id, organization_id, position, heading_path, text, url, embedding,
+        search_vector)
       select ${sourceId}, ${organizationId}, (x->>'position')::int,
         array(select jsonb_array_elements_text(x->'headingPath')), x->>'text', x->>'url',
+        case when jsonb_typeof(x->'embedding') = 'array'
+          then array(select e::real from jsonb_array_elements_text(x->'embedding') with ordinality as v(e, n) order by n)
+        end,
         setweight(to_tsvector(${language}::regconfig,
           ${title} || ' ' || array_to_string(array(select jsonb_array_elements_text(x->'headingPath')), ' ')), 'A')
         || setweight(to_tsvector(${language}::regconfig, x->>'text'), 'D')

@@ -5,6 +5,7 @@ import { crawlSite } from '~/integrations/web/crawl.server'
 import { WebFetchError, type SafeFetchOptions } from '~/integrations/web/safe-fetch.server'
 import { KNOWLEDGE_WEB_LIMITS } from '~/lib/knowledge'
 import type { Logger } from '~/utils/logger.server'
+import { embedPassages, type KnowledgeEmbeddings } from './embeddings.server'
 import { extractDocument, KnowledgeExtractError } from './extract.server'
 import { replaceSourcePassages, type PassageToIndex } from './index-passages.server'
 import type { KnowledgeJobData } from './knowledge-queue.server'
@@ -15,6 +16,8 @@ export type KnowledgeProcessDeps = {
   logger: Logger
   /** How web pages are fetched; `allowPrivateHosts` is the tests' allowance (refused in production). */
   web: Pick<SafeFetchOptions, 'allowPrivateHosts' | 'lookup'>
+  /** The embedding model, when one is configured: each passage is stored with its vector. */
+  embeddings?: KnowledgeEmbeddings
 }
 
 export type ProcessOutcome = 'ready' | 'failed' | 'stale'
@@ -118,12 +121,18 @@ export async function processKnowledgeSource(
       .set({ title, ...(extracted.fileType && { fileType: extracted.fileType }) })
       .where(and(eq(knowledgeSources.id, sourceId), eq(knowledgeSources.revision, revision)))
   }
+  // Before the passages are written, outside their transaction: they are stored with their vectors at once (the
+  // search's vector cache sees one change), and a slow endpoint holds no lock.
+  const vectors =
+    deps.embeddings && (await embedPassages(deps.embeddings, title, extracted.passages, { sourceId }))
   const indexed = await replaceSourcePassages(deps.db, {
     organizationId: source.organizationId,
     sourceId,
     revision,
     title,
-    passages: extracted.passages,
+    passages: vectors
+      ? extracted.passages.map((passage, index) => ({ ...passage, embedding: vectors[index] }))
+      : extracted.passages,
     sizeBytes: extracted.sizeBytes ?? source.sizeBytes,
     pages: extracted.pages,
   })

@@ -8,6 +8,7 @@ import { MESSAGE_KIND_LABELS } from '~/lib/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { callAgentModel, recordRun } from '~/services/agents/run-agent.server'
 import { groundQuestion } from '~/services/knowledge/agent-knowledge.server'
+import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
 import { decryptSecret } from '~/utils/crypto.server'
 import { recordReply } from '~/utils/metrics.server'
@@ -45,6 +46,8 @@ export type ReplyDeps = SenderClients &
   ReplyRetryOptions & {
     db: Database
     models: Pick<ModelClient, 'generate'>
+    /** The knowledge's embedding model, when one is configured (the question's grounding fuses vectors). */
+    embeddings?: KnowledgeEmbeddings
     encryptionKey: string
     /** How many messages of the conversation go into the prompt. */
     conversationWindow: number
@@ -293,7 +296,7 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     const unreadable = await unreadableBurst(deps, context, verdict.agent, sender)
     if (unreadable) return unreadable
 
-    const grounding = await groundQuestion(deps.db, verdict.agent, lastCustomerTurn(context))
+    const grounding = await groundQuestion(deps.db, verdict.agent, lastCustomerTurn(context), deps.embeddings)
     if (grounding.kind === 'miss') return knowledgeMiss(deps, context, verdict.agent, sender)
     const knowledge = grounding.kind === 'passages' ? grounding.hits : []
     const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
