@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { channels } from '~/db/schema'
-import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
+import { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import { facebookPagesSchema } from '~/lib/channel-connect-schemas'
 import { decryptSecret } from '~/utils/crypto.server'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
@@ -152,6 +152,40 @@ describe('connectFacebookPages', () => {
     })
     expect(await listChannels(second)).toEqual([])
     expect(fake.state.pageSubscriptions[pages[1].id]).toBeUndefined()
+  })
+
+  it('a page of this organization whose token died is reconnected with its new token; a live one is still refused', async () => {
+    const scope = await newScope()
+    const { userToken, pages } = seedFacebookUser(fake, 1)
+    const [channel] = await connectFacebookPages(scope, posted(pages), deps)
+    await expect(connectFacebookPages(scope, posted(pages), deps)).rejects.toMatchObject({ code: 'CONFLICT' })
+    await handle.db
+      .update(channels)
+      .set({
+        status: 'error',
+        statusReason: 'Facebook connection is no longer valid',
+        webhookSubscribed: false,
+      })
+      .where(eq(channels.id, channel.id))
+    // The page's token was rotated: Graph knows only the new one.
+    const renewed = { ...pages[0], accessToken: `EAApage-S3CRET-renewed-${graphId()}` }
+    fake.seed({
+      users: { [userToken]: { id: graphId(), permissions: [...FACEBOOK_PERMISSIONS], pages: [renewed] } },
+    })
+    const subscriptions = callsTo(`/${renewed.id}/subscribed_apps`)
+
+    const [reconnected] = await connectFacebookPages(scope, posted([renewed]), deps)
+    expect(reconnected).toMatchObject({ id: channel.id, status: 'active', webhookSubscribed: true })
+    expect(decryptSecret(reconnected.accessTokenEncrypted!, deps.encryptionKey)).toBe(renewed.accessToken)
+    expect(callsTo(`/${renewed.id}/subscribed_apps`)).toBe(subscriptions + 1)
+    expect(await listChannels(scope)).toHaveLength(1)
+    // Alive again: connecting it once more is refused, in this organization and in another.
+    await expect(connectFacebookPages(scope, posted([renewed]), deps)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
+    await expect(connectFacebookPages(await newScope(), posted([renewed]), deps)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
   })
 
   it('a subscription that fails undoes the request: pages unsubscribed again, no channel stored; the spec code table decides the message', async () => {

@@ -6,14 +6,17 @@ import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
 import { CHANNEL_TEXTS } from '~/lib/channels'
 import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { hasDeadToken } from '~/lib/channel-health'
 import { AppError, isAppError } from '~/utils/errors'
 import {
   channelToken,
   deleteChannelRow,
+  findChannelByPlatformId,
   findConnectedPlatformIds,
   getChannel,
   insertChannels,
   markChannelStatus,
+  reconnectChannel,
   setWebhookState,
   type ChannelDeps,
 } from './channels.server'
@@ -144,7 +147,9 @@ async function verifyPageTokens(pages: VerifiedPage[], deps: MetaDeps): Promise<
 /**
  * Connects the chosen Facebook pages, one channel each, all or none: every token is checked first, then the
  * pages are stored in one statement (a page connected already refuses the whole request), then each page is
- * subscribed to the app's webhooks. A subscription that fails removes what this request stored.
+ * subscribed to the app's webhooks. A subscription that fails removes what this request stored. A page that is
+ * this organization's channel with a dead token is reconnected instead (docs/decisions/046): it takes the new
+ * token once its subscription is back.
  */
 export async function connectFacebookPages(
   scope: OrganizationScope,
@@ -172,29 +177,35 @@ export async function connectFacebookPages(
   })
   await verifyPageTokens(verified, deps)
 
-  const taken = await findConnectedPlatformIds(
-    scope,
-    'facebook',
-    verified.map((page) => page.id),
-  )
+  const reconnecting = await deadChannelsOf(scope, verified)
+  const taken = (
+    await findConnectedPlatformIds(
+      scope,
+      'facebook',
+      verified.map((page) => page.id),
+    )
+  ).filter((id) => !reconnecting.has(id))
   if (taken.length > 0) {
     throw new AppError('CONFLICT', CHANNEL_TEXTS.alreadyConnected, {
       pages: taken.map((id) => `${CHANNEL_TEXTS.alreadyConnected} (page ${id})`),
     })
   }
-  let stored: Channel[]
+  const newPages = verified.filter((page) => !reconnecting.has(page.id))
+  let stored: Channel[] = []
   try {
-    stored = await insertChannels(
-      scope,
-      deps,
-      verified.map((page) => ({
-        platformName: 'facebook',
-        channelType: 'facebook_page',
-        platformChannelId: page.id,
-        accessToken: page.accessToken,
-        metadata: { name: page.name, category: page.category, tasks: page.tasks.join(','), pageId: page.id },
-      })),
-    )
+    if (newPages.length > 0) {
+      stored = await insertChannels(
+        scope,
+        deps,
+        newPages.map((page) => ({
+          platformName: 'facebook',
+          channelType: 'facebook_page',
+          platformChannelId: page.id,
+          accessToken: page.accessToken,
+          metadata: pageMetadata(page),
+        })),
+      )
+    }
   } catch (error) {
     if (isAppError(error)) throw error
     throw new AppError('SERVER_ERROR', CHANNEL_TEXTS.facebookCreateFailed)
@@ -210,20 +221,51 @@ export async function connectFacebookPages(
       subscribed.push(page)
     }
   } catch (error) {
-    // Nothing of this request stays: the pages were not connected anywhere before (checked above).
+    // Nothing of this request stays: the new pages were not connected anywhere before (checked above), and a
+    // page being reconnected keeps its dead token.
     await Promise.allSettled(
       subscribed.map((page) => deps.graph.unsubscribePageFromApp(page.accessToken, page.id)),
     )
     await Promise.all(stored.map((channel) => deleteChannelRow(scope, channel.id)))
     throw error
   }
+  for (const page of verified) {
+    const dead = reconnecting.get(page.id)
+    if (dead) {
+      const metadata = { ...dead.metadata, ...pageMetadata(page), name: dead.metadata.name ?? page.name }
+      stored.push(await reconnectChannel(scope, deps, dead.id, { accessToken: page.accessToken, metadata }))
+    }
+  }
+  const byPage = new Map(stored.map((channel) => [channel.platformChannelId, channel]))
   const channels: Channel[] = []
-  for (const channel of stored) {
+  for (const page of verified) {
+    const channel = byPage.get(page.id)
+    if (!channel) continue
     channels.push(
       await setWebhookState(scope, channel.id, { webhookSubscribed: true, webhookSecretHash: null }),
     )
   }
   return channels
+}
+
+const pageMetadata = (page: VerifiedPage) => ({
+  name: page.name,
+  category: page.category,
+  tasks: page.tasks.join(','),
+  pageId: page.id,
+})
+
+/** The pages of the request that are this organization's channels with a dead token, by page id. */
+async function deadChannelsOf(
+  scope: OrganizationScope,
+  pages: VerifiedPage[],
+): Promise<Map<string, Channel>> {
+  const dead = new Map<string, Channel>()
+  for (const page of pages) {
+    const channel = await findChannelByPlatformId(scope, 'facebook', page.id)
+    if (channel && hasDeadToken(channel)) dead.set(page.id, channel)
+  }
+  return dead
 }
 
 /**

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { channels } from '~/db/schema'
 import type { DatabaseHandle } from '~/db/client.server'
 import { whatsappConnectSchema } from '~/lib/channel-connect-schemas'
 import { decryptSecret } from '~/utils/crypto.server'
@@ -122,6 +124,21 @@ describe('connectWhatsApp', () => {
       message: 'This channel is already connected',
     })
     expect(fake.state.whatsappCodes[code]).toBe(number.businessToken)
+  })
+
+  it('a number of this organization whose token died is reconnected with a new code; a live one is still refused', async () => {
+    const scope = await newScope()
+    const number = seedWhatsAppNumber(fake)
+    const { channel } = await connectWhatsApp(scope, number, deps)
+    await handle.db.update(channels).set({ status: 'error' }).where(eq(channels.id, channel.id))
+    const code = newSignupCode(fake, number.businessToken)
+    const { channel: reconnected } = await connectWhatsApp(scope, { ...number, code }, deps)
+    expect(reconnected).toMatchObject({ id: channel.id, status: 'active', webhookSubscribed: true })
+    expect(await listChannels(scope)).toHaveLength(1)
+    const again = newSignupCode(fake, number.businessToken)
+    await expect(connectWhatsApp(scope, { ...number, code: again }, deps)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    })
   })
 
   it('refuses at once when the Meta app is not configured', async () => {

@@ -2,14 +2,17 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { channels, type Channel } from '~/db/schema'
 import type { WhatsAppBusinessAccount } from '~/integrations/meta/whatsapp.server'
 import type { WhatsAppConnectInput } from '~/lib/channel-connect-schemas'
+import { hasDeadToken } from '~/lib/channel-health'
 import { CHANNEL_TEXTS } from '~/lib/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, isAppError } from '~/utils/errors'
 import {
   channelToken,
+  findChannelByPlatformId,
   findConnectedPlatformIds,
   getChannel,
   insertChannel,
+  reconnectChannel,
   setWebhookState,
 } from './channels.server'
 import {
@@ -48,7 +51,9 @@ export async function connectWhatsApp(
   deps: MetaDeps,
 ): Promise<WhatsAppConnection> {
   requireMetaConfigured(deps)
-  if ((await findConnectedPlatformIds(scope, 'whatsapp', [phoneNumberId])).length > 0) {
+  const existing = await findChannelByPlatformId(scope, 'whatsapp', phoneNumberId)
+  const reconnecting = existing && hasDeadToken(existing) ? existing : undefined
+  if (!reconnecting && (await findConnectedPlatformIds(scope, 'whatsapp', [phoneNumberId])).length > 0) {
     throw new AppError('CONFLICT', CHANNEL_TEXTS.alreadyConnected)
   }
   let token: string
@@ -67,21 +72,24 @@ export async function connectWhatsApp(
     throw connectFailure(error)
   }
   let channel: Channel
+  const metadata = {
+    name: phone.verified_name,
+    verifiedName: phone.verified_name,
+    phoneNumber: phone.display_phone_number,
+    wabaId,
+    wabaName: waba.name,
+  }
   try {
-    channel = await insertChannel(scope, deps, {
-      platformName: 'whatsapp',
-      channelType: 'whatsapp_number',
-      platformChannelId: phoneNumberId,
-      accessToken: token,
-      webhookSubscribed: true,
-      metadata: {
-        name: phone.verified_name,
-        verifiedName: phone.verified_name,
-        phoneNumber: phone.display_phone_number,
-        wabaId,
-        wabaName: waba.name,
-      },
-    })
+    channel = reconnecting
+      ? await reconnectWhatsApp(scope, deps, reconnecting, { token, metadata })
+      : await insertChannel(scope, deps, {
+          platformName: 'whatsapp',
+          channelType: 'whatsapp_number',
+          platformChannelId: phoneNumberId,
+          accessToken: token,
+          webhookSubscribed: true,
+          metadata,
+        })
   } catch (error) {
     await releaseWabaIfUnused(scope, { wabaId, token }, deps)
     if (isAppError(error)) throw error
@@ -92,6 +100,21 @@ export async function connectWhatsApp(
     phoneDetails: { verified_name: phone.verified_name, display_phone_number: phone.display_phone_number },
     wabaDetails: waba,
   }
+}
+
+/** A number of this organization whose token died takes the new one, keeping its name (docs/decisions/046). */
+async function reconnectWhatsApp(
+  scope: OrganizationScope,
+  deps: MetaDeps,
+  channel: Channel,
+  { token, metadata }: { token: string; metadata: Channel['metadata'] },
+): Promise<Channel> {
+  const name = channel.metadata.name ?? metadata.name
+  await reconnectChannel(scope, deps, channel.id, {
+    accessToken: token,
+    metadata: { ...channel.metadata, ...metadata, name },
+  })
+  return setWebhookState(scope, channel.id, { webhookSubscribed: true, webhookSecretHash: null })
 }
 
 /**
