@@ -1,11 +1,6 @@
 import { z } from 'zod'
 import { idSchema } from '~/lib/input'
-import {
-  ANALYTICS_PRESETS,
-  analyticsQuerySchema,
-  presetPeriod,
-  type AnalyticsPreset,
-} from '~/lib/analytics'
+import { ANALYTICS_PRESETS, analyticsQuerySchema, presetPeriod, type AnalyticsPreset } from '~/lib/analytics'
 
 /**
  * The dashboard page at / (issue #19; docs/decisions/047): its query string, texts and the getting-started
@@ -40,7 +35,9 @@ export const DASHBOARD_TEXTS = {
 
 /** The page's query string: a preset period or a custom range (dates in the organization's zone), and filters. */
 export const dashboardQuerySchema = z.object({
-  period: z.enum(DASHBOARD_PERIODS, { error: DASHBOARD_TEXTS.periodInvalid }).default(DEFAULT_DASHBOARD_PERIOD),
+  period: z
+    .enum(DASHBOARD_PERIODS, { error: DASHBOARD_TEXTS.periodInvalid })
+    .default(DEFAULT_DASHBOARD_PERIOD),
   from: z.string().trim().max(10).optional(),
   to: z.string().trim().max(10).optional(),
   channelId: idSchema.optional(),
@@ -54,7 +51,7 @@ function withoutBlanks(params: URLSearchParams) {
 }
 
 /**
- * The dashboard's query string as the analytics query (day buckets), or the messages that say what is wrong with
+ * The dashboard's query string as the analytics query, or the messages that say what is wrong with
  * it. A preset ends today in the organization's time zone.
  */
 export function parseDashboardQuery(params: URLSearchParams, timeZone: string, now: Date = new Date()) {
@@ -68,7 +65,9 @@ export function parseDashboardQuery(params: URLSearchParams, timeZone: string, n
     return { ok: false as const, form, errors: [DASHBOARD_TEXTS.customNeedsDates] }
   }
   const range = period === 'custom' ? { from, to } : presetPeriod(period, timeZone, now)
-  const query = analyticsQuerySchema.safeParse({ ...range, channelId, agentId, granularity: 'day' })
+  // Today is shown by the hour, a longer period by the day.
+  const granularity = period === 'today' ? 'hour' : 'day'
+  const query = analyticsQuerySchema.safeParse({ ...range, channelId, agentId, granularity })
   if (!query.success) {
     return { ok: false as const, form, errors: query.error.issues.map((issue) => issue.message) }
   }
@@ -122,4 +121,34 @@ export function gettingStartedHref(step: GettingStartedStep, channelId: string |
     webhookOn: channel,
     messageReceived: channel,
   }[step]
+}
+
+const numberFormat = new Intl.NumberFormat('en-US')
+export const formatCount = (value: number) => numberFormat.format(value)
+
+/** A share from 0 to 1 as a percentage; a dash when there is nothing to divide. */
+export const formatRate = (value: number | null) =>
+  value === null ? '—' : `${(value * 100).toFixed(value === 0 || value === 1 ? 0 : 1)}%`
+
+/** A duration in seconds, the two largest units: "45 s", "3 min 20 s", "2 h 5 min"; a dash for none. */
+export function formatSeconds(value: number | null): string {
+  if (value === null) return '—'
+  const s = Math.round(value)
+  if (s < 60) return `${s} s`
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`
+  const m = Math.floor(s / 60)
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`
+}
+
+/** US dollars: cents, or four decimals under a dollar so that a small estimate is not shown as $0.00. */
+export function formatUsd(value: number): string {
+  const digits = value !== 0 && Math.abs(value) < 1 ? 4 : 2
+  return `$${value.toFixed(digits)}`
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+/** A bucket's label: "Nov 24" for a date, "14:00" for a local hour. */
+export function formatBucket(bucket: string): string {
+  if (bucket.length > 10) return bucket.slice(11, 16)
+  return `${MONTHS[Number(bucket.slice(5, 7)) - 1]} ${Number(bucket.slice(8, 10))}`
 }

@@ -29,7 +29,12 @@ describe('getGettingStarted', () => {
     // Another organization's channel, agent and message do not count here.
     const [otherAgent] = await db
       .insert(agents)
-      .values({ organizationId: other.organizationId, readableId: 'other', name: 'Other', systemPrompt: 'Hi.' })
+      .values({
+        organizationId: other.organizationId,
+        readableId: 'other',
+        name: 'Other',
+        systemPrompt: 'Hi.',
+      })
       .returning()
     const [otherChannel] = await db
       .insert(channels)
@@ -56,7 +61,13 @@ describe('getGettingStarted', () => {
     })
     expect(await getGettingStarted(scope)).toEqual({ steps: none, channelId: null, complete: false })
     expect(await getGettingStarted(other)).toEqual({
-      steps: { channelConnected: true, agentCreated: true, agentAssigned: true, webhookOn: true, messageReceived: true },
+      steps: {
+        channelConnected: true,
+        agentCreated: true,
+        agentAssigned: true,
+        webhookOn: true,
+        messageReceived: true,
+      },
       channelId: otherChannel.id,
       complete: true,
     })
@@ -116,7 +127,13 @@ describe('getGettingStarted', () => {
       status: 'received',
     })
     expect(await getGettingStarted(scope)).toEqual({
-      steps: { channelConnected: true, agentCreated: true, agentAssigned: true, webhookOn: true, messageReceived: true },
+      steps: {
+        channelConnected: true,
+        agentCreated: true,
+        agentAssigned: true,
+        webhookOn: true,
+        messageReceived: true,
+      },
       channelId: channel.id,
       complete: true,
     })
