@@ -125,6 +125,9 @@ export function gettingStartedHref(step: GettingStartedStep, channelId: string |
 
 const numberFormat = new Intl.NumberFormat('en-US')
 export const formatCount = (value: number) => numberFormat.format(value)
+/** "1 conversation", "3 conversations". */
+export const formatCountOf = (value: number, one: string, many: string) =>
+  `${formatCount(value)} ${value === 1 ? one : many}`
 
 /** A share from 0 to 1 as a percentage; a dash when there is nothing to divide. */
 export const formatRate = (value: number | null) =>
@@ -133,6 +136,8 @@ export const formatRate = (value: number | null) =>
 /** A duration in seconds, the two largest units: "45 s", "3 min 20 s", "2 h 5 min"; a dash for none. */
 export function formatSeconds(value: number | null): string {
   if (value === null) return '—'
+  // Under ten seconds, tenths: an AI answers in about a second, and "1 s" twice on an axis says nothing.
+  if (value < 9.95) return `${Number(value.toFixed(1))} s`
   const s = Math.round(value)
   if (s < 60) return `${s} s`
   if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`
@@ -142,6 +147,7 @@ export function formatSeconds(value: number | null): string {
 
 /** US dollars: cents, or four decimals under a dollar so that a small estimate is not shown as $0.00. */
 export function formatUsd(value: number): string {
+  if (value > 0 && value < 0.0001) return '< $0.0001'
   const digits = value !== 0 && Math.abs(value) < 1 ? 4 : 2
   return `$${value.toFixed(digits)}`
 }

@@ -39,11 +39,13 @@ export function BreakdownTable({
   rows,
   filterHref,
   nameOf,
+  per,
 }: {
   title: string
   rows: Row[]
   filterHref: (id: string) => string
   nameOf: (row: Row) => string
+  per: string
 }) {
   const titleId = useId()
   return (
@@ -74,7 +76,7 @@ export function BreakdownTable({
                 <Table.Th scope="col" ta="right">
                   Estimated cost
                 </Table.Th>
-                <Table.Th scope="col">Messages per day</Table.Th>
+                <Table.Th scope="col">{`Messages per ${per}`}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -24,6 +24,7 @@ export function OutcomesChart({ series }: { series: AnalyticsPoint[] }) {
       withLegend
       legendProps={{ verticalAlign: 'bottom' }}
       valueFormatter={formatCount}
+      yAxisProps={{ allowDecimals: false }}
       series={OUTCOME_SERIES.map(({ key, label, color }) => ({ name: key, label, color }))}
     />
   )
@@ -55,6 +56,7 @@ export function TokensChart({ series }: { series: AnalyticsPoint[] }) {
       withLegend
       legendProps={{ verticalAlign: 'bottom' }}
       valueFormatter={formatCount}
+      yAxisProps={{ allowDecimals: false }}
       series={TOKEN_SERIES.map(({ key, label, color }) => ({ name: key, label, color }))}
     />
   )

@@ -116,6 +116,7 @@ export function Dashboard({
           title="By agent"
           rows={analytics.agents}
           nameOf={(row) => row.name}
+          per={per}
           filterHref={(id) => hrefWith(form, { agentId: id })}
         />
         <BreakdownTable
@@ -125,6 +126,7 @@ export function Dashboard({
             'platformName' in row ? `${row.name} (${PLATFORM_LABELS[row.platformName]})` : row.name
           }
           filterHref={(id) => hrefWith(form, { channelId: id })}
+          per={per}
         />
         <FailureReasons reasons={analytics.failureReasons} />
       </Stack>

@@ -1,7 +1,14 @@
 import { Anchor, Paper, SimpleGrid, Text } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import type { Analytics } from '~/lib/analytics'
-import { DASHBOARD_TEXTS as T, formatCount, formatRate, formatSeconds, formatUsd } from '~/lib/dashboard'
+import {
+  DASHBOARD_TEXTS as T,
+  formatCount,
+  formatCountOf,
+  formatRate,
+  formatSeconds,
+  formatUsd,
+} from '~/lib/dashboard'
 
 type Totals = Analytics['totals']
 
@@ -11,7 +18,7 @@ function Figure({ label, value, note }: { label: string; value: string; note?: R
       <Text size="sm" c="gray.7" fw={500}>
         {label}
       </Text>
-      <Text fz={26} fw={700} lh={1.3}>
+      <Text fz={{ base: 22, sm: 26 }} fw={700} lh={1.3}>
         {value}
       </Text>
       {note ? (
@@ -39,7 +46,7 @@ export function Figures({ totals, attentionHref }: { totals: Totals; attentionHr
       <Figure
         label="First response, median"
         value={formatSeconds(totals.firstResponseMedianSeconds)}
-        note={`Over ${formatCount(totals.conversationsAnswered)} conversations answered`}
+        note={`Over ${formatCountOf(totals.conversationsAnswered, 'conversation', 'conversations')} answered`}
       />
       <Figure label="First response, 90th percentile" value={formatSeconds(totals.firstResponseP90Seconds)} />
       <Figure label="Conversations started" value={formatCount(totals.conversationsStarted)} />
@@ -60,10 +67,10 @@ export function Figures({ totals, attentionHref }: { totals: Totals; attentionHr
       />
       <Figure
         label={T.costEstimate}
-        value={`≈ ${formatUsd(totals.cost)}`}
+        value={formatUsd(totals.cost)}
         note={
           totals.unpricedTokens > 0
-            ? `${T.costNote} ${formatCount(totals.unpricedTokens)} tokens without a price.`
+            ? `${T.costNote} ${formatCountOf(totals.unpricedTokens, 'token', 'tokens')} without a price.`
             : T.costNote
         }
       />
