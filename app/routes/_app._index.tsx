@@ -23,7 +23,10 @@ import { listConversationChannels } from '~/services/conversations/inbox.server'
 import { getOrganization } from '~/services/organizations/organizations.server'
 import { isAppError } from '~/utils/errors'
 
-export const meta: MetaFunction = () => [{ title: `Dashboard · ${PRODUCT_NAME}` }]
+export const meta: MetaFunction = () => [
+  { title: `Dashboard · ${PRODUCT_NAME}` },
+  { name: 'description', content: `What your ${PRODUCT_NAME} agents answered, how fast, and at what cost.` },
+]
 
 // The charts' styles, on this page only (docs/decisions/047).
 export const links: LinksFunction = () => [{ rel: 'stylesheet', href: chartsStylesHref }]

@@ -2,6 +2,7 @@ import { Anchor, Paper, ScrollArea, Table, Text, Title, VisuallyHidden } from '@
 import { Link } from '@remix-run/react'
 import { Suspense, useId } from 'react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
+import { useNearViewport } from '~/components/hooks/use-near-viewport'
 import type { Analytics } from '~/lib/analytics'
 import { formatCount, formatRate, formatSeconds, formatUsd } from '~/lib/dashboard'
 import { TrendLine } from './lazy-charts'
@@ -11,6 +12,7 @@ type Row = Analytics['agents'][number] | Analytics['channels'][number]
 /** A row's messages per bucket: a sparkline once hydrated (its numbers kept for screen readers), else the numbers. */
 function Trend({ trend }: { trend: number[] }) {
   const hydrated = useHydrated()
+  const [near, placeholder] = useNearViewport<HTMLDivElement>()
   const numbers = trend.map(formatCount).join(', ')
   if (!hydrated) {
     return (
@@ -21,10 +23,12 @@ function Trend({ trend }: { trend: number[] }) {
   }
   return (
     <>
-      <div aria-hidden="true">
-        <Suspense fallback={null}>
-          <TrendLine trend={trend} />
-        </Suspense>
+      <div aria-hidden="true" ref={placeholder} style={{ minHeight: 28, minWidth: 96 }}>
+        {near ? (
+          <Suspense fallback={null}>
+            <TrendLine trend={trend} />
+          </Suspense>
+        ) : null}
       </div>
       <VisuallyHidden>{numbers}</VisuallyHidden>
     </>
@@ -91,7 +95,7 @@ export function BreakdownTable({
                   <Table.Td ta="right">{formatRate(row.aiAnswerRate)}</Table.Td>
                   <Table.Td ta="right">{formatSeconds(row.firstResponseMedianSeconds)}</Table.Td>
                   <Table.Td ta="right">{formatCount(row.totalTokens)}</Table.Td>
-                  <Table.Td ta="right">≈ {formatUsd(row.cost)}</Table.Td>
+                  <Table.Td ta="right">{formatUsd(row.cost)}</Table.Td>
                   <Table.Td>
                     <Trend trend={row.trend} />
                   </Table.Td>

@@ -1,13 +1,17 @@
 import { Paper, ScrollArea, Skeleton, Table, Text, Title, VisuallyHidden } from '@mantine/core'
 import { Suspense, useId, type ReactNode } from 'react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
+import { useNearViewport } from '~/components/hooks/use-near-viewport'
 import type { AnalyticsPoint } from '~/lib/analytics'
 import { formatBucket } from '~/lib/dashboard'
+import { CHART_HEIGHT } from './series'
 
 /**
  * A chart as progressive enhancement (docs/decisions/047): the server renders the figures as a table, which is all
  * a browser without JavaScript shows. Once the page is hydrated the chart is drawn in its place (loaded lazily) and
- * the table stays in the page, visually hidden, for screen readers; the chart's SVG is hidden from them.
+ * the table stays in the page, visually hidden, for screen readers; the chart's SVG is hidden from them. A chart
+ * is drawn when it comes near the viewport (a placeholder of its height until then), so that loading the page is
+ * not one long task drawing charts no one sees yet.
  */
 export function ChartPanel({
   title,
@@ -21,6 +25,7 @@ export function ChartPanel({
   chart: ReactNode
 }) {
   const hydrated = useHydrated()
+  const [near, placeholder] = useNearViewport<HTMLDivElement>()
   const titleId = useId()
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
@@ -32,8 +37,8 @@ export function ChartPanel({
       </Text>
       {hydrated ? (
         <>
-          <div aria-hidden="true" data-chart>
-            <Suspense fallback={<Skeleton h={260} />}>{chart}</Suspense>
+          <div aria-hidden="true" data-chart ref={placeholder} style={{ minHeight: CHART_HEIGHT }}>
+            {near ? <Suspense fallback={<Skeleton h={CHART_HEIGHT} />}>{chart}</Suspense> : null}
           </div>
           <VisuallyHidden>{table}</VisuallyHidden>
         </>

@@ -1,15 +1,13 @@
 import { BarChart, LineChart, Sparkline } from '@mantine/charts'
 import type { AnalyticsPoint } from '~/lib/analytics'
 import { formatBucket, formatCount, formatSeconds } from '~/lib/dashboard'
-import { OUTCOME_SERIES, RESPONSE_SERIES, TOKEN_SERIES } from './series'
+import { CHART_HEIGHT, OUTCOME_SERIES, RESPONSE_SERIES, TOKEN_SERIES } from './series'
 
 /*
  * The dashboard's charts (@mantine/charts over recharts). Only the dashboard imports this module, and only through
  * React.lazy (lazy-charts.tsx), so recharts is a chunk of its own that no other page loads. Each chart is drawn
  * beside its table (chart-panel.tsx), which is what screen readers read: the SVG itself is hidden from them.
  */
-
-const CHART_HEIGHT = 260
 
 const rows = (series: AnalyticsPoint[]) =>
   series.map((point) => ({ ...point, label: formatBucket(point.bucket) }))

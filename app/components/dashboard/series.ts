@@ -19,3 +19,6 @@ export const TOKEN_SERIES: Series[] = [
   { key: 'promptTokens', label: 'Prompt tokens', color: 'violet.6' },
   { key: 'completionTokens', label: 'Completion tokens', color: 'cyan.6' },
 ]
+
+/** A chart's height with its legend (charts.tsx), which its placeholder keeps so that nothing moves when it is drawn. */
+export const CHART_HEIGHT = 260
