@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useRef, useState } from 'react'
+import { startTransition, useEffect, useState } from 'react'
 
 /**
  * Whether an element has come near the viewport (once true, stays true), for work worth doing only where the user
@@ -6,10 +6,10 @@ import { startTransition, useEffect, useRef, useState } from 'react'
  * in slices between the browser's other work rather than in one long task.
  */
 export function useNearViewport<T extends Element>(margin = '200px') {
-  const ref = useRef<T>(null)
+  // A callback ref (state), not useRef: the element may appear after the first render (once hydrated).
+  const [element, ref] = useState<T | null>(null)
   const [near, setNear] = useState(false)
   useEffect(() => {
-    const element = ref.current
     if (!element || near) return
     if (typeof IntersectionObserver === 'undefined') {
       startTransition(() => setNear(true))
@@ -26,6 +26,6 @@ export function useNearViewport<T extends Element>(margin = '200px') {
     )
     observer.observe(element)
     return () => observer.disconnect()
-  }, [margin, near])
+  }, [element, margin, near])
   return [near, ref] as const
 }
