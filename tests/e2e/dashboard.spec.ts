@@ -121,18 +121,18 @@ test('the checklist ticks through a first setup, then the figures and charts sho
   await expect(figure(page, 'Conversations started')).toContainText('3')
   await expect(figure(page, 'Estimated cost')).toContainText('estimate')
 
-  // The charts are drawn (lazily loaded); their tables stay for screen readers.
+  // The charts are drawn (lazily loaded) as they come into view; their tables stay for screen readers.
   const outcomes = page.getByRole('region', { name: 'Messages per day by outcome' })
   await expect(outcomes.locator('[data-chart] .recharts-surface').first()).toBeVisible()
   await expect(outcomes.locator('[data-chart]')).toHaveAttribute('aria-hidden', 'true')
   await expect(outcomes.getByRole('table', { name: 'Messages per day by outcome' })).toBeAttached()
-  await expect(
-    page.getByRole('region', { name: 'Response time per day' }).locator('.recharts-surface').first(),
-  ).toBeVisible()
-  await expect(
-    page.getByRole('region', { name: 'Tokens per day' }).locator('.recharts-surface').first(),
-  ).toBeVisible()
+  for (const name of ['Response time per day', 'Tokens per day']) {
+    const region = page.getByRole('region', { name })
+    await region.scrollIntoViewIfNeeded()
+    await expect(region.locator('.recharts-surface').first()).toBeVisible()
+  }
   const byAgent = page.getByRole('region', { name: 'By agent' })
+  await byAgent.scrollIntoViewIfNeeded()
   await expect(byAgent.getByRole('row', { name: /Front Desk/ })).toContainText('100%')
   await expect(byAgent.locator('.recharts-surface')).toBeVisible()
   await screenshots(page, 'figures')
