@@ -42,7 +42,7 @@ export default defineConfig({
     command: 'node --import tsx tests/e2e/stack.ts',
     url: `${BASE_URL}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 120_000, // the server and its fakes took 65-70 s to start on this 2-core machine under load
     stdout: 'ignore',
     stderr: 'pipe',
     env: {

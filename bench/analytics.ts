@@ -21,6 +21,7 @@
  *     filter; then each statement alone, the same number of times.
  *  5. Printed: p50/p95 per variant and per statement; EXPLAIN (ANALYZE, BUFFERS) of the slowest statement.
  * Target: p95 < 200 ms for the whole dashboard. Exit code 1 when missed. BENCH_KEEP=1 keeps the cluster.
+ * BENCH_DATABASE_URL=postgres://…/empty runs it on a database of your own instead of a throwaway cluster.
  */
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
@@ -189,6 +190,17 @@ async function seed(pool: pg.Pool): Promise<Org> {
   }
 }
 
+/** The large organization of an earlier run on the same database (BENCH_DATABASE_URL), if any. */
+async function seededOrg(pool: pg.Pool): Promise<Org | undefined> {
+  const { rows } = await pool.query<Org>(
+    `select o.id, m.user_id as "userId",
+       (select array_agg(id order by readable_id) from agents a where a.organization_id = o.id) as "agentIds",
+       (select array_agg(id order by (metadata->>'name')) from channels c where c.organization_id = o.id) as "channelIds"
+     from organizations o join memberships m on m.organization_id = o.id where o.name = 'Bench 0'`,
+  )
+  return rows[0]
+}
+
 type Timed = { label: string; run: () => Promise<unknown> }
 
 async function measure(timed: Timed) {
@@ -218,7 +230,11 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   )
-  const postgres = await startThrowawayPostgres()
+  // BENCH_DATABASE_URL: an empty database on a server of your own (e.g. on a port you were given) instead of a
+  // throwaway cluster on a free port.
+  const postgres = process.env.BENCH_DATABASE_URL
+    ? { url: process.env.BENCH_DATABASE_URL, stop: async () => undefined }
+    : await startThrowawayPostgres()
   let stopping: Promise<void> | undefined
   const stop = () => (stopping ??= postgres.stop())
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -235,8 +251,10 @@ async function main() {
     if (!pool) throw new Error('Expected PostgreSQL')
     try {
       const seedStartedAt = performance.now()
-      console.log('\nseeding:')
-      const org = await seed(pool)
+      const seeded = await seededOrg(pool)
+      if (seeded) console.log('\nBENCH_DATABASE_URL holds a seeded database: measured as it is')
+      else console.log('\nseeding:')
+      const org = seeded ?? (await seed(pool))
       const vacuumAt = performance.now()
       await pool.query('vacuum analyze')
       console.log(`  vacuum analyze: ${since(vacuumAt)}`)
@@ -291,13 +309,13 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
         `rollup, a later run (rewrites the last ${ANALYTICS_ROLLUP.reworkHours} h): ${since(startedAt)}`,
       )
       await pool.query(
-        'vacuum analyze analytics_message_buckets, analytics_run_buckets, analytics_reason_buckets, analytics_conversations',
+        'vacuum analyze analytics_message_buckets, analytics_run_buckets, analytics_reason_buckets, analytics_response_buckets',
       )
       const rolled = (
         await pool.query<{ table: string; rows: number }>(
           `select relname as table, reltuples::int as rows from pg_class
            where relname in ('analytics_message_buckets', 'analytics_run_buckets', 'analytics_reason_buckets',
-             'analytics_conversations') order by 1`,
+             'analytics_response_buckets') order by 1`,
         )
       ).rows
       console.log(`rollup rows: ${rolled.map((r) => `${r.table} ${fmt(r.rows)}`).join(', ')}`)
@@ -326,7 +344,11 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
           `cost $${fmt(t.cost, 2)} (${fmt(t.unpricedTokens)} unpriced)`,
       )
 
-      console.log('\nthe whole dashboard (getAnalytics: lookup + 5 concurrent statements):')
+      const load = () =>
+        `load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`
+      console.log(`\nthe whole dashboard (getAnalytics: lookup + 5 concurrent statements), ${load()}:`)
       const results = []
       for (const [label, query] of Object.entries(variants)) {
         const r = await measure({ label, run: () => getAnalytics(scope, query) })
@@ -357,7 +379,7 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
         'failure reasons': (db) => reasonRows(db, filter, 10, 5),
         'needing attention': (db) => needingAttention(db, filter),
       }
-      console.log('\neach statement alone (no filter):')
+      console.log(`\neach statement alone (no filter), ${load()}:`)
       let slowest: { label: string; p95: number } | undefined
       for (const [label, run] of Object.entries(statements)) {
         const r = await measure({ label, run: () => run(handle.db) })
@@ -376,7 +398,7 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
             statement.params,
           )
           client.release(true)
-          console.log(`\nslowest: ${slowest.label}. EXPLAIN (ANALYZE, BUFFERS):`)
+          console.log(`\nslowest: ${slowest.label}. EXPLAIN (ANALYZE, BUFFERS), ${load()}:`)
           console.log(`-- ${statement.query.replace(/\s+/g, ' ')}`)
           console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'))
         }

@@ -40,9 +40,9 @@ export function remixHandler(
       if (isCrossSitePageRequest(req, path)) return refuse(req, res, REFUSALS.crossSite)
       let body: Uint8Array<ArrayBuffer> | undefined
       if (hasBody(req)) {
-        const limit = bodyLimitFor(path)
-        body = declaresTooLarge(req, limit) ? undefined : await readBody(req, limit)
-        if (!body) return refuse(req, res, REFUSALS.tooLarge)
+        const { maxBytes, refusal } = bodyLimitFor(path)
+        body = declaresTooLarge(req, maxBytes) ? undefined : await readBody(req, maxBytes)
+        if (!body) return refuse(req, res, refusal)
       }
       const response = await handleRequest(remixRequest(req, res, body), loadContext(req))
       await sendRemixResponse(res, response)

@@ -6,11 +6,17 @@ import { REQUEST_BODY_LIMITS } from '../app/lib/constants'
  * no further than its limit, and where a state-changing page request comes from.
  */
 
-/** The largest body a path may send: its own limit where one is set (uploads), else forms' and JSON's. */
-export function bodyLimitFor(path: string): number {
-  return (
-    REQUEST_BODY_LIMITS.byPath.find(([pattern]) => pattern.test(path))?.[1] ?? REQUEST_BODY_LIMITS.default
-  )
+/**
+ * The largest body a path may send, and what a larger one is told: its own limit where one is set (uploads, whose
+ * refusal names the file's limit), else forms' and JSON's.
+ */
+export function bodyLimitFor(path: string): { maxBytes: number; refusal: Refusal } {
+  const own = REQUEST_BODY_LIMITS.byPath.find(({ pattern }) => pattern.test(path))
+  if (!own) return { maxBytes: REQUEST_BODY_LIMITS.default, refusal: REFUSALS.tooLarge }
+  return {
+    maxBytes: own.maxBytes,
+    refusal: own.tooLarge ? { ...REFUSALS.tooLarge, message: own.tooLarge } : REFUSALS.tooLarge,
+  }
 }
 
 const declaredLength = (headers: IncomingHttpHeaders) => Number(headers['content-length'] ?? 0)
@@ -111,6 +117,8 @@ export function refuse(
     .end(body)
   drainUnread(req)
 }
+
+type Refusal = { status: number; code: string; message: string }
 
 export const REFUSALS = {
   tooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },

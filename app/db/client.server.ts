@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
@@ -29,6 +31,9 @@ export type DatabaseOptions = {
   migrationsFolder?: string
 }
 
+/** PGlite's contrib extensions the migrations create (the knowledge search's typo correction). */
+const extensions = { pg_trgm, fuzzystrmatch }
+
 const MIGRATION_LOCK = 727_271_001
 const defaultMigrationsFolder = () => path.resolve('app/db/migrations')
 
@@ -51,11 +56,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
   let pglite: PGlite
   if (options.databaseUrl?.startsWith('memory://')) {
-    pglite = new PGlite()
+    pglite = new PGlite({ extensions })
   } else {
     const dir = path.join(options.dataDir, 'pglite')
     mkdirSync(options.dataDir, { recursive: true })
-    pglite = new PGlite(dir)
+    pglite = new PGlite(dir, { extensions })
   }
   await pglite.waitReady
   const db = drizzlePglite(pglite, { schema })

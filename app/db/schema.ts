@@ -11,6 +11,8 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -25,6 +27,14 @@ import {
   MESSAGE_STATUSES,
   OUTBOUND_MESSAGE_STATUSES,
 } from '~/lib/conversations'
+import {
+  AGENT_KNOWLEDGE_DEFAULTS,
+  AGENT_KNOWLEDGE_MODES,
+  EXISTING_AGENT_KNOWLEDGE_MODE,
+  KNOWLEDGE_SOURCE_KINDS,
+  KNOWLEDGE_STATUSES,
+  type UsedPassage,
+} from '~/lib/knowledge'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
 import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
 
@@ -32,6 +42,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 /** PostgreSQL's full-text document (its text form in JavaScript; only SQL reads it). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' })
 
 /** A person known to Firebase Authentication, mirrored here so that our rows can point at them. */
 export const users = pgTable('users', {
@@ -162,6 +173,27 @@ export const agents = pgTable(
     unreadableMessage: text('unreadable_message').notNull().default(BEHAVIOUR_TEXTS.unreadableMessage),
     /** Null: no office hours (the agent answers at any time). */
     officeHours: jsonb('office_hours').$type<OfficeHours>(),
+    // What the agent answers from (issue #18, docs/decisions/042): agents made before it answer from their system
+    // prompt only (the column default); a new one takes AGENT_KNOWLEDGE_DEFAULTS (all of the knowledge).
+    knowledgeMode: text('knowledge_mode', { enum: AGENT_KNOWLEDGE_MODES })
+      .notNull()
+      .default(EXISTING_AGENT_KNOWLEDGE_MODE),
+    /** With `knowledgeMode` 'selected': the sources it answers from (a deleted one is simply no longer found). */
+    knowledgeSourceIds: uuid('knowledge_source_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    knowledgePassages: integer('knowledge_passages')
+      .notNull()
+      .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgePassages),
+    /** 0-1: passages scoring less are not given to the model (see ADR 043 for the score). */
+    knowledgeMinRelevance: doublePrecision('knowledge_min_relevance')
+      .notNull()
+      .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance),
+    /** Sent, without asking the model, when no passage is relevant to a question. */
+    knowledgeNoAnswerMessage: text('knowledge_no_answer_message')
+      .notNull()
+      .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -195,6 +227,8 @@ export const agentRuns = pgTable(
     error: text('error'),
     /** The model handed the conversation over to a person (its `handoff` tool call), with this reason. */
     handoffReason: text('handoff_reason'),
+    /** The knowledge passages the prompt carried (a snapshot: the source may change or go later). */
+    knowledge: jsonb('knowledge').$type<UsedPassage[]>(),
     context: jsonb('context').$type<Record<string, unknown>>(),
     /**
      * The channel a reply's run answered on, from its context (null for tests on the Agents screen): the
@@ -405,6 +439,11 @@ export const messages = pgTable(
     index('messages_inbound_organization_created_idx')
       .on(t.organizationId, t.createdAt)
       .where(sql`${t.direction} = 'inbound'`),
+    // The dashboard's latest conversations of a failure reason, newest first (docs/decisions/044). Only a message
+    // that fails or is left to a person gets a reason: that one update is not HOT, the pipeline's others stay so.
+    index('messages_inbound_reason_idx')
+      .on(t.organizationId, t.failureReason, t.createdAt, t.id)
+      .where(sql`${t.direction} = 'inbound' and ${t.failureReason} is not null`),
     uniqueIndex('messages_client_key_idx')
       .on(t.conversationId, t.clientKey)
       .where(sql`${t.clientKey} is not null`),
@@ -466,7 +505,7 @@ export const analyticsRunBuckets = pgTable(
   (t) => [index('analytics_run_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
 )
 
-/** Why customer messages were not answered by the AI, per channel, reason and local hour, with their latest conversations. */
+/** Why customer messages were not answered by the AI, per channel, status, reason and local hour. */
 export const analyticsReasonBuckets = pgTable(
   'analytics_reason_buckets',
   {
@@ -481,38 +520,29 @@ export const analyticsReasonBuckets = pgTable(
     status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
     reason: text('reason').notNull(),
     messages: integer('messages').notNull(),
-    /** The bucket's latest conversations with this reason (at most 5). */
-    conversationIds: uuid('conversation_ids').array().notNull(),
   },
   (t) => [index('analytics_reason_buckets_organization_hour_idx').on(t.organizationId, t.localHour)],
 )
 
-/** Each conversation's start and first-response time, for the dashboard's percentiles. */
-export const analyticsConversations = pgTable(
-  'analytics_conversations',
+/**
+ * Conversations started per channel and local hour, by their first-response time's bin (a histogram: lib/analytics
+ * RESPONSE_BINS; -1: not answered yet), from which the dashboard's median and 90th percentile are read.
+ */
+export const analyticsResponseBuckets = pgTable(
+  'analytics_response_buckets',
   {
-    conversationId: uuid('conversation_id')
-      .primaryKey()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     channelId: uuid('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-    /** From the customer's first message to the first answer; null: not answered (yet). */
-    firstResponseSeconds: doublePrecision('first_response_seconds'),
+    /** The local hour (in the organization's time zone when it was rolled up, see analyticsRollup). */
+    localHour: timestamp('local_hour').notNull(),
+    bin: smallint('bin').notNull(),
+    conversations: integer('conversations').notNull(),
   },
-  (t) => [
-    // An index-only read of a period's conversations with their times.
-    index('analytics_conversations_organization_started_idx').on(
-      t.organizationId,
-      t.startedAt,
-      t.channelId,
-      t.firstResponseSeconds,
-    ),
-  ],
+  (t) => [primaryKey({ columns: [t.organizationId, t.localHour, t.channelId, t.bin] })],
 )
 
 /** How far each organization's rollup goes, and in which time zone its hours are. */
@@ -525,3 +555,117 @@ export const analyticsRollup = pgTable('analytics_rollup', {
   rolledUntil: timestamp('rolled_until', { withTimezone: true }).notNull(),
   updatedAt: updatedAt(),
 })
+
+/**
+ * One source of an organization's knowledge: an FAQ entry, a text, an uploaded file or a web page (with the
+ * pages it links to on its site). Stored as given, then processed by a job into passages (docs/decisions/042).
+ * `revision` grows with every change and re-fetch: a job processes the revision it was sent for, or nothing.
+ */
+export const knowledgeSources = pgTable(
+  'knowledge_sources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: KNOWLEDGE_SOURCE_KINDS }).notNull(),
+    title: text('title').notNull(),
+    status: text('status', { enum: KNOWLEDGE_STATUSES }).notNull().default('processing'),
+    failureReason: text('failure_reason'),
+    /** FAQ: the question (the title is the question too). */
+    question: text('question'),
+    /** FAQ: the answer; text: the body. */
+    body: text('body'),
+    /** File: its name as uploaded, the type read from its content, and the bytes (kept to process again). */
+    fileName: text('file_name'),
+    fileType: text('file_type'),
+    fileData: bytea('file_data'),
+    /** Web page: the address, and whether (and how far) to follow links on its site. */
+    url: text('url'),
+    crawl: boolean('crawl').notNull().default(false),
+    maxPages: integer('max_pages').notNull().default(1),
+    /** Web page: the pages the last fetch read, and those it could not. */
+    pages: jsonb('pages').$type<{ url: string; title: string; error?: string }[]>(),
+    /** The text configuration its passages are indexed with, detected from its text (english, german...). */
+    language: text('language'),
+    sizeBytes: integer('size_bytes').notNull().default(0),
+    passageCount: integer('passage_count').notNull().default(0),
+    revision: integer('revision').notNull().default(1),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('knowledge_sources_organization_idx').on(t.organizationId, t.createdAt.desc(), t.id)],
+)
+
+/** A passage of a source: a few hundred words under their heading path, indexed for full-text search. */
+export const knowledgePassages = pgTable(
+  'knowledge_passages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sourceId: uuid('source_id')
+      .notNull()
+      .references(() => knowledgeSources.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    headingPath: text('heading_path')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    text: text('text').notNull(),
+    /** Web page: the page it was read from. */
+    url: text('url'),
+    /** Title and headings weighted A, the text D, in the source's language (ADR 043). */
+    searchVector: tsvector('search_vector').notNull(),
+    /** The embedding model's vector, when one is configured (ADR 043: scored in the application). */
+    embedding: real('embedding').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('knowledge_passages_search_idx').using('gin', t.searchVector),
+    index('knowledge_passages_source_idx').on(t.sourceId, t.position),
+    index('knowledge_passages_organization_idx').on(t.organizationId),
+  ],
+)
+
+/**
+ * The distinct words of an organization's passages ('simple' configuration): a customer's typo is corrected to the
+ * nearest of them by trigram similarity (pg_trgm) before the search. Words of deleted sources stay (harmless: a
+ * correction to a word no passage holds finds nothing).
+ */
+export const knowledgeWords = pgTable(
+  'knowledge_words',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    word: text('word').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.word] }),
+    index('knowledge_words_trigram_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+  ],
+)
+
+/**
+ * How many passages of an organization hold each lexeme (in its sources' languages): the search weighs a word of
+ * the question by how rare it is (inverse document frequency, ADR 043). Kept by the statements that write and
+ * delete passages.
+ */
+export const knowledgeLexemes = pgTable(
+  'knowledge_lexemes',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    passages: integer('passages').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.lexeme] })],
+)
+
+export type KnowledgeSource = typeof knowledgeSources.$inferSelect
+export type KnowledgePassage = typeof knowledgePassages.$inferSelect

@@ -14,16 +14,24 @@ import { rateLimits } from '~/http/rate-limit.server'
 import { NO_ORGANIZATION_SELECTED } from '~/http/organization.server'
 import { parseOrFail } from '~/utils/validation'
 import { readBodyWithLimit } from '~/http/read-body.server'
+import { isMultipart, readUploadForm } from '~/http/upload.server'
 import { getRuntime, type Runtime } from '~/runtime/runtime.server'
 
 export const MAX_API_BODY_BYTES = REQUEST_BODY_LIMITS.default
 
 export type ApiCaller = { user: User; db: Database; runtime: Runtime }
 
+/** The schema of an endpoint's multipart/form-data body, if it takes one. */
+type UploadSchema<M> = M extends { schema: infer S } ? S : undefined
+/** An endpoint that takes uploads gets a JSON body or (sent as multipart/form-data) a form: one of the two. */
+type OrUpload<M> = M extends { schema: unknown } ? undefined : never
+
 type HandlerInput<E extends Endpoint> = {
   params: Infer<E['params']>
   query: Infer<E['query']>
-  body: Infer<E['body']>
+  body: Infer<E['body']> | OrUpload<E['multipart']>
+  /** The parts of a multipart/form-data body, by `multipart.schema`; undefined for a JSON one. */
+  form: Infer<UploadSchema<E['multipart']>> | undefined
   headers: Infer<E['headers']>
   caller: ApiCaller
   request: Request
@@ -158,19 +166,25 @@ export function apiRoute(...handlers: ApiHandler[]) {
       limit('apiPerUser', user.id)
       const { endpoint } = handler
       const url = new URL(request.url)
+      const upload = endpoint.multipart && isMultipart(request) ? endpoint.multipart : undefined
       const raw = {
         params,
         query: Object.fromEntries(url.searchParams),
-        body: endpoint.body ? await readJsonBody(request) : undefined,
+        body: endpoint.body && !upload ? await readJsonBody(request) : undefined,
+        form: upload ? Object.fromEntries(await readUploadForm(request, upload)) : undefined,
       }
       refuseNul(raw)
-      const input = {
+      const common = {
         params: parseWith(endpoint.params, raw.params, 'params'),
         query: parseWith(endpoint.query, raw.query, 'query'),
-        body: parseWith(endpoint.body, raw.body, ''),
         headers: parseWith(endpoint.headers, headersOf(request, endpoint.headers), 'headers'),
         caller: { user, db: runtime.database.db, runtime },
         request,
+      }
+      const input = {
+        ...common,
+        body: upload ? undefined : parseWith(endpoint.body, raw.body, ''),
+        form: upload ? parseOrFail(upload.schema, raw.form, '') : undefined,
       }
       if (typeof params.orgId === 'string') requireSameOrganization(request, params.orgId, 'path')
       const result = await handler.run(input)
@@ -211,11 +225,11 @@ function headersOf(request: Request, schema: z.ZodObject | undefined) {
  * No text anywhere in a request may hold U+0000 (PostgreSQL refuses it): a 400 naming the field, whatever the
  * endpoint's schema says.
  */
-function refuseNul(raw: { params: unknown; query: unknown; body: unknown }) {
+function refuseNul(raw: { params: unknown; query: unknown; body: unknown; form: unknown }) {
   const path = findNul(raw)
   if (!path) return
   if (path === 'too-deep') throw new AppError('VALIDATION_ERROR', TOO_DEEP_MESSAGE)
-  const field = (path[0] === 'body' ? path.slice(1) : path).join('.') || 'body'
+  const field = (path[0] === 'body' || path[0] === 'form' ? path.slice(1) : path).join('.') || 'body'
   throw new AppError('VALIDATION_ERROR', NUL_MESSAGE, { [field]: [NUL_MESSAGE] })
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type pg from 'pg'
 import { fromPglite, PgBoss, type Clock, type Queue } from 'pg-boss'
 import type { DatabaseHandle } from '~/db/client.server'
+import { KNOWLEDGE_QUEUE } from '~/services/knowledge/knowledge-queue.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import type { Logger } from '~/utils/logger.server'
 
@@ -68,6 +69,18 @@ export const ANALYTICS_ROLLUP_QUEUE_OPTIONS = {
   retryLimit: 2,
   retryDelay: 60,
   expireInSeconds: 30 * 60,
+} satisfies Omit<Queue, 'name'>
+
+/**
+ * The knowledge base's processing: a job per source change (docs/decisions/042). Fetching a site may take two
+ * minutes; a database failure is retried twice, then the source is marked failed.
+ */
+export const KNOWLEDGE_QUEUE_OPTIONS = {
+  policy: 'standard',
+  notify: true,
+  retryLimit: 2,
+  retryDelay: 10,
+  expireInSeconds: 10 * 60,
 } satisfies Omit<Queue, 'name'>
 
 /**
@@ -168,6 +181,14 @@ async function ensureReplyQueue(boss: PgBoss, logger: Logger) {
   }
 }
 
+/** A queue without a schedule: created once, its settings brought up to date, cached before the first send. */
+async function ensureQueue(boss: PgBoss, name: string, { policy, ...mutable }: Omit<Queue, 'name'>) {
+  if (await boss.getQueue(name)) await boss.updateQueue(name, mutable)
+  else await boss.createQueue(name, { policy, ...mutable })
+  // Reads the queue through pg-boss's cache, filling it (see ensureReplyQueue); the id names no job.
+  await boss.getJobById(name, '00000000-0000-0000-0000-000000000000')
+}
+
 /** A scheduled queue (created once; its settings brought up to date) and its cron schedule. */
 async function ensureScheduledQueue(
   boss: PgBoss,
@@ -193,6 +214,7 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
   await boss.start()
   try {
     await ensureReplyQueue(boss, logger)
+    await ensureQueue(boss, KNOWLEDGE_QUEUE, KNOWLEDGE_QUEUE_OPTIONS)
     await ensureScheduledQueue(boss, SESSION_PURGE_QUEUE, SESSION_PURGE_QUEUE_OPTIONS, SESSION_PURGE_CRON)
     await ensureScheduledQueue(
       boss,

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import { AGENT_BEHAVIOUR_DEFAULTS, BEHAVIOUR_TEXTS, DEFAULT_OFFICE_HOURS } from './agent-behaviour'
 import { BEHAVIOUR_FORM_MARKER, timeZoneList } from './agent-behaviour-form'
+import { KNOWLEDGE_FORM_MARKER } from './agent-knowledge'
 import { createAgentSchema, updateAgentSchema } from './agent-schemas'
 import { scheduleLines } from './office-hours-summary'
 
@@ -20,10 +21,20 @@ const tab = {
 }
 const create = (entries: Record<string, string>) =>
   parseWithZod(formData({ ...basics, readableId: 'support-bot', ...entries }), { schema: createAgentSchema })
+/** The edit form posts every tab; its Knowledge tab as it shows an agent without knowledge. */
+const knowledgeTab = {
+  [KNOWLEDGE_FORM_MARKER]: 'true',
+  knowledgeMode: 'none',
+  knowledgePassages: '5',
+  knowledgeMinRelevance: '0.2',
+}
 const edit = (entries: Record<string, string>) =>
-  parseWithZod(formData({ ...basics, modelType: 'medium', creativityLevel: '0.7', ...entries }), {
-    schema: updateAgentSchema,
-  })
+  parseWithZod(
+    formData({ ...basics, modelType: 'medium', creativityLevel: '0.7', ...knowledgeTab, ...entries }),
+    {
+      schema: updateAgentSchema,
+    },
+  )
 function valueOf<Output>(submission: Submission<unknown, string[], Output>): Output {
   if (submission.status !== 'success') throw new Error(JSON.stringify(submission.error))
   return submission.value

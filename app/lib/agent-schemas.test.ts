@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AGENT_BEHAVIOUR_DEFAULTS } from './agent-behaviour'
+import { AGENT_KNOWLEDGE_TEXTS } from './agent-knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from './knowledge'
 import {
   AGENT_DEFAULTS,
   createAgentBodySchema,
@@ -22,7 +24,9 @@ describe('the agent create body', () => {
       ...required,
       ...AGENT_DEFAULTS,
       ...AGENT_BEHAVIOUR_DEFAULTS,
+      ...AGENT_KNOWLEDGE_DEFAULTS,
     })
+    expect(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMode).toBe('all')
   })
 
   it('says in words which required field is missing, never zod’s default', () => {
@@ -76,5 +80,74 @@ describe('the agent PATCH body', () => {
     const { readableId: _id, status: _status, ...agent } = createAgentSchema.parse(required)
     const { maxTokens: _cleared, ...withoutMaxTokens } = agent
     expect(updateAgentSchema.parse(withoutMaxTokens)).toMatchObject({ maxTokens: null, description: null })
+  })
+})
+
+describe('the knowledge fields (issue #18)', () => {
+  const id = '3f6f1d2e-8b1a-4c3e-9d2f-1a2b3c4d5e6f'
+  it('say in words what is wrong with each', () => {
+    const refused: [Record<string, unknown>, string, string][] = [
+      [{ knowledgeMode: 'some' }, 'knowledgeMode', AGENT_KNOWLEDGE_TEXTS.modeInvalid],
+      [{ knowledgePassages: 0 }, 'knowledgePassages', 'Passages must be between 1 and 10'],
+      [{ knowledgePassages: 11 }, 'knowledgePassages', 'Passages must be between 1 and 10'],
+      [{ knowledgePassages: 2.5 }, 'knowledgePassages', 'Passages must be a whole number'],
+      [{ knowledgeMinRelevance: -0.1 }, 'knowledgeMinRelevance', 'Minimum relevance must be between 0 and 1'],
+      [{ knowledgeMinRelevance: 1.5 }, 'knowledgeMinRelevance', 'Minimum relevance must be between 0 and 1'],
+      [{ knowledgeSourceIds: 'all' }, 'knowledgeSourceIds', AGENT_KNOWLEDGE_TEXTS.sourceIdsInvalid],
+      [{ knowledgeSourceIds: ['nope'] }, 'knowledgeSourceIds.0', AGENT_KNOWLEDGE_TEXTS.sourceIdInvalid],
+      [
+        { knowledgeNoAnswerMessage: 'x'.repeat(1001) },
+        'knowledgeNoAnswerMessage',
+        'The no-answer message must be at most 1000 characters',
+      ],
+      [
+        { knowledgeMode: 'selected', knowledgeSourceIds: [] },
+        'knowledgeSourceIds',
+        'Select at least one knowledge source',
+      ],
+    ]
+    for (const [body, field, message] of refused) {
+      expect(messages(createAgentBodySchema.safeParse({ ...required, ...body })), message).toEqual({
+        [field]: message,
+      })
+      expect(messages(patchAgentBodySchema.safeParse(body)), message).toEqual({ [field]: message })
+    }
+    // A create body that chooses "Selected sources" and leaves the ids out has none.
+    expect(messages(createAgentBodySchema.safeParse({ ...required, knowledgeMode: 'selected' }))).toEqual({
+      knowledgeSourceIds: 'Select at least one knowledge source',
+    })
+  })
+
+  it('accept the bounds, an empty no-answer message, and a selection', () => {
+    expect(
+      createAgentBodySchema.parse({
+        ...required,
+        knowledgeMode: 'selected',
+        knowledgeSourceIds: [id],
+        knowledgePassages: 10,
+        knowledgeMinRelevance: 0,
+        knowledgeNoAnswerMessage: '',
+      }),
+    ).toMatchObject({
+      knowledgeSourceIds: [id],
+      knowledgePassages: 10,
+      knowledgeMinRelevance: 0,
+      knowledgeNoAnswerMessage: '',
+    })
+    // PATCH: "Selected" alone keeps the stored selection (the service checks it has one).
+    expect(patchAgentBodySchema.parse({ knowledgeMode: 'selected' })).toEqual({ knowledgeMode: 'selected' })
+  })
+
+  it("the create form without the Knowledge tab takes a new agent's defaults; with it, what it posts", () => {
+    expect(createAgentSchema.parse(required)).toMatchObject(AGENT_KNOWLEDGE_DEFAULTS)
+    expect(
+      createAgentSchema.parse({
+        ...required,
+        knowledgeForm: 'true',
+        knowledgeMode: 'none',
+        knowledgePassages: 2,
+        knowledgeMinRelevance: 0.5,
+      }),
+    ).toMatchObject({ knowledgeMode: 'none', knowledgeSourceIds: [], knowledgeNoAnswerMessage: '' })
   })
 })

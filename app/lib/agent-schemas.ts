@@ -7,6 +7,14 @@ import {
   officeHoursSchema,
 } from './agent-behaviour'
 import { behaviourFormFields, withBehaviourDefaults } from './agent-behaviour-form'
+import {
+  knowledgeFormFields,
+  knowledgePatchFields,
+  knowledgeResponseFields,
+  knowledgeWithDefaults,
+  requireSelectedSource,
+  withKnowledgeDefaults,
+} from './agent-knowledge'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const
@@ -122,12 +130,15 @@ function creating(fields: ReturnType<typeof agentFields>) {
 }
 
 /**
- * Create Agent form, with its Behaviour tab; a post that never showed that tab takes a new agent's behaviour
- * defaults, as an API body does.
+ * Create Agent form, with its Behaviour and Knowledge tabs; a post that never showed one of them takes a new
+ * agent's defaults for it, as an API body does.
  */
 export const createAgentSchema = z.preprocess(
-  withBehaviourDefaults,
-  creating(agentFields('form')).extend(behaviourFormFields),
+  (raw) => withKnowledgeDefaults(withBehaviourDefaults(raw)),
+  creating(agentFields('form'))
+    .extend(behaviourFormFields)
+    .extend(knowledgeFormFields)
+    .superRefine(requireSelectedSource),
 )
 
 /** What the OpenAPI document says of each behaviour field (issue #17). */
@@ -175,52 +186,64 @@ const behaviourWithDefaults = {
   ),
 }
 
-/** POST .../agents: the form's rules, with a left-out required field named as such, and the behaviour fields. */
-export const createAgentBodySchema = creating(agentFields('api')).extend(behaviourWithDefaults)
+/**
+ * POST .../agents: the form's rules, with a left-out required field named as such, and the behaviour and knowledge
+ * fields (a new agent answers from all of the organization's knowledge).
+ */
+export const createAgentBodySchema = creating(agentFields('api'))
+  .extend(behaviourWithDefaults)
+  .extend(knowledgeWithDefaults)
+  .superRefine(requireSelectedSource)
 
 const formFields = agentFields('form')
 /** An optional field the edit form shows: an emptied box clears it (null), as the form holds the whole agent. */
 const clearable = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? null)
 
 /** Edit Agent form: the whole agent; the readable id is refused, never silently ignored. */
-export const updateAgentSchema = z.object({
-  name: formFields.name,
-  description: clearable(formFields.description),
-  modelType: formFields.modelType,
-  creativityLevel: formFields.creativityLevel,
-  systemPrompt: formFields.systemPrompt,
-  maxTokens: clearable(formFields.maxTokens),
-  topP: clearable(formFields.topP),
-  topK: clearable(formFields.topK),
-  status: agentStatus.optional(),
-  readableId: readableIdRefused,
-  ...behaviourFormFields,
-})
+export const updateAgentSchema = z
+  .object({
+    name: formFields.name,
+    description: clearable(formFields.description),
+    modelType: formFields.modelType,
+    creativityLevel: formFields.creativityLevel,
+    systemPrompt: formFields.systemPrompt,
+    maxTokens: clearable(formFields.maxTokens),
+    topP: clearable(formFields.topP),
+    topK: clearable(formFields.topK),
+    status: agentStatus.optional(),
+    readableId: readableIdRefused,
+    ...behaviourFormFields,
+    ...knowledgeFormFields,
+  })
+  .superRefine(requireSelectedSource)
 
 const apiFields = agentFields('api')
 /**
  * PATCH .../agents/{id}: partial. A field left out stays as it is; null clears an optional one (description,
  * maxTokens, topP, topK); a required one cannot be cleared. The readable id is refused.
  */
-export const patchAgentBodySchema = z.object({
-  name: apiFields.name.optional(),
-  description: apiFields.description.nullable().optional(),
-  modelType: apiFields.modelType.optional(),
-  creativityLevel: apiFields.creativityLevel.optional(),
-  systemPrompt: apiFields.systemPrompt.optional(),
-  maxTokens: apiFields.maxTokens.nullable().optional(),
-  topP: apiFields.topP.nullable().optional(),
-  topK: apiFields.topK.nullable().optional(),
-  status: agentStatus.optional(),
-  readableId: readableIdRefused,
-  burstWaitSeconds: described('burstWaitSeconds', behaviourFields.burstWaitSeconds.optional()),
-  handoffEnabled: described('handoffEnabled', behaviourFields.handoffEnabled.optional()),
-  handoffMessage: described('handoffMessage', behaviourFields.handoffMessage.optional()),
-  fallbackMessage: described('fallbackMessage', behaviourFields.fallbackMessage.optional()),
-  unreadableMessage: described('unreadableMessage', behaviourFields.unreadableMessage.optional()),
-  /** null switches office hours off. */
-  officeHours: described('officeHours', behaviourFields.officeHours.optional()),
-})
+export const patchAgentBodySchema = z
+  .object({
+    name: apiFields.name.optional(),
+    description: apiFields.description.nullable().optional(),
+    modelType: apiFields.modelType.optional(),
+    creativityLevel: apiFields.creativityLevel.optional(),
+    systemPrompt: apiFields.systemPrompt.optional(),
+    maxTokens: apiFields.maxTokens.nullable().optional(),
+    topP: apiFields.topP.nullable().optional(),
+    topK: apiFields.topK.nullable().optional(),
+    status: agentStatus.optional(),
+    readableId: readableIdRefused,
+    burstWaitSeconds: described('burstWaitSeconds', behaviourFields.burstWaitSeconds.optional()),
+    handoffEnabled: described('handoffEnabled', behaviourFields.handoffEnabled.optional()),
+    handoffMessage: described('handoffMessage', behaviourFields.handoffMessage.optional()),
+    fallbackMessage: described('fallbackMessage', behaviourFields.fallbackMessage.optional()),
+    unreadableMessage: described('unreadableMessage', behaviourFields.unreadableMessage.optional()),
+    /** null switches office hours off. */
+    officeHours: described('officeHours', behaviourFields.officeHours.optional()),
+    ...knowledgePatchFields,
+  })
+  .superRefine(requireSelectedSource)
 
 /** A point in time: a Date on the server, an ISO 8601 string once it is JSON (as the OpenAPI document says). */
 const timestamp = z.date().meta({ type: 'string', format: 'date-time' })
@@ -245,6 +268,7 @@ export const agentSchema = z.object({
   fallbackMessage: described('fallbackMessage', z.string()),
   unreadableMessage: described('unreadableMessage', z.string()),
   officeHours: described('officeHours', officeHoursSchema.nullable()),
+  ...knowledgeResponseFields,
   /** Who created it: their display name, else their email. */
   createdBy: z.string().nullable(),
   createdAt: timestamp,

@@ -17,10 +17,9 @@ export const TOP_FAILURE_REASONS = 10
 export const CONVERSATIONS_PER_REASON = 5
 /**
  * The dashboard's rollup (docs/decisions/044): every run rewrites the buckets of the last `reworkHours` (a
- * message's outcome changes after it arrives), and keeps `conversationsPerReason` conversations per reason and
- * bucket for the failure reasons' links.
+ * message's outcome changes after it arrives).
  */
-export const ANALYTICS_ROLLUP = { reworkHours: 48, conversationsPerReason: CONVERSATIONS_PER_REASON } as const
+export const ANALYTICS_ROLLUP = { reworkHours: 48 } as const
 export const ANALYTICS_GRANULARITIES = ['day', 'hour'] as const
 export type AnalyticsGranularity = (typeof ANALYTICS_GRANULARITIES)[number]
 
@@ -32,6 +31,8 @@ export const ANALYTICS_TEXTS = {
   channelNotFound: 'Channel not found',
   agentNotFound: 'Agent not found',
   timeZoneInvalid: 'Time zone must be an IANA time zone such as Europe/Berlin',
+  timeZoneRequired: 'Choose a time zone',
+  timeZoneSaved: (zone: string) => `Time zone saved: the dashboard now counts days in ${zone}`,
   noPrice: 'no price',
 } as const
 
@@ -188,7 +189,10 @@ export function costOf(
   return (tokens.prompt * price.prompt + tokens.completion * price.completion) / 1_000_000
 }
 
-const seconds = z.number().nullable().meta({ description: 'Seconds; null when nothing was answered' })
+const seconds = z.number().nullable().meta({
+  description:
+    'Seconds, within 2.2% (read from a histogram, docs/decisions/044); null when nothing was answered',
+})
 const rate = z.number().nullable().meta({ description: 'From 0 to 1; null when nothing was received' })
 const usd = z
   .number()
@@ -291,3 +295,8 @@ export const analyticsSchema = z.object({
 })
 export type Analytics = z.output<typeof analyticsSchema>
 export type AnalyticsPoint = z.output<typeof analyticsPointSchema>
+
+/** The Settings form that sets the organization's time zone (owners only). */
+export const organizationTimeZoneSchema = z.object({
+  timeZone: z.string({ error: ANALYTICS_TEXTS.timeZoneRequired }).pipe(timeZoneSchema),
+})

@@ -28,7 +28,29 @@ export const LOADING_SCREEN_DELAY_MS = 300
  * The largest request body the HTTP entry reads, before Remix or a route sees it: forms and the product API's JSON
  * (webhooks have their own, the same, in WEBHOOK_MAX_BODY_BYTES); a path that takes uploads names its own, larger.
  */
-export const REQUEST_BODY_LIMITS: { default: number; byPath: [RegExp, number][] } = {
+/**
+ * The largest file a knowledge upload may be (issue #18), and what a larger one is told. Here, not beside the
+ * knowledge schemas: this module is read by the HTTP entry and by every page, and must not build zod schemas before
+ * content-security-policy.ts has switched zod's JIT off (its probe of `new Function` is a CSP violation).
+ */
+export const UPLOAD_FILE_MAX_BYTES = 10 * 1024 * 1024
+export const FILE_TOO_LARGE_MESSAGE = 'The file is larger than 10 MB'
+
+/** Room for an upload's other fields and multipart framing, and so that a file just past 10 MB gets the form's message. */
+const UPLOAD_FORM_SLACK_BYTES = 1024 * 1024
+
+export const REQUEST_BODY_LIMITS: {
+  default: number
+  byPath: { pattern: RegExp; maxBytes: number; tooLarge?: string }[]
+} = {
   default: 1024 * 1024,
-  byPath: [],
+  byPath: [
+    // Knowledge uploads (docs/decisions/045): a 10 MB file and its form's other fields. The upload's parser refuses
+    // a file part past 10 MB itself, with the form's own message; a body past this is refused before it is read.
+    {
+      pattern: /^(\/knowledge\/(new\/file|upload)(\.data)?|\/api\/v1\/organizations\/[^/]+\/knowledge)$/,
+      maxBytes: UPLOAD_FILE_MAX_BYTES + UPLOAD_FORM_SLACK_BYTES,
+      tooLarge: FILE_TOO_LARGE_MESSAGE,
+    },
+  ],
 }

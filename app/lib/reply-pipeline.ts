@@ -58,6 +58,8 @@ export const REPLY_FAILURES = {
   outOfHours: 'Outside office hours: left to a person',
   /** Only things the agent cannot read (a voice note, a photo...): it said so, a person should look. */
   unreadable: 'The agent reads only text: left to a person',
+  /** The agent answers from knowledge and none of it matched: it said it does not know. */
+  noKnowledge: "No knowledge answers this: the agent said it doesn't know, left to a person",
 } as const
 
 /** Why a conversation needs a person (the inbox's badge and the conversation view show it). */
@@ -65,6 +67,8 @@ export const ATTENTION_REASONS = {
   handoff: (reason: string) => `The agent handed over: ${reason}`,
   outOfHours: 'The customer wrote outside office hours',
   unreadable: (labels: string[]) => `The customer sent something the agent cannot read: ${labels.join(', ')}`,
+  noKnowledge: (question: string) =>
+    `No knowledge answers the customer's question: “${question.length > 120 ? `${question.slice(0, 119)}…` : question}”`,
 } as const
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff

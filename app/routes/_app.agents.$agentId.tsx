@@ -1,4 +1,5 @@
-import { loadAgentDialog } from '~/http/agent-dialog.server'
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { loadAgentDialog, loadKnowledgeOptions } from '~/http/agent-dialog.server'
 import { useLoaderData } from '@remix-run/react'
 import { AgentDetails } from '~/components/agents/agent-details'
 import { AgentNotFound } from '~/components/agents/agent-not-found'
@@ -6,9 +7,14 @@ import { dialogHandle } from '~/components/dialogs/route-dialog'
 
 export const handle = dialogHandle({ title: 'Agent Details' })
 
-export const loader = loadAgentDialog
+/** The agent, and with "Selected sources" the organization's sources to name them. */
+export async function loader(args: LoaderFunctionArgs) {
+  const { agent } = await loadAgentDialog(args)
+  const selecting = agent?.knowledgeMode === 'selected'
+  return { agent, knowledgeSources: selecting ? await loadKnowledgeOptions(args.request) : [] }
+}
 
 export default function AgentDetailsDialog() {
-  const { agent } = useLoaderData<typeof loader>()
-  return agent ? <AgentDetails agent={agent} /> : <AgentNotFound />
+  const { agent, knowledgeSources } = useLoaderData<typeof loader>()
+  return agent ? <AgentDetails agent={agent} knowledgeSources={knowledgeSources} /> : <AgentNotFound />
 }

@@ -12,7 +12,7 @@ import { updateAgentSchema } from '~/lib/agent-schemas'
 import { replyRefused } from '~/lib/form-reply'
 import { updateAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
-import { loadAgentDialog } from '~/http/agent-dialog.server'
+import { loadAgentDialog, loadKnowledgeOptions } from '~/http/agent-dialog.server'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 export const handle = dialogHandle({ title: 'Edit Agent' })
@@ -20,6 +20,7 @@ export const handle = dialogHandle({ title: 'Edit Agent' })
 export const loader = async (args: LoaderFunctionArgs) => ({
   ...(await loadAgentDialog(args)),
   timeZones: timeZoneList(),
+  knowledgeSources: await loadKnowledgeOptions(args.request),
 })
 
 /** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
@@ -47,10 +48,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditAgentDialog() {
-  const { agent, timeZones } = useLoaderData<typeof loader>()
+  const { agent, timeZones, knowledgeSources } = useLoaderData<typeof loader>()
   const submission = useDialogFetcher<typeof action>(useActionData<typeof action>())
   return agent ? (
-    <AgentFormPanel agent={agent} submission={submission} timeZones={timeZones} />
+    <AgentFormPanel
+      agent={agent}
+      submission={submission}
+      timeZones={timeZones}
+      knowledgeSources={knowledgeSources}
+    />
   ) : (
     <AgentNotFound />
   )

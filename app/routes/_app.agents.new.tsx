@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import { AgentFormPanel } from '~/components/agents/agent-form-panel'
 import { AGENT_TEXTS } from '~/components/agents/texts'
@@ -12,10 +12,14 @@ import { replyRefused } from '~/lib/form-reply'
 import { createAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
+import { loadKnowledgeOptions } from '~/http/agent-dialog.server'
 
 export const handle = dialogHandle({ title: 'Create New Agent' })
 
-export const loader = () => ({ timeZones: timeZoneList() })
+export const loader = async ({ request }: LoaderFunctionArgs) => ({
+  timeZones: timeZoneList(),
+  knowledgeSources: await loadKnowledgeOptions(request),
+})
 
 /** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -41,11 +45,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewAgentDialog() {
-  const { timeZones } = useLoaderData<typeof loader>()
+  const { timeZones, knowledgeSources } = useLoaderData<typeof loader>()
   return (
     <AgentFormPanel
       submission={useDialogFetcher<typeof action>(useActionData<typeof action>())}
       timeZones={timeZones}
+      knowledgeSources={knowledgeSources}
     />
   )
 }

@@ -6,6 +6,12 @@ import { z } from 'zod'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
 import { OrganizationMembers } from '~/components/organizations/organization-members'
+import {
+  OrganizationTimeZoneForm,
+  TIME_ZONE_INTENT,
+} from '~/components/organizations/organization-time-zone-form'
+import { timeZoneList } from '~/lib/agent-behaviour-form'
+import { ANALYTICS_TEXTS, organizationTimeZoneSchema } from '~/lib/analytics'
 import { PRODUCT_NAME } from '~/lib/constants'
 import { invitationMessage, inviteMemberSchema } from '~/lib/organization-schemas'
 import { inviteMember, listInvitations, revokeInvitation } from '~/services/organizations/invitations.server'
@@ -14,23 +20,26 @@ import {
   leaveOrganization,
   listMembers,
   removeMember,
+  updateOrganizationTimeZone,
 } from '~/services/organizations/organizations.server'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 import type { loader as appLoader } from './_app'
 
 export const meta: MetaFunction = () => [{ title: `Settings · ${PRODUCT_NAME}` }]
 
-/** The current organization and, for its owners, its members and pending invitations. */
+/** The current organization (with its time zone) and, for its owners, its members and pending invitations. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
-  if (!scope) return { organization: null, members: null, invitations: null, canLeave: false }
+  if (!scope) return { organization: null, members: null, invitations: null, canLeave: false, timeZones: [] }
   const organization = await getOrganization(scope)
+  const timeZones = timeZoneList()
   if (scope.role !== 'owner') {
-    return { organization, members: null, invitations: null, canLeave: true }
+    return { organization, members: null, invitations: null, canLeave: true, timeZones }
   }
   const [members, invitations] = await Promise.all([listMembers(scope), listInvitations(scope)])
   return {
     organization,
+    timeZones,
     members,
     invitations: invitations.map(({ id, invitee, invitedBy }) => ({ id, invitee, invitedBy })),
     canLeave: members.filter((m) => m.role === 'owner').length > 1,
@@ -49,6 +58,30 @@ export async function action({ request }: ActionFunctionArgs) {
   const scope = await getCurrentScope(request)
   const formData = await request.formData()
   const context = { route: 'settings', intent: formData.get('intent') }
+
+  if (formData.get('intent') === TIME_ZONE_INTENT) {
+    const submission = parseWithZod(formData, { schema: organizationTimeZoneSchema })
+    if (submission.status !== 'success') {
+      return data({ timeZoneResult: submission.reply(), notice: null, error: null }, 400)
+    }
+    const { timeZone } = submission.value
+    const outcome = await attemptInScope(
+      scope,
+      (s) => updateOrganizationTimeZone(s, timeZone),
+      FAILED,
+      context,
+    )
+    if (!outcome.ok) {
+      const timeZoneResult = submission.reply({ formErrors: [outcome.failure.reason] })
+      return data({ timeZoneResult, notice: null, error: null }, outcome.failure.status)
+    }
+    return {
+      timeZoneResult: submission.reply(),
+      timeZoneNotice: ANALYTICS_TEXTS.timeZoneSaved(outcome.value?.timeZone ?? timeZone),
+      notice: null,
+      error: null,
+    }
+  }
 
   if (formData.get('intent') === 'invite') {
     const submission = parseWithZod(formData, { schema: inviteMemberSchema })
@@ -113,9 +146,11 @@ function Field({ label, value }: { label: string; value: string | null }) {
 
 export default function SettingsPage() {
   const data = useRouteLoaderData<typeof appLoader>('routes/_app')
-  const { organization, members, invitations, canLeave } = useLoaderData<typeof loader>()
+  const { organization, members, invitations, canLeave, timeZones } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
+  const savingTimeZone =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === TIME_ZONE_INTENT
   const signingOut = navigation.state !== 'idle' && navigation.formAction === '/logout'
   const user = data?.user
   return (
@@ -135,13 +170,23 @@ export default function SettingsPage() {
           </Paper>
         ) : null}
         {organization ? (
+          <OrganizationTimeZoneForm
+            timeZone={organization.timeZone}
+            timeZones={timeZones}
+            canEdit={organization.role === 'owner'}
+            lastResult={actionData && 'timeZoneResult' in actionData ? actionData.timeZoneResult : undefined}
+            notice={actionData && 'timeZoneNotice' in actionData ? (actionData.timeZoneNotice ?? null) : null}
+            pending={savingTimeZone}
+          />
+        ) : null}
+        {organization ? (
           <OrganizationMembers
             organization={organization}
             myUid={user?.uid}
             members={members}
             invitations={invitations}
             canLeave={canLeave}
-            inviteResult={actionData?.inviteResult}
+            inviteResult={actionData && 'inviteResult' in actionData ? actionData.inviteResult : undefined}
             notice={actionData?.notice ?? null}
             error={actionData?.error ?? null}
           />

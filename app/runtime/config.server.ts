@@ -83,6 +83,13 @@ const envSchema = z.object({
     }
   }),
   ANTHROPIC_API_KEY: optionalString,
+  /**
+   * Tests only: lets the knowledge base fetch web pages from private addresses (their local fake site). Refused in
+   * production; off by default (docs/decisions/042).
+   */
+  KNOWLEDGE_FETCH_ALLOW_PRIVATE: optionalString.pipe(
+    z.enum(['true', 'false', '1', '0'], 'KNOWLEDGE_FETCH_ALLOW_PRIVATE must be true or false').optional(),
+  ),
   TELEGRAM_API_ROOT: optionalString.pipe(z.url('TELEGRAM_API_ROOT must be a URL').optional()),
   TELEGRAM_UPDATES: optionalString.pipe(
     z.enum(['auto', 'webhook', 'polling'], 'TELEGRAM_UPDATES must be auto, webhook or polling').optional(),
@@ -241,6 +248,12 @@ export function loadConfig(source: Record<string, string | undefined>) {
       problems.push(`WHATSAPP_SIGNUP_ORIGINS must be https origins in production (not ${plain.join(', ')}).`)
     }
   }
+  const allowPrivateFetch = ['true', '1'].includes(env.KNOWLEDGE_FETCH_ALLOW_PRIVATE ?? '')
+  if (allowPrivateFetch && production) {
+    problems.push(
+      'KNOWLEDGE_FETCH_ALLOW_PRIVATE is for tests only: it lets web pages be fetched from private addresses and is refused in production.',
+    )
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(env.DATA_DIR ?? './data')
@@ -320,6 +333,10 @@ export function loadConfig(source: Record<string, string | undefined>) {
       timeoutMs: env.LLM_TIMEOUT_MS,
       /** The dashboard's cost estimate: USD per million tokens by model (LLM_PRICES adds to the defaults). */
       prices: { ...DEFAULT_MODEL_PRICES, ...env.LLM_PRICES },
+    },
+    knowledge: {
+      /** Web pages from private addresses may be fetched (tests' fake site only; refused in production). */
+      allowPrivateFetch,
     },
   }
 }

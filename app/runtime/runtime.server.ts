@@ -20,6 +20,7 @@ import {
   type InboxEvents,
 } from '~/services/conversations/inbox-events.server'
 import { getConfig, type Config } from '~/runtime/config.server'
+import { knowledgeJobsOf, type KnowledgeJobs } from '~/services/knowledge/knowledge-queue.server'
 import { getLogger, type Logger } from '~/utils/logger.server'
 import { getMetrics } from '~/utils/metrics.server'
 
@@ -47,6 +48,8 @@ export type Runtime = {
   telegramPolling?: TelegramPolling
   /** The inbox's live updates: listens to the database from the first subscriber on (docs/decisions/037). */
   inboxEvents: InboxEvents
+  /** Sends a knowledge source's processing job inside the transaction that stored it. */
+  knowledgeJobs: KnowledgeJobs
 }
 
 export type RuntimeOptions = {
@@ -114,6 +117,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       encryptionKey: config.encryptionKey,
       conversationWindow: config.conversationWindow,
       logger: logger.child({ component: 'reply-worker' }),
+      web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },
     }
     await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
     if (config.telegramUpdates === 'polling') {
@@ -157,6 +161,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         logger.warn('ingest batch failed: storing its messages one by one', { error, size }),
     }),
     webhookChannels: createWebhookChannels(database.db),
+    knowledgeJobs: knowledgeJobsOf(boss),
     replyQueue,
     worker,
     telegramPolling,

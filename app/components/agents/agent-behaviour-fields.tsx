@@ -257,12 +257,8 @@ function OfficeHoursFields({
   )
 }
 
-/**
- * The Behaviour tab: how the agent behaves in a conversation (issue #17). Every field posts without JavaScript;
- * the form schema turns the switches and emptied boxes into the agent's behaviour.
- */
-/** One group of the tab: a titled fieldset, unboxed, spaced like the others. */
-function BehaviourGroup({ legend, children }: { legend: string; children: ReactNode }) {
+/** One group of the tab: a titled fieldset, unboxed, spaced like the others (the Knowledge tab's too). */
+export function BehaviourGroup({ legend, children }: { legend: string; children: ReactNode }) {
   return (
     <Fieldset
       legend={legend}
@@ -281,6 +277,10 @@ function BehaviourGroup({ legend, children }: { legend: string; children: ReactN
 /** A message the agent sends: a box that grows with its text. */
 const MESSAGE_BOX = { autosize: true, minRows: 2, maxRows: 5 } as const
 
+/**
+ * The Behaviour tab: how the agent behaves in a conversation (issue #17). Every field posts without JavaScript;
+ * the form schema turns the switches and emptied boxes into the agent's behaviour.
+ */
 export function BehaviourFields({
   fields,
   hydrated,

@@ -8,7 +8,9 @@ import { StatusBadge } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from '~/components/date-time'
 import { agentPath } from './paths'
-import type { AgentItem } from './types'
+import type { AgentItem, KnowledgeSourceOption } from './types'
+import { relevancePercent } from '~/lib/agent-knowledge'
+import { AGENT_KNOWLEDGE_MODE_LABELS, KNOWLEDGE_SOURCE_KIND_LABELS } from '~/lib/knowledge'
 
 const orDefault = (value: number | null) => (value === null ? 'Provider default' : String(value))
 
@@ -91,8 +93,67 @@ function BehaviourFacts({ agent }: { agent: AgentItem }) {
   )
 }
 
+/** What the agent answers from (issue #18). */
+function KnowledgeFacts({ agent, sources }: { agent: AgentItem; sources: KnowledgeSourceOption[] }) {
+  const byId = new Map(sources.map((source) => [source.id, source]))
+  const selected = agent.knowledgeSourceIds.flatMap((id) => byId.get(id) ?? [])
+  return (
+    <section aria-labelledby="agent-knowledge-title">
+      <Title order={4} size="h5" mb="xs" id="agent-knowledge-title">
+        Knowledge
+      </Title>
+      <dl className={classes.facts}>
+        <dt>Answers from</dt>
+        <dd>{AGENT_KNOWLEDGE_MODE_LABELS[agent.knowledgeMode]}</dd>
+        {agent.knowledgeMode === 'selected' ? (
+          <>
+            <dt>Sources</dt>
+            <dd>
+              {selected.length > 0 ? (
+                <Stack gap={2}>
+                  {selected.map((source) => (
+                    <Text span size="sm" key={source.id} style={{ overflowWrap: 'anywhere' }}>
+                      {source.title}{' '}
+                      <Text span size="xs" c="gray.7">
+                        ({KNOWLEDGE_SOURCE_KIND_LABELS[source.kind]})
+                      </Text>
+                    </Text>
+                  ))}
+                </Stack>
+              ) : (
+                <Text span size="sm" c="gray.7" fs="italic">
+                  None left: the selected sources were deleted
+                </Text>
+              )}
+            </dd>
+          </>
+        ) : null}
+        {agent.knowledgeMode === 'none' ? null : (
+          <>
+            <dt>Passages</dt>
+            <dd>Up to {agent.knowledgePassages} per answer</dd>
+            <dt>Minimum relevance</dt>
+            <dd>{relevancePercent(agent.knowledgeMinRelevance)}</dd>
+            <dt>No-answer message</dt>
+            <dd>
+              <MessageText value={agent.knowledgeNoAnswerMessage} empty="None: nothing is sent" />
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  )
+}
+
 /** The content of the agent details dialog (View). */
-export function AgentDetails({ agent }: { agent: AgentItem }) {
+export function AgentDetails({
+  agent,
+  knowledgeSources,
+}: {
+  agent: AgentItem
+  /** The organization's sources, to name the selected ones. */
+  knowledgeSources: KnowledgeSourceOption[]
+}) {
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -142,6 +203,7 @@ export function AgentDetails({ agent }: { agent: AgentItem }) {
         </Paper>
       </div>
       <BehaviourFacts agent={agent} />
+      <KnowledgeFacts agent={agent} sources={knowledgeSources} />
       <Group justify="flex-end">
         <Button
           component={Link}

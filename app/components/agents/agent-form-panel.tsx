@@ -6,7 +6,7 @@ import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { AgentForm } from './agent-form'
 import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH } from './paths'
-import type { AgentItem } from './types'
+import type { AgentItem, KnowledgeSourceOption } from './types'
 import { ignoreInterruption } from '~/lib/navigation'
 
 /** What the create and update actions answer: the form's result, the saved agent, or why it was not saved. */
@@ -17,10 +17,12 @@ export function AgentFormPanel({
   agent,
   submission,
   timeZones,
+  knowledgeSources,
 }: {
   agent?: AgentItem
   submission: DialogSubmission<SaveAnswer>
   timeZones: string[]
+  knowledgeSources: KnowledgeSourceOption[]
 }) {
   const navigate = useNavigate()
   const { hydrated, FormComponent, response, settled: done, pending } = submission
@@ -49,6 +51,7 @@ export function AgentFormPanel({
       pending={pending}
       hydrated={hydrated}
       timeZones={timeZones}
+      knowledgeSources={knowledgeSources}
       FormComponent={FormComponent}
     />
   )

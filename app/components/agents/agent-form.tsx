@@ -44,24 +44,27 @@ import {
 } from '~/lib/agent-schemas'
 import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '~/lib/agent-behaviour'
 import { BehaviourFields, type BehaviourFormValues } from './agent-behaviour-fields'
+import { KnowledgeFields, type KnowledgeFormValues } from './agent-knowledge-fields'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { AGENTS_PATH } from './paths'
-import type { AgentItem } from './types'
+import type { AgentItem, KnowledgeSourceOption } from './types'
 
 /** The form's fields by name (what Conform needs to name and look up fields; values are checked by the schemas). */
-type AgentFormFields = BehaviourFormValues & {
-  name: string
-  readableId: string
-  description: string
-  modelType: string
-  creativityLevel: number
-  systemPrompt: string
-  maxTokens: number
-  topP: number
-  topK: number
-  status: string
-}
+type AgentFormFields = BehaviourFormValues &
+  KnowledgeFormValues & {
+    name: string
+    readableId: string
+    description: string
+    modelType: string
+    creativityLevel: number
+    systemPrompt: string
+    maxTokens: number
+    topP: number
+    topK: number
+    status: string
+  }
 
 export type FormComponentType = (props: ComponentProps<typeof Form>) => ReactNode
 
@@ -86,6 +89,17 @@ const SECTIONS = [
       'fallbackMessage',
       'unreadableMessage',
       'officeHours',
+    ],
+  },
+  {
+    value: 'knowledge',
+    label: 'Knowledge',
+    fields: [
+      'knowledgeMode',
+      'knowledgeSourceIds',
+      'knowledgePassages',
+      'knowledgeMinRelevance',
+      'knowledgeNoAnswerMessage',
     ],
   },
 ] as const
@@ -286,6 +300,18 @@ function behaviourDefaults(agent: AgentItem | undefined): BehaviourFormValues {
   }
 }
 
+/** The Knowledge tab's first values: the agent's, or a new agent's defaults (all of the knowledge). */
+function knowledgeDefaults(agent: AgentItem | undefined): KnowledgeFormValues {
+  const knowledge = agent ?? AGENT_KNOWLEDGE_DEFAULTS
+  return {
+    knowledgeMode: knowledge.knowledgeMode,
+    knowledgeSourceIds: knowledge.knowledgeSourceIds,
+    knowledgePassages: knowledge.knowledgePassages,
+    knowledgeMinRelevance: knowledge.knowledgeMinRelevance,
+    knowledgeNoAnswerMessage: knowledge.knowledgeNoAnswerMessage,
+  }
+}
+
 /**
  * Create New Agent / Edit Agent. The same component serves the dialog (a fetcher's Form) and the page section
  * shown without JavaScript (a plain Form that posts the page). Validated here and again by the action, with the
@@ -297,6 +323,7 @@ export function AgentForm({
   pending,
   hydrated,
   timeZones,
+  knowledgeSources,
   FormComponent = Form,
 }: {
   agent?: AgentItem
@@ -305,6 +332,8 @@ export function AgentForm({
   hydrated: boolean
   /** The time zones office hours may use (the server's list: see timeZoneList). */
   timeZones: string[]
+  /** The organization's knowledge sources, to select from. */
+  knowledgeSources: KnowledgeSourceOption[]
   FormComponent?: FormComponentType
 }) {
   const editing = agent !== undefined
@@ -329,6 +358,7 @@ export function AgentForm({
       topK: editing ? (agent.topK ?? undefined) : AGENT_DEFAULTS.topK,
       status: agent?.status ?? AGENT_DEFAULTS.status,
       ...behaviourDefaults(agent),
+      ...knowledgeDefaults(agent),
     },
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
@@ -488,6 +518,9 @@ export function AgentForm({
         timeZones={timeZones}
         hadOfficeHours={Boolean(agent?.officeHours)}
       />
+    ),
+    knowledge: (
+      <KnowledgeFields fields={fields} sources={knowledgeSources} hydrated={hydrated} pending={pending} />
     ),
   }
 

@@ -1,7 +1,7 @@
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Alert, Code, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
-import { IconUserShare } from '@tabler/icons-react'
+import { IconBooks, IconUserShare } from '@tabler/icons-react'
 import { notifications } from '@mantine/notifications'
 import { useEffect, type FormEvent } from 'react'
 import { FormError } from '~/components/auth/form-error'
@@ -18,6 +18,7 @@ import classes from './agents.module.css'
 import { DateTime } from '~/components/date-time'
 import { AGENT_TEXTS } from './texts'
 import type { AgentItem } from './types'
+import { relevancePercent } from '~/lib/agent-knowledge'
 
 /** The Agent run result of the spec (section 3), as the Test Agent dialog shows it. */
 type AgentRunView = {
@@ -28,6 +29,67 @@ type AgentRunView = {
   modelUsed: string
   tokensUsed: { prompt: number; completion: number; total: number }
   timestamp: string
+  /** The passages the answer was grounded in, or a miss; null when knowledge played no part. */
+  knowledge: {
+    passages: { sourceId: string; title: string; headingPath: string[]; score: number; text: string }[]
+    miss: boolean
+  } | null
+}
+
+/** A question no passage answers: the model is not asked, the customer gets the no-answer message. */
+function KnowledgeMiss({ message }: { message: string }) {
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconBooks size={18} aria-hidden />}
+      title="No knowledge matched"
+    >
+      <Stack gap="sm">
+        {message ? (
+          <div>
+            <Text size="sm">The customer would get:</Text>
+            <Text size="sm" className={classes.preformatted} fw={500}>
+              {message}
+            </Text>
+          </div>
+        ) : (
+          <Text size="sm">The customer would get nothing (the no-answer message is empty).</Text>
+        )}
+        <Text size="sm">The model was not asked; the conversation would be marked Needs attention.</Text>
+      </Stack>
+    </Alert>
+  )
+}
+
+/** The passages the answer was grounded in, best first; each one's text opens on demand (no JavaScript needed). */
+function SourcesUsed({ passages }: { passages: NonNullable<AgentRunView['knowledge']>['passages'] }) {
+  return (
+    <section aria-labelledby="sources-used-title">
+      <Title order={3} size="h5" mb="xs" id="sources-used-title">
+        Sources used
+      </Title>
+      <ol className={classes.sourcesUsed}>
+        {passages.map((passage, index) => (
+          <li key={`${passage.sourceId}-${index}`}>
+            <details>
+              <summary>
+                <span className={classes.sourceWhere}>
+                  {[passage.title, ...passage.headingPath].join(' › ')}
+                </span>
+                <Text span size="xs" c="gray.7" className={classes.sourceScore}>
+                  {relevancePercent(passage.score)} relevant
+                </Text>
+              </summary>
+              <Text size="sm" className={classes.preformatted} mt={4}>
+                {passage.text}
+              </Text>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
 }
 
 /** What a handoff does in a conversation: the tool call, its reason, and what the customer would receive. */
@@ -63,7 +125,9 @@ function RunResult({ run, handoffMessage }: { run: AgentRunView; handoffMessage:
         <Title order={3} size="h5" mb="xs">
           Agent Response
         </Title>
-        {run.handoff ? (
+        {run.knowledge?.miss ? (
+          <KnowledgeMiss message={run.output} />
+        ) : run.handoff ? (
           <HandoffResult reason={run.handoff.reason} message={handoffMessage} />
         ) : (
           <Paper withBorder p="sm" bg="gray.0">
@@ -71,6 +135,9 @@ function RunResult({ run, handoffMessage }: { run: AgentRunView; handoffMessage:
           </Paper>
         )}
       </div>
+      {run.knowledge && run.knowledge.passages.length > 0 ? (
+        <SourcesUsed passages={run.knowledge.passages} />
+      ) : null}
       <div>
         <Title order={3} size="h5" mb="xs">
           Execution Details
@@ -83,7 +150,7 @@ function RunResult({ run, handoffMessage }: { run: AgentRunView; handoffMessage:
             </Text>
           </dd>
           <dt>Model Used</dt>
-          <dd>{run.modelUsed}</dd>
+          <dd>{run.modelUsed || 'None (not asked)'}</dd>
           <dt>Prompt Tokens</dt>
           <dd>{run.tokensUsed.prompt}</dd>
           <dt>Completion Tokens</dt>

@@ -7,3 +7,6 @@ export type AgentDialog = 'edit' | 'test' | 'delete'
 /** The agent's details (View), or one of its dialogs. */
 export const agentPath = (agentId: string, dialog?: AgentDialog) =>
   `${AGENTS_PATH}/${encodeURIComponent(agentId)}${dialog ? `/${dialog}` : ''}`
+
+/** The organization's knowledge sources (issue #18). */
+export const KNOWLEDGE_PATH = '/knowledge'

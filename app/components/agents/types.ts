@@ -1,20 +1,31 @@
 import type { AgentBehaviour } from '~/lib/agent-behaviour'
+import type { AgentKnowledge } from '~/lib/agent-knowledge'
+import type { KnowledgeSourceKind, KnowledgeStatus } from '~/lib/knowledge'
 import type { AgentStatus, ModelType } from '~/lib/agent-schemas'
 
 /** What the Agents screen shows of an agent (the loaders' AgentView, as the browser receives it). */
-export type AgentItem = AgentBehaviour & {
+export type AgentItem = AgentBehaviour &
+  AgentKnowledge & {
+    id: string
+    readableId: string
+    name: string
+    description: string | null
+    modelType: ModelType
+    creativityLevel: number
+    systemPrompt: string
+    maxTokens: number | null
+    topP: number | null
+    topK: number | null
+    status: AgentStatus
+    createdBy: string | null
+    createdAt: Date | string
+    updatedAt: Date | string
+  }
+
+/** A knowledge source as the agent form offers it and the details name it. */
+export type KnowledgeSourceOption = {
   id: string
-  readableId: string
-  name: string
-  description: string | null
-  modelType: ModelType
-  creativityLevel: number
-  systemPrompt: string
-  maxTokens: number | null
-  topP: number | null
-  topK: number | null
-  status: AgentStatus
-  createdBy: string | null
-  createdAt: Date | string
-  updatedAt: Date | string
+  title: string
+  kind: KnowledgeSourceKind
+  status: KnowledgeStatus
 }

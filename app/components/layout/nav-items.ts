@@ -1,4 +1,5 @@
 import {
+  IconBook2,
   IconInbox,
   IconLayoutDashboard,
   IconMessageCircle,
@@ -12,5 +13,7 @@ export const NAV_ITEMS = [
   { label: 'Conversations', to: '/conversations', icon: IconInbox, end: false },
   { label: 'Channels', to: '/channels', icon: IconMessageCircle, end: false },
   { label: 'Agents', to: '/agents', icon: IconRobot, end: false },
+  // Beyond the spec's route table: docs/decisions/045.
+  { label: 'Knowledge', to: '/knowledge', icon: IconBook2, end: false },
   { label: 'Settings', to: '/settings', icon: IconSettings, end: false },
 ] as const

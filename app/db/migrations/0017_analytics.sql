@@ -1,11 +1,3 @@
-CREATE TABLE "analytics_conversations" (
-	"conversation_id" uuid PRIMARY KEY NOT NULL,
-	"organization_id" uuid NOT NULL,
-	"channel_id" uuid NOT NULL,
-	"started_at" timestamp with time zone NOT NULL,
-	"first_response_seconds" double precision
-);
---> statement-breakpoint
 CREATE TABLE "analytics_message_buckets" (
 	"organization_id" uuid NOT NULL,
 	"channel_id" uuid NOT NULL,
@@ -26,8 +18,16 @@ CREATE TABLE "analytics_reason_buckets" (
 	"local_hour" timestamp NOT NULL,
 	"status" text NOT NULL,
 	"reason" text NOT NULL,
-	"messages" integer NOT NULL,
-	"conversation_ids" uuid[] NOT NULL
+	"messages" integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "analytics_response_buckets" (
+	"organization_id" uuid NOT NULL,
+	"channel_id" uuid NOT NULL,
+	"local_hour" timestamp NOT NULL,
+	"bin" smallint NOT NULL,
+	"conversations" integer NOT NULL,
+	CONSTRAINT "analytics_response_buckets_organization_id_local_hour_channel_id_bin_pk" PRIMARY KEY("organization_id","local_hour","channel_id","bin")
 );
 --> statement-breakpoint
 CREATE TABLE "analytics_rollup" (
@@ -50,19 +50,18 @@ CREATE TABLE "analytics_run_buckets" (
 --> statement-breakpoint
 ALTER TABLE "agent_runs" ADD COLUMN "channel_id" uuid GENERATED ALWAYS AS (case when context->>'channelId' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (context->>'channelId')::uuid end) STORED;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "time_zone" text DEFAULT 'UTC' NOT NULL;--> statement-breakpoint
-ALTER TABLE "analytics_conversations" ADD CONSTRAINT "analytics_conversations_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "analytics_conversations" ADD CONSTRAINT "analytics_conversations_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "analytics_conversations" ADD CONSTRAINT "analytics_conversations_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_message_buckets" ADD CONSTRAINT "analytics_message_buckets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_message_buckets" ADD CONSTRAINT "analytics_message_buckets_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_reason_buckets" ADD CONSTRAINT "analytics_reason_buckets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_reason_buckets" ADD CONSTRAINT "analytics_reason_buckets_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "analytics_response_buckets" ADD CONSTRAINT "analytics_response_buckets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "analytics_response_buckets" ADD CONSTRAINT "analytics_response_buckets_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_rollup" ADD CONSTRAINT "analytics_rollup_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_run_buckets" ADD CONSTRAINT "analytics_run_buckets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analytics_run_buckets" ADD CONSTRAINT "analytics_run_buckets_agent_id_agents_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."agents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "analytics_conversations_organization_started_idx" ON "analytics_conversations" USING btree ("organization_id","started_at","channel_id","first_response_seconds");--> statement-breakpoint
 CREATE INDEX "analytics_reason_buckets_organization_hour_idx" ON "analytics_reason_buckets" USING btree ("organization_id","local_hour");--> statement-breakpoint
 CREATE INDEX "analytics_run_buckets_organization_hour_idx" ON "analytics_run_buckets" USING btree ("organization_id","local_hour");--> statement-breakpoint
 CREATE INDEX "agent_runs_organization_created_idx" ON "agent_runs" USING btree ("organization_id","created_at") WHERE "agent_runs"."test_mode" = false;--> statement-breakpoint
 CREATE INDEX "conversations_organization_created_idx" ON "conversations" USING btree ("organization_id","created_at");--> statement-breakpoint
-CREATE INDEX "messages_inbound_organization_created_idx" ON "messages" USING btree ("organization_id","created_at") WHERE "messages"."direction" = 'inbound';
+CREATE INDEX "messages_inbound_organization_created_idx" ON "messages" USING btree ("organization_id","created_at") WHERE "messages"."direction" = 'inbound';--> statement-breakpoint
+CREATE INDEX "messages_inbound_reason_idx" ON "messages" USING btree ("organization_id","failure_reason","created_at","id") WHERE "messages"."direction" = 'inbound' and "messages"."failure_reason" is not null;

@@ -18,6 +18,11 @@ export type Endpoint = {
   params?: z.ZodType
   query?: z.ZodType
   body?: z.ZodType
+  /**
+   * A multipart/form-data body the endpoint takes instead of `body` (an upload): its parts by name, a file part
+   * as a File. Read no further than `maxPartBytes` per part; a larger part is a 413.
+   */
+  multipart?: { schema: z.ZodObject; maxPartBytes: number; tooLarge: string }
   /** Request headers the endpoint reads, by name (`Idempotency-Key`); documented as header parameters. */
   headers?: z.ZodObject
   response: z.ZodType

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agent-behaviour'
+import { KNOWLEDGE_DESCRIPTIONS } from '~/lib/agent-knowledge'
 import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
 import { endpoints } from './endpoints'
 import { buildOpenApiDocument } from './openapi'
 
-type Schema = { properties: Record<string, { default?: unknown }>; required?: string[] }
+type Property = {
+  default?: unknown
+  description?: string
+  enum?: unknown[]
+  minimum?: number
+  maximum?: number
+}
+type Schema = { properties: Record<string, Property>; required?: string[] }
 
 const document = buildOpenApiDocument(endpoints, 'http://localhost')
 const bodyOf = (path: string, method: string): Schema => {
@@ -23,7 +32,19 @@ describe('the OpenAPI document', () => {
         .filter(([, property]) => 'default' in property)
         .map(([name, property]) => [name, property.default]),
     )
-    expect(defaults).toEqual({ ...AGENT_DEFAULTS, ...AGENT_BEHAVIOUR_DEFAULTS })
+    expect(defaults).toEqual({ ...AGENT_DEFAULTS, ...AGENT_BEHAVIOUR_DEFAULTS, ...AGENT_KNOWLEDGE_DEFAULTS })
+  })
+
+  it('describes each knowledge field of an agent, and what a test run used of the knowledge', () => {
+    const create = bodyOf('/organizations/{orgId}/agents', 'post')
+    for (const [field, description] of Object.entries(KNOWLEDGE_DESCRIPTIONS)) {
+      expect(create.properties[field].description, field).toBe(description)
+    }
+    expect(create.properties.knowledgeMode.enum).toEqual(['all', 'selected', 'none'])
+    expect(create.properties.knowledgePassages).toMatchObject({ minimum: 1, maximum: 10 })
+    const run = JSON.stringify(document.paths['/api/v1/organizations/{orgId}/agents/{agentId}/run'].post)
+    expect(run).toContain('"miss"')
+    expect(run).toContain('"passages"')
   })
 
   it('every PATCH body has no required field', () => {
@@ -46,6 +67,23 @@ describe('the OpenAPI document', () => {
     expect(pause.requestBody.required).toBe(false)
     const create = document.paths['/api/v1/organizations/{orgId}/agents'].post as typeof pause
     expect(create.requestBody.required).toBe(true)
+  })
+
+  it("documents a knowledge upload as multipart/form-data beside the JSON body, its 413, and the refresh's 202", () => {
+    const knowledge = '/api/v1/organizations/{orgId}/knowledge'
+    const create = document.paths[knowledge].post as {
+      requestBody: { content: Record<string, { schema: Schema }> }
+      responses: Record<string, unknown>
+    }
+    expect(Object.keys(create.requestBody.content)).toEqual(['application/json', 'multipart/form-data'])
+    const form = create.requestBody.content['multipart/form-data'].schema
+    expect(form.required).toEqual(['file'])
+    expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '413']))
+    const refresh = document.paths[`${knowledge}/{sourceId}/refresh`].post as typeof create
+    expect(Object.keys(refresh.responses)).toContain('202')
+    // The static segment is its own path, not a source id.
+    expect(document.paths[`${knowledge}/search`].post).toBeDefined()
   })
 
   it('lists every endpoint of every resource file once', () => {

@@ -95,7 +95,12 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, server
             requestBody: {
               // A body the contract accepts left out (all its fields optional, as "pause" without minutes).
               required: !e.body.safeParse(undefined).success,
-              content: { 'application/json': { schema: jsonSchema(e.body, 'input') } },
+              content: {
+                'application/json': { schema: jsonSchema(e.body, 'input') },
+                ...(e.multipart
+                  ? { 'multipart/form-data': { schema: jsonSchema(e.multipart.schema, 'input') } }
+                  : {}),
+              },
             },
           }
         : {}),
@@ -108,6 +113,7 @@ export function buildOpenApiDocument(endpoints: Record<string, Endpoint>, server
         '401': failure('AUTH_TOKEN_INVALID: Authentication token is invalid or expired'),
         '403': failure('AUTH_TOKEN_MISSING, or not allowed for this role'),
         '404': failure('Not found, or not in an organization of the caller'),
+        ...(e.multipart ? { '413': failure(`PAYLOAD_TOO_LARGE: ${e.multipart.tooLarge}`) } : {}),
         '429': failure('RATE_LIMITED: Rate limit exceeded (see Retry-After)'),
         '500': failure('SERVER_ERROR: Internal server error'),
       },

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
-import { agentRuns } from '~/db/schema'
+import { agentRuns, agents } from '~/db/schema'
+import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agent-knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
+import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
 import { createModelClient } from '~/integrations/llm/model.server'
 import {
   AGENT_DEFAULTS,
@@ -14,6 +17,7 @@ import {
 } from '~/lib/agent-schemas'
 import { startOpenAiFake } from '../../../tests/fakes/openai-server'
 import { openTestDatabase } from '../../../tests/setup/database'
+import { addTestShop } from '../../../tests/setup/knowledge'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { archiveAgent, createAgent, getAgent, listAgents, updateAgent } from './agents.server'
 import { runAgent } from './run-agent.server'
@@ -139,6 +143,85 @@ describe('agents', () => {
   })
 })
 
+describe('what an agent answers from (issue #18)', () => {
+  it('a new agent answers from all of the knowledge; an agent made before answers from none', async () => {
+    const scope = await newScope()
+    expect(await createAgent(scope, input())).toMatchObject(AGENT_KNOWLEDGE_DEFAULTS)
+    const { name, readableId, systemPrompt } = input()
+    const viaApi = await createAgent(scope, createAgentBodySchema.parse({ name, readableId, systemPrompt }))
+    expect(viaApi).toMatchObject({ ...AGENT_KNOWLEDGE_DEFAULTS, knowledgeMode: 'all' })
+    // A row as agents were stored before the knowledge columns: their defaults.
+    const [before] = await handle.db
+      .insert(agents)
+      .values({
+        organizationId: scope.organizationId,
+        readableId: `old-${randomUUID().slice(0, 8)}`,
+        name: 'Old agent',
+        modelType: 'medium',
+        creativityLevel: 0.7,
+        systemPrompt: 'You are an old agent.',
+      })
+      .returning({ id: agents.id })
+    expect(await getAgent(scope, before.id)).toMatchObject({
+      knowledgeMode: 'none',
+      knowledgeSourceIds: [],
+      knowledgePassages: 5,
+      knowledgeMinRelevance: 0.2,
+    })
+  })
+
+  it("selects only the organization's own sources; another's or an unknown id is refused and not stored", async () => {
+    const [scope, other] = await Promise.all([newScope(), newScope()])
+    const { shipping } = await addTestShop(handle.db, scope.organizationId)
+    const theirs = await addTestShop(handle.db, other.organizationId)
+    const selecting = (ids: string[]) => input({ knowledgeMode: 'selected', knowledgeSourceIds: ids })
+
+    const agent = await createAgent(scope, selecting([shipping.id]))
+    expect(agent).toMatchObject({ knowledgeMode: 'selected', knowledgeSourceIds: [shipping.id] })
+
+    const foreign = AGENT_KNOWLEDGE_TEXTS.foreignSource(theirs.shipping.id)
+    await expect(createAgent(scope, selecting([shipping.id, theirs.shipping.id]))).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: foreign,
+      details: { knowledgeSourceIds: [foreign] },
+    })
+    const unknown = randomUUID()
+    await expect(
+      updateAgent(scope, agent.id, patchAgentBodySchema.parse({ knowledgeSourceIds: [unknown] })),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: AGENT_KNOWLEDGE_TEXTS.foreignSource(unknown),
+    })
+    // Switching an agent with no selection to "Selected sources" needs one.
+    const all = await createAgent(scope, input())
+    await expect(
+      updateAgent(scope, all.id, patchAgentBodySchema.parse({ knowledgeMode: 'selected' })),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: AGENT_KNOWLEDGE_TEXTS.selectSource })
+    expect(await getAgent(scope, agent.id)).toEqual(agent)
+    expect(await getAgent(scope, all.id)).toEqual(all)
+  })
+
+  it('a partial update changes only the knowledge fields given', async () => {
+    const scope = await newScope()
+    const { returns } = await addTestShop(handle.db, scope.organizationId)
+    const agent = await createAgent(scope, input())
+    const steps: Record<string, unknown>[] = [
+      { knowledgePassages: 3 },
+      { knowledgeMinRelevance: 0.55 },
+      { knowledgeNoAnswerMessage: '' },
+      { knowledgeSourceIds: [returns.id] },
+      { knowledgeMode: 'selected' },
+      { knowledgeMode: 'none' },
+    ]
+    let expected = agent
+    for (const step of steps) {
+      const updated = await updateAgent(scope, agent.id, patchAgentBodySchema.parse(step))
+      expected = { ...expected, ...step, updatedAt: updated.updatedAt }
+      expect(updated, JSON.stringify(step)).toEqual(expected)
+    }
+  })
+})
+
 describe('running an agent against an OpenAI-compatible model over HTTP', () => {
   const models = () =>
     createModelClient({
@@ -190,6 +273,86 @@ describe('running an agent against an OpenAI-compatible model over HTTP', () => 
     expect(runs).toHaveLength(1)
     expect(runs[0].error).toBeTruthy()
     expect(runs[0].testMode).toBe(false)
+  })
+
+  it("grounds the test message in the agent's knowledge: the prompt carries the passages, the result names them", async () => {
+    const scope = await newScope()
+    const { shipping } = await addTestShop(handle.db, scope.organizationId)
+    const agent = await createAgent(scope, input())
+    const before = fake.requests.length
+    const result = await runAgent(
+      scope,
+      agent.id,
+      { input: 'How much does shipping cost?', context: TEST_RUN_CONTEXT },
+      { models: models() },
+    )
+    const system = JSON.stringify(fake.requests[before].body.messages[0])
+    expect(system).toContain('You are a helpful support agent.')
+    expect(system).toContain(KNOWLEDGE_INSTRUCTION)
+    expect(system).toContain('Standard shipping within Germany costs 4.90 EUR')
+    expect(result.knowledge).toMatchObject({
+      miss: false,
+      passages: [
+        {
+          sourceId: shipping.id,
+          title: 'How much does shipping cost?',
+          headingPath: [],
+          text: expect.stringContaining('4.90 EUR'),
+        },
+      ],
+    })
+    expect(result.knowledge?.passages[0].score).toBeGreaterThanOrEqual(agent.knowledgeMinRelevance)
+    const [run] = await handle.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.executionId, result.executionId))
+    expect(run.knowledge).toEqual([expect.objectContaining({ sourceId: shipping.id })])
+  })
+
+  it('a test question no passage answers is not given to the model: the result is the no-answer message', async () => {
+    const scope = await newScope()
+    await addTestShop(handle.db, scope.organizationId)
+    const agent = await createAgent(scope, input())
+    const before = fake.requests.length
+    const result = await runAgent(
+      scope,
+      agent.id,
+      { input: 'Do you repair vintage typewriters?', context: TEST_RUN_CONTEXT },
+      { models: models() },
+    )
+    expect(fake.requests.length).toBe(before)
+    expect(result).toMatchObject({
+      output: agent.knowledgeNoAnswerMessage,
+      handoff: null,
+      modelUsed: '',
+      tokensUsed: { prompt: 0, completion: 0, total: 0 },
+      knowledge: { passages: [], miss: true },
+    })
+    const [run] = await handle.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.executionId, result.executionId))
+    expect(run).toMatchObject({
+      testMode: true,
+      modelUsed: null,
+      output: agent.knowledgeNoAnswerMessage,
+      knowledge: [],
+      context: expect.objectContaining({ knowledgeMiss: true }),
+    })
+  })
+
+  it('an organization without knowledge, or an agent that uses none, answers from the prompt alone', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    const before = fake.requests.length
+    const result = await runAgent(
+      scope,
+      agent.id,
+      { input: 'Do you repair typewriters?' },
+      { models: models() },
+    )
+    expect(result).toMatchObject({ output: 'Echo: Do you repair typewriters?', knowledge: null })
+    expect(JSON.stringify(fake.requests[before].body.messages[0])).not.toContain(KNOWLEDGE_INSTRUCTION)
   })
 
   it('an archived agent does not run', async () => {

@@ -1,11 +1,13 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm'
-import { agents, users } from '~/db/schema'
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm'
+import { agents, knowledgeSources, users } from '~/db/schema'
 import type { AgentChanges, AgentRecord, AgentStatus, CreateAgentInput } from '~/lib/agent-schemas'
 import { isUniqueViolation } from '~/db/errors.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { isUuid } from '~/lib/input'
 import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agent-behaviour'
+import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agent-knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
 
 export const AGENT_NOT_FOUND = 'Agent not found'
 export const READABLE_ID_TAKEN = 'An agent with this ID already exists in this organization'
@@ -32,6 +34,11 @@ const columns = {
   fallbackMessage: agents.fallbackMessage,
   unreadableMessage: agents.unreadableMessage,
   officeHours: agents.officeHours,
+  knowledgeMode: agents.knowledgeMode,
+  knowledgeSourceIds: agents.knowledgeSourceIds,
+  knowledgePassages: agents.knowledgePassages,
+  knowledgeMinRelevance: agents.knowledgeMinRelevance,
+  knowledgeNoAnswerMessage: agents.knowledgeNoAnswerMessage,
   createdAt: agents.createdAt,
   updatedAt: agents.updatedAt,
 }
@@ -75,7 +82,43 @@ export async function getAgent(scope: OrganizationScope, agentId: string): Promi
   return toView(row)
 }
 
+/**
+ * The knowledge an agent answers from must be its own organization's: an id of another organization's source (or
+ * of none) is refused, never stored. With "Selected sources", at least one. `sourceIds` are the ids given, which
+ * are checked; ids stored before may name a source deleted since, which is simply no longer found.
+ */
+async function checkKnowledge(
+  scope: OrganizationScope,
+  mode: AgentView['knowledgeMode'],
+  selected: string[],
+  sourceIds: string[] | undefined,
+) {
+  if (mode === 'selected' && selected.length === 0) {
+    const message = AGENT_KNOWLEDGE_TEXTS.selectSource
+    throw new AppError('VALIDATION_ERROR', message, { knowledgeSourceIds: [message] })
+  }
+  if (!sourceIds?.length) return
+  const found = await scope.db
+    .select({ id: knowledgeSources.id })
+    .from(knowledgeSources)
+    .where(
+      and(eq(knowledgeSources.organizationId, scope.organizationId), inArray(knowledgeSources.id, sourceIds)),
+    )
+  const known = new Set(found.map((row) => row.id))
+  const unknown = sourceIds.find((id) => !known.has(id))
+  if (unknown) {
+    const message = AGENT_KNOWLEDGE_TEXTS.foreignSource(unknown)
+    throw new AppError('VALIDATION_ERROR', message, { knowledgeSourceIds: [message] })
+  }
+}
+
+/** Each id once, in the order given (uuids compare in lower case, as PostgreSQL returns them). */
+const uniqueIds = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))]
+
 export async function createAgent(scope: OrganizationScope, input: CreateAgentInput): Promise<AgentView> {
+  const knowledgeSourceIds = uniqueIds(input.knowledgeSourceIds ?? [])
+  const knowledgeMode = input.knowledgeMode ?? AGENT_KNOWLEDGE_DEFAULTS.knowledgeMode
+  await checkKnowledge(scope, knowledgeMode, knowledgeSourceIds, knowledgeSourceIds)
   try {
     const [created] = await scope.db
       .insert(agents)
@@ -83,8 +126,11 @@ export async function createAgent(scope: OrganizationScope, input: CreateAgentIn
         organizationId: scope.organizationId,
         createdBy: scope.userId,
         // A new agent waits for bursts and may hand over; the columns' defaults are for agents made before.
+        // A new agent answers from all of the organization's knowledge; agents made before answer from none.
         ...AGENT_BEHAVIOUR_DEFAULTS,
+        ...AGENT_KNOWLEDGE_DEFAULTS,
         ...input,
+        knowledgeSourceIds,
         description: input.description || null,
       })
       .returning({ id: agents.id })
@@ -103,11 +149,22 @@ export async function updateAgent(
   agentId: string,
   { readableId: _immutable, description, ...changes }: AgentChanges,
 ): Promise<AgentView> {
-  await getAgent(scope, agentId)
+  const current = await getAgent(scope, agentId)
+  const { knowledgeMode } = changes
+  const knowledgeSourceIds = changes.knowledgeSourceIds && uniqueIds(changes.knowledgeSourceIds)
+  if (knowledgeMode !== undefined || knowledgeSourceIds !== undefined) {
+    await checkKnowledge(
+      scope,
+      knowledgeMode ?? current.knowledgeMode,
+      knowledgeSourceIds ?? current.knowledgeSourceIds,
+      knowledgeSourceIds,
+    )
+  }
   await scope.db
     .update(agents)
     .set({
       ...changes,
+      knowledgeSourceIds,
       ...(description === undefined ? {} : { description: description || null }),
       updatedAt: new Date(),
     })

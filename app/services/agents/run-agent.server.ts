@@ -7,6 +7,22 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
+import type { KnowledgeHit } from '~/lib/knowledge'
+import {
+  groundQuestion,
+  groundedSystemPrompt,
+  usedPassagesOf,
+} from '~/services/knowledge/agent-knowledge.server'
+
+/** A passage the answer was grounded in, as the Test Agent dialog and the run API show it. */
+export type RunPassage = Pick<KnowledgeHit, 'sourceId' | 'title' | 'headingPath' | 'score' | 'text' | 'url'>
+
+/**
+ * What knowledge the run used: the passages its prompt carried, or a miss (no passage answered: the model was not
+ * asked and the output is the agent's no-answer message). Null when knowledge played no part (the agent uses none,
+ * its organization has none yet, or the message was small talk).
+ */
+export type RunKnowledge = { passages: RunPassage[]; miss: boolean } | null
 
 export type AgentRunResult = {
   output: string
@@ -17,6 +33,7 @@ export type AgentRunResult = {
   tokensUsed: { prompt: number; completion: number; total: number }
   latencyMs: number
   timestamp: string
+  knowledge: RunKnowledge
 }
 
 type AgentCall = {
@@ -34,6 +51,8 @@ type AgentCall = {
     | 'handoffEnabled'
   >
   messages: ChatMessage[]
+  /** Knowledge passages the answer is grounded in: they go into the system prompt and the run records them. */
+  knowledge?: KnowledgeHit[]
   testMode: boolean
   context?: Record<string, unknown>
   models: Pick<ModelClient, 'generate'>
@@ -46,7 +65,16 @@ type AgentCall = {
  * and rethrown as the ModelError it was; a successful one is returned for the caller to store (executeAgent
  * stores it alone, the reply pipeline with the answer, in one statement).
  */
-export async function callAgentModel({ db, agent, messages, testMode, context, models, signal }: AgentCall) {
+export async function callAgentModel({
+  db,
+  agent,
+  messages,
+  knowledge = [],
+  testMode,
+  context,
+  models,
+  signal,
+}: AgentCall) {
   const base = {
     executionId: `exec_${randomUUID()}`,
     organizationId: agent.organizationId,
@@ -54,12 +82,13 @@ export async function callAgentModel({ db, agent, messages, testMode, context, m
     input: messages.at(-1)?.content ?? '',
     testMode,
     context: context ?? null,
+    knowledge: knowledge.length > 0 ? usedPassagesOf(knowledge) : null,
   }
   const started = performance.now()
   try {
     const result = await models.generate({
       tier: agent.modelType,
-      system: agent.systemPrompt,
+      system: groundedSystemPrompt(agent.systemPrompt, knowledge),
       messages,
       temperature: agent.creativityLevel,
       topP: agent.topP ?? undefined,
@@ -104,7 +133,7 @@ export async function executeAgent(call: AgentCall): Promise<{ run: AgentRun; ou
   return { run: await recordRun(call.db, run), output }
 }
 
-export function toRunResult(run: AgentRun, output: string): AgentRunResult {
+export function toRunResult(run: AgentRun, output: string, knowledge: RunKnowledge = null): AgentRunResult {
   return {
     output,
     handoff: run.handoffReason === null ? null : { reason: run.handoffReason },
@@ -113,7 +142,50 @@ export function toRunResult(run: AgentRun, output: string): AgentRunResult {
     tokensUsed: { prompt: run.promptTokens, completion: run.completionTokens, total: run.totalTokens },
     latencyMs: run.latencyMs,
     timestamp: run.createdAt.toISOString(),
+    knowledge,
   }
+}
+
+const runPassagesOf = (hits: KnowledgeHit[]): RunPassage[] =>
+  hits.map(({ sourceId, title, headingPath, score, text, url }) => ({
+    sourceId,
+    title,
+    headingPath,
+    score,
+    text,
+    url,
+  }))
+
+/**
+ * A test question that no passage answers: as in a conversation, the model is not asked. The run is recorded (with
+ * no model and no tokens) so that the test shows in the agent's history with what the customer would get.
+ */
+async function recordKnowledgeMiss(
+  db: Database,
+  agent: AgentView,
+  input: string,
+  { testMode, context }: { testMode: boolean; context: Record<string, unknown> | undefined },
+): Promise<AgentRunResult> {
+  const [run] = await db
+    .insert(agentRuns)
+    .values({
+      executionId: `exec_${randomUUID()}`,
+      organizationId: agent.organizationId,
+      agentId: agent.id,
+      input,
+      testMode,
+      context: { ...context, knowledgeMiss: true },
+      knowledge: [],
+      output: agent.knowledgeNoAnswerMessage,
+      modelUsed: null,
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      latencyMs: 0,
+      handoffReason: null,
+    })
+    .returning()
+  return toRunResult(run, agent.knowledgeNoAnswerMessage, { passages: [], miss: true })
 }
 
 /** POST .../agents/{id}/run and the Test Agent dialog: one message, the agent's answer, the run's details. */
@@ -125,16 +197,22 @@ export async function runAgent(
 ): Promise<AgentRunResult> {
   const agent = await getAgent(scope, agentId)
   if (agent.status === 'archived') throw new AppError('CONFLICT', 'An archived agent cannot run')
+  const testMode = context?.metadata?.testMode === true
+  // Grounded as the reply pipeline grounds a customer's question (reply.server.ts).
+  const grounding = await groundQuestion(scope.db, agent, input)
+  if (grounding.kind === 'miss') return recordKnowledgeMiss(scope.db, agent, input, { testMode, context })
+  const hits = grounding.kind === 'passages' ? grounding.hits : []
   try {
     const { run, output } = await executeAgent({
       db: scope.db,
       agent,
       messages: [{ role: 'user', content: input }],
-      testMode: context?.metadata?.testMode === true,
+      knowledge: hits,
+      testMode,
       context,
       models,
     })
-    return toRunResult(run, output)
+    return toRunResult(run, output, hits.length > 0 ? { passages: runPassagesOf(hits), miss: false } : null)
   } catch (error) {
     if (error instanceof ModelError) throw new AppError('UPSTREAM_ERROR', error.message, { kind: error.kind })
     throw error

@@ -3,8 +3,9 @@ import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import type { AnalyticsGranularity } from '~/lib/analytics'
+import { percentileOf, responseBinOf, UNANSWERED_BIN, type ResponseHistogram } from './response-histogram'
 
-// The dashboard's statements (docs/decisions/044). Each reads the rollup (quarter-hour buckets written by the
+// The dashboard's statements (docs/decisions/044). Each reads the rollup (local-hour buckets written by the
 // analytics-rollup job, see rollup.server.ts) before `analytics_rollup.rolled_until`, and the source tables from
 // that instant on (the last minutes, or everything before the job's first run), as one UNION ALL, and groups the
 // result into few rows. The rollup is written by the same row definitions (the `*Source` fragments below), so
@@ -70,9 +71,6 @@ export async function readRollup(db: Database, organizationId: string) {
   return row ? { timeZone: row.timeZone, until: Number(row.until) } : undefined
 }
 
-/** The rollup's part of the period, in instants (analytics_conversations): before `rolled_until`. */
-const rolledPart = (column: SQL, filter: PeriodFilter) =>
-  sql`${column} >= ${startOf(filter)} and ${column} < least(${endOf(filter)}, ${rolledUntil(filter)})`
 /** The rollup's part of the period, in local hours (the buckets): the period's dates, before `rolled_until`. */
 function rolledHours(column: SQL, filter: PeriodFilter) {
   const until =
@@ -91,9 +89,16 @@ const livePart = (column: SQL, filter: PeriodFilter) =>
  * them took 2-3 s for a statement that runs in 100 ms) and room to sort a period's conversations in memory for the
  * percentiles (bench:analytics, docs/decisions/044).
  */
-function read(db: Database, query: SQL) {
+function read(db: Database, query: SQL, { walk = false }: { walk?: boolean } = {}) {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`)
+    if (walk) {
+      // A walk along an index (reasonRows): each step wants the newest row after the last one. The planner
+      // estimates one row per step (the reason and status are the outer row's, of unknown selectivity) and would
+      // read every message of the reason into a bitmap and sort it, for each step (6-9 s at 1,000,000 messages).
+      await tx.execute(sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
+        set_config('enable_incremental_sort', 'off', true)`)
+    }
     return tx.execute(query)
   })
 }
@@ -180,21 +185,29 @@ export const conversationSource = (where: SQL) => sql`
   where ${where}`
 
 /**
- * Customer messages not answered by the AI with a reason (failed, or left to a person: no agent, out of hours...;
- * not "the AI is paused", a person's choice), by `bucket`, channel, status and reason, with the bucket's latest
- * `perReason` conversations.
+ * Conversations started by `bucket` (over `c.started_at`) and channel, counted per bin of their first-response
+ * time (response-histogram.ts), from `conversations c` under `where`.
  */
-export const reasonSource = (bucket: SQL, where: SQL, perReason: number) => sql`
-  select bucket, organization_id, channel_id, status, reason, sum(n)::int as messages,
-    (array_agg(conversation_id order by last_at desc))[1:${perReason}] as conversation_ids
-  from (
-    select ${bucket} as bucket, m.organization_id, m.channel_id, m.status, m.failure_reason as reason,
-      m.conversation_id, count(*) as n, max(m.created_at) as last_at
-    from messages m
-    where m.direction = 'inbound' and m.status in ('failed', 'received') and m.failure_reason is not null
-      and m.failure_reason <> ${REPLY_FAILURES.aiPaused} and ${where}
-    group by 1, 2, 3, 4, 5, 6
-  ) t
+export const responseSource = (bucket: SQL, where: SQL) => sql`
+  select ${bucket} as bucket, c.organization_id, c.channel_id, ${responseBinOf(sql`c.first_response_seconds`)} as bin,
+    count(*)::int as conversations
+  from (${conversationSource(where)}) c
+  group by 1, 2, 3, 4`
+
+/** A customer message counted under a failure reason (see reasonSource); the partial index's condition first. */
+const REASON_MESSAGE = (m: string) =>
+  sql`${sql.raw(m)}.direction = 'inbound' and ${sql.raw(m)}.failure_reason is not null
+    and ${sql.raw(m)}.status in ('failed', 'received') and ${sql.raw(m)}.failure_reason <> ${REPLY_FAILURES.aiPaused}`
+
+/**
+ * Customer messages not answered by the AI with a reason (failed, or left to a person: no agent, out of hours...;
+ * not "the AI is paused", a person's choice), by `bucket`, channel, status and reason.
+ */
+export const reasonSource = (bucket: SQL, where: SQL) => sql`
+  select ${bucket} as bucket, m.organization_id, m.channel_id, m.status, m.failure_reason as reason,
+    count(*)::int as messages
+  from messages m
+  where ${REASON_MESSAGE('m')} and ${where}
   group by 1, 2, 3, 4, 5`
 
 export type OutcomeRow = {
@@ -294,40 +307,57 @@ export type StartedRow = {
 /**
  * Conversations started in the period (created: their first message either way) and the median and 90th
  * percentile of their first-response times, overall, per bucket, per channel and per the agent assigned to the
- * channel now.
+ * channel now. Read from the response-time histogram (response-histogram.ts): the bins of each grouping are summed
+ * in SQL (a few hundred rows) and their percentiles read here.
  */
 export async function startedRows(db: Database, filter: PeriodFilter): Promise<StartedRow[]> {
   const org = filter.organizationId
   const result = await read(
     db,
     sql`
-    with started as (
-      select ${bucketOf(sql`s.started_at`, filter)} as bucket, s.channel_id, ch.agent_id, s.first_response_seconds as seconds
-      from (
-        select a.started_at, a.channel_id, a.first_response_seconds
-        from analytics_conversations a
-        where a.organization_id = ${org} and ${rolledPart(sql`a.started_at`, filter)}
-          and ${inChannels(sql`a.channel_id`, filter)}
-        union all
-        select started_at, channel_id, first_response_seconds
-        from (${conversationSource(
-          sql`c.organization_id = ${org} and ${livePart(sql`c.created_at`, filter)}
-            and ${inChannels(sql`c.channel_id`, filter)}`,
-        )}) live
-      ) s
-      join channels ch on ch.id = s.channel_id
-    )
     select
-      case grouping(bucket, channel_id, agent_id)
+      case grouping(bucket, s.channel_id, ch.agent_id)
         when 7 then 'total' when 3 then 'bucket' when 5 then 'channel' else 'agent' end as by,
-      ${bucketName(sql`bucket`, filter)} as bucket, channel_id as "channelId", agent_id as "agentId",
-      count(*)::int as started, count(seconds)::int as answered,
-      percentile_cont(0.5) within group (order by seconds) as median,
-      percentile_cont(0.9) within group (order by seconds) as p90
-    from started
-    group by grouping sets ((), (bucket), (channel_id), (agent_id))`,
+      ${bucketName(sql`bucket`, filter)} as bucket, s.channel_id as "channelId", ch.agent_id as "agentId",
+      s.bin, sum(s.conversations)::int as conversations
+    from (
+      select ${bucketOfHour(sql`b.local_hour`, filter)} as bucket, b.channel_id, b.bin, b.conversations
+      from analytics_response_buckets b
+      where b.organization_id = ${org} and ${rolledHours(sql`b.local_hour`, filter)}
+        and ${inChannels(sql`b.channel_id`, filter)}
+      union all
+      select bucket, channel_id, bin, conversations
+      from (${responseSource(
+        bucketOf(sql`c.started_at`, filter),
+        sql`c.organization_id = ${org} and ${livePart(sql`c.created_at`, filter)}
+          and ${inChannels(sql`c.channel_id`, filter)}`,
+      )}) live
+    ) s
+    join channels ch on ch.id = s.channel_id
+    group by grouping sets ((s.bin), (bucket, s.bin), (s.channel_id, s.bin), (ch.agent_id, s.bin))`,
   )
-  return rowsOf<StartedRow>(result)
+  type BinRow = Omit<StartedRow, 'started' | 'answered' | 'median' | 'p90'> & {
+    bin: number
+    conversations: number
+  }
+  const groups = new Map<string, { row: BinRow; started: number; histogram: ResponseHistogram }>()
+  for (const row of rowsOf<BinRow>(result)) {
+    const key = JSON.stringify([row.by, row.bucket, row.channelId, row.agentId])
+    let group = groups.get(key)
+    if (!group) groups.set(key, (group = { row, started: 0, histogram: new Map() }))
+    group.started += row.conversations
+    if (row.bin !== UNANSWERED_BIN) group.histogram.set(row.bin, row.conversations)
+  }
+  return [...groups.values()].map(({ row, started, histogram }) => ({
+    by: row.by,
+    bucket: row.bucket,
+    channelId: row.channelId,
+    agentId: row.agentId,
+    started,
+    answered: [...histogram.values()].reduce((sum, n) => sum + n, 0),
+    median: percentileOf(histogram, 0.5),
+    p90: percentileOf(histogram, 0.9),
+  }))
 }
 
 export type ReasonRow = {
@@ -337,38 +367,53 @@ export type ReasonRow = {
   conversationIds: string[]
 }
 
-/** The period's most frequent reasons (see reasonSource), each with its latest conversations. */
+/**
+ * The period's most frequent reasons (see reasonSource), counted from the rollup, each with its latest
+ * conversations read from the messages: newest first along messages_inbound_reason_idx, one more distinct
+ * conversation per step (a recursive walk that stops at `perReason`, not a scan of the reason's messages).
+ */
 export async function reasonRows(db: Database, filter: PeriodFilter, limit: number, perReason: number) {
   const org = filter.organizationId
+  const latestOf = (steps: SQL) => sql`
+    select m.conversation_id, m.created_at, m.id from messages m
+    where m.organization_id = ${org} and ${REASON_MESSAGE('m')} and m.failure_reason = t.reason
+      and m.status = t.status and m.created_at >= ${startOf(filter)} and m.created_at < ${endOf(filter)}
+      and ${inChannels(sql`m.channel_id`, filter)} ${steps}
+    order by m.created_at desc, m.id desc limit 1`
   const result = await read(
     db,
     sql`
-    with rows as materialized (
-      select b.local_hour as at, b.status, b.reason, b.messages, b.conversation_ids
-      from analytics_reason_buckets b
-      where b.organization_id = ${org} and ${rolledHours(sql`b.local_hour`, filter)}
-        and ${inChannels(sql`b.channel_id`, filter)}
-      union all
-      select bucket, status, reason, messages, conversation_ids
-      from (${reasonSource(
-        sql`m.created_at at time zone ${filter.timeZone}`,
-        sql`m.organization_id = ${org} and ${livePart(sql`m.created_at`, filter)}
-          and ${inChannels(sql`m.channel_id`, filter)}`,
-        perReason,
-      )}) live
-    ), top as (
-      select status, reason, sum(messages)::int as messages from rows
+    with top as (
+      select status, reason, sum(messages)::int as messages from (
+        select b.status, b.reason, b.messages
+        from analytics_reason_buckets b
+        where b.organization_id = ${org} and ${rolledHours(sql`b.local_hour`, filter)}
+          and ${inChannels(sql`b.channel_id`, filter)}
+        union all
+        select status, reason, messages
+        from (${reasonSource(
+          sql`null::timestamp`,
+          sql`m.organization_id = ${org} and ${livePart(sql`m.created_at`, filter)}
+            and ${inChannels(sql`m.channel_id`, filter)}`,
+        )}) live
+      ) t
       group by 1, 2 order by 3 desc, 2 limit ${limit}
     )
     select t.status, t.reason, t.messages, array(
-      select id::text from (
-        select u.id, max(r.at) as at from rows r cross join lateral unnest(r.conversation_ids) u(id)
-        where r.status = t.status and r.reason = t.reason group by u.id
-        order by at desc, u.id limit ${perReason}
-      ) latest
+      with recursive latest as (
+        select first.*, array[first.conversation_id] as seen from (${latestOf(sql``)}) first
+        union all
+        select next.conversation_id, next.created_at, next.id, l.seen || next.conversation_id
+        from latest l cross join lateral (${latestOf(
+          sql`and (m.created_at, m.id) < (l.created_at, l.id) and m.conversation_id <> all(l.seen)`,
+        )}) next
+        where cardinality(l.seen) < ${perReason}
+      )
+      select conversation_id::text from latest
     ) as "conversationIds"
     from top t
     order by t.messages desc, t.reason`,
+    { walk: true },
   )
   return rowsOf<ReasonRow>(result)
 }

@@ -10,7 +10,11 @@ import { withTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { getAnalytics } from './analytics.server'
 import { rollUpAnalytics } from './rollup.server'
+import { RESPONSE_BIN_ERROR } from './response-histogram'
 import { updateOrganizationTimeZone } from '~/services/organizations/organizations.server'
+
+/** A first-response time read from the histogram: within a bin's error of the exact time (response-histogram.ts). */
+const about = (seconds: number) => expect.closeTo(seconds, -Math.log10(2 * seconds * RESPONSE_BIN_ERROR))
 
 // A known set of conversations across two days, near midnight in UTC and in New York (UTC-4 on these days), and
 // every figure asserted exactly in both zones. Rows are inserted as the pipeline leaves them (statuses, runs,
@@ -239,8 +243,8 @@ describe('getAnalytics', () => {
       waiting: 1,
       aiAnswerRate: 4 / 9,
       // c1 30 s, c2 120 s, c6 60 s; c3 and c4 not answered.
-      firstResponseMedianSeconds: 60,
-      firstResponseP90Seconds: 108,
+      firstResponseMedianSeconds: about(60),
+      firstResponseP90Seconds: about(108),
       conversationsAnswered: 3,
       conversationsStarted: 5,
       handoffs: 1,
@@ -263,7 +267,7 @@ describe('getAnalytics', () => {
       received: 4,
       answeredByAi: 4,
       conversationsStarted: 2,
-      firstResponseMedianSeconds: 45,
+      firstResponseMedianSeconds: about(45),
       handoffs: 1,
       promptTokens: 4000,
       completionTokens: 700,
@@ -280,8 +284,8 @@ describe('getAnalytics', () => {
       notAnswered: 3,
       waiting: 1,
       conversationsStarted: 3,
-      firstResponseMedianSeconds: 120,
-      firstResponseP90Seconds: 120,
+      firstResponseMedianSeconds: about(120),
+      firstResponseP90Seconds: about(120),
       handoffs: 0,
       promptTokens: 500,
       completionTokens: 50,
@@ -301,7 +305,7 @@ describe('getAnalytics', () => {
       paused: 1,
       aiAnswerRate: 3 / 5,
       conversationsStarted: 2,
-      firstResponseMedianSeconds: 75,
+      firstResponseMedianSeconds: about(75),
       promptTokens: 3000,
       completionTokens: 600,
       cost: 0.00081,
@@ -317,7 +321,7 @@ describe('getAnalytics', () => {
       waiting: 1,
       aiAnswerRate: 1 / 4,
       conversationsStarted: 3,
-      firstResponseMedianSeconds: 60,
+      firstResponseMedianSeconds: about(60),
       promptTokens: 1500,
       completionTokens: 150,
       cost: 0.0035,
@@ -349,8 +353,8 @@ describe('getAnalytics', () => {
       answeredByPerson: 1,
       notAnswered: 3,
       conversationsStarted: 5,
-      firstResponseMedianSeconds: 30,
-      firstResponseP90Seconds: 102,
+      firstResponseMedianSeconds: about(30),
+      firstResponseP90Seconds: about(102),
       promptTokens: 3600,
       completionTokens: 660,
       cost: 0.000831,
@@ -489,6 +493,87 @@ describe('the rollup', () => {
     expect((await getAnalytics(t.scope, query())).totals).toMatchObject({ answeredByAi: 5, waiting: 0 })
     await rollUpAnalytics(db, { now: new Date('2025-03-13T00:20:00Z') })
     expect((await getAnalytics(t.scope, query())).totals).toMatchObject({ answeredByAi: 4, waiting: 1 })
+  })
+})
+
+describe('the failure reasons', () => {
+  it('link the latest conversations of each reason, newest first and each once, in the period and the filter', async () => {
+    const db = getDb()
+    const u = await seedTenant(db, 'Reasons')
+    const org = u.scope.organizationId
+    const ids: string[] = []
+    // Seven more conversations left with no agent on A, one an hour on the 11th from 01:00Z; the third gets two
+    // more messages at 09:xx (so it is the newest); one on B at 23:00Z; one on A the day after the period.
+    for (let i = 0; i < 7; i++) {
+      const at = new Date(Date.UTC(2025, 2, 11, 1 + i))
+      const [c] = await db
+        .insert(conversations)
+        .values({
+          organizationId: org,
+          channelId: u.chA,
+          platformChatId: `r${i}-${randomUUID()}`,
+          createdAt: at,
+        })
+        .returning({ id: conversations.id })
+      ids.push(c.id)
+      const times = i === 2 ? [at, new Date('2025-03-11T09:10:00Z'), new Date('2025-03-11T09:20:00Z')] : [at]
+      for (const createdAt of times) {
+        await db.insert(messages).values({
+          organizationId: org,
+          channelId: u.chA,
+          conversationId: c.id,
+          direction: 'inbound',
+          text: 'hi',
+          status: 'received',
+          failureReason: NO_AGENT,
+          createdAt,
+        })
+      }
+    }
+    const late = async (channelId: string, at: string) => {
+      const [c] = await db
+        .insert(conversations)
+        .values({
+          organizationId: org,
+          channelId,
+          platformChatId: `late-${randomUUID()}`,
+          createdAt: new Date(at),
+        })
+        .returning({ id: conversations.id })
+      await db.insert(messages).values({
+        organizationId: org,
+        channelId,
+        conversationId: c.id,
+        direction: 'inbound',
+        text: 'hi',
+        status: 'received',
+        failureReason: NO_AGENT,
+        createdAt: new Date(at),
+      })
+      return c.id
+    }
+    const onB = await late(u.chB, '2025-03-11T23:00:00Z')
+    await late(u.chA, '2025-03-12T08:00:00Z')
+
+    const links = async (q: Partial<AnalyticsQuery> = {}) =>
+      (await getAnalytics(u.scope, query(q))).failureReasons.find((r) => r.reason === NO_AGENT)
+    const expected = {
+      reason: NO_AGENT,
+      kind: 'not_answered',
+      // c4's, 9 of the new ones on A (with the third's two more), B's late one.
+      messages: 11,
+      conversationIds: [onB, u.conv.c4, ids[2], ids[6], ids[5]],
+    }
+    expect(await links()).toEqual(expected)
+    expect(await links({ channelId: u.chA })).toEqual({
+      ...expected,
+      messages: 9,
+      conversationIds: [ids[2], ids[6], ids[5], ids[4], ids[3]],
+    })
+    await rollUpAnalytics(db, { now: new Date('2025-03-11T12:00:00Z') })
+    expect(await links()).toEqual(expected)
+    await rollUpAnalytics(db, { now: new Date('2025-03-14T00:00:00Z') })
+    expect(await links()).toEqual(expected)
   })
 })
 

@@ -3,10 +3,10 @@ import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import { ANALYTICS_ROLLUP } from '~/lib/analytics'
 import {
-  conversationSource,
   localHourOf,
   outcomeSource,
   reasonSource,
+  responseSource,
   runSource,
 } from './analytics-queries.server'
 
@@ -67,18 +67,17 @@ export async function rollUpAnalytics(
 
     await clear('analytics_reason_buckets')
     await tx.execute(sql`insert into analytics_reason_buckets (local_hour, organization_id, channel_id, status, reason,
-        messages, conversation_ids)
+        messages)
       select x.* from analytics_window w cross join lateral (${reasonSource(
         hourOf('m.created_at'),
         sql`m.organization_id = w.id and ${window('m.created_at', hourOf('m.created_at'))}`,
-        ANALYTICS_ROLLUP.conversationsPerReason,
       )}) x`)
 
-    await tx.execute(sql`delete from analytics_conversations a using analytics_window w
-      where a.organization_id = w.id and ${window('a.started_at', hourOf('a.started_at'))}`)
-    await tx.execute(sql`insert into analytics_conversations (conversation_id, organization_id, channel_id,
-        started_at, first_response_seconds)
-      select x.* from analytics_window w cross join lateral (${conversationSource(
+    await clear('analytics_response_buckets')
+    await tx.execute(sql`insert into analytics_response_buckets (local_hour, organization_id, channel_id, bin,
+        conversations)
+      select x.* from analytics_window w cross join lateral (${responseSource(
+        hourOf('c.started_at'),
         sql`c.organization_id = w.id and ${window('c.created_at', hourOf('c.created_at'))}`,
       )}) x`)
 

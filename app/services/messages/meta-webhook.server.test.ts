@@ -504,6 +504,8 @@ describe('replies a person wrote on the platform (echoes)', () => {
     const number = await p.newMetaChannel('whatsapp', { agent: false })
     const waId = person()
     await receive(whatsappChange(number, { messages: [whatsappText(waId, 'Is my order ready?')] }))
+    // The reply worker leaves it (no agent) before the echo comes: its status is asserted below.
+    await waitForSettled(p.db, number.channelId)
     const { calls, scheduleResume } = scheduler()
     const echo = whatsappEcho(`+${waId}`, 'Yes, come by at 5')
     const before = Date.now()

@@ -6,11 +6,12 @@ import type { ReplyContext } from './reply-queries.server'
 import { withReplyRetries, type ReplyRetryOptions } from './reply-retries.server'
 import type { Sender } from './reply-senders.server'
 
-// The agent's fixed messages (issue #17): the fallback when the model fails, "text only", out of hours. Each is
+// The agent's fixed messages (issue #17): the fallback when the model fails, "text only", out of hours, and
+// (issue #18) "I don't know" when no knowledge answers. Each is
 // stored before it is sent, under a key unique in the conversation (the person replies' idempotency index), so a
 // job that runs again after a crash sends it at most once more (the part in flight), never twice over.
 
-export type NoticeKind = 'fallback' | 'unreadable' | 'out-of-hours'
+export type NoticeKind = 'fallback' | 'unreadable' | 'out-of-hours' | 'no-knowledge'
 
 /**
  * Sends one of the agent's fixed messages to the customer, once per `key`: stored as an outbound message (the

@@ -136,6 +136,8 @@ function buildQueries(db: Database) {
         testMode: sql.placeholder('testMode'),
         handoffReason: sql.placeholder('handoffReason'),
         context: sql.placeholder('context'),
+        // JSON text: node-postgres would send an array parameter as a PostgreSQL array, not as JSON.
+        knowledge: sql`${sql.placeholder('knowledge')}::jsonb`,
       })
       .returning({ id: agentRuns.id }),
   )
@@ -232,7 +234,11 @@ export async function storeAnswer(
     replyToMessageId: string
   },
 ): Promise<(Message & { conversationPaused: boolean }) | undefined> {
-  const [created] = await queriesFor(db).insertAnswer.execute({ ...run, ...answer })
+  const [created] = await queriesFor(db).insertAnswer.execute({
+    ...run,
+    knowledge: run.knowledge ? JSON.stringify(run.knowledge) : null,
+    ...answer,
+  })
   if (created) return created
   const stored = await findReply(db, answer.replyToMessageId)
   return stored && { ...stored, conversationPaused: false }

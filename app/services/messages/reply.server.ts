@@ -6,6 +6,8 @@ import { officeHoursAt } from '~/lib/agent-behaviour'
 import { MESSAGE_KIND_LABELS } from '~/lib/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { callAgentModel, recordRun } from '~/services/agents/run-agent.server'
+import { groundQuestion } from '~/services/knowledge/agent-knowledge.server'
+import type { KnowledgeHit } from '~/lib/knowledge'
 import { decryptSecret } from '~/utils/crypto.server'
 import { recordReply } from '~/utils/metrics.server'
 import type { Database } from '~/db/client.server'
@@ -87,7 +89,13 @@ const BURST_ANSWERED_LATER = 'The customer wrote again: a later message answers 
  * a burst wait, an answer is not stored when the customer wrote again meanwhile (the run is): their next message
  * answers them all (`superseded`). A handoff stores the agent's handoff message as the answer.
  */
-async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agent, sender: Sender) {
+async function generateReply(
+  deps: ReplyDeps,
+  context: ReplyContext,
+  agent: Agent,
+  sender: Sender,
+  knowledge: KnowledgeHit[],
+) {
   const { message: inbound, channel, conversation } = context
   const { run, output, handoff } = await whileTyping(sender, () =>
     withReplyRetries(deps, sender.platform, 'model', () =>
@@ -95,6 +103,7 @@ async function generateReply(deps: ReplyDeps, context: ReplyContext, agent: Agen
         db: deps.db,
         agent,
         messages: promptOf(context.prompt),
+        knowledge,
         testMode: false,
         context: {
           platform: channel.platformName,
@@ -279,7 +288,10 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     const unreadable = await unreadableBurst(deps, context, verdict.agent, sender)
     if (unreadable) return unreadable
 
-    const generated = await generateReply(deps, context, verdict.agent, sender)
+    const grounding = await groundQuestion(deps.db, verdict.agent, lastCustomerTurn(context))
+    if (grounding.kind === 'miss') return knowledgeMiss(deps, context, verdict.agent, sender)
+    const knowledge = grounding.kind === 'passages' ? grounding.hits : []
+    const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
     if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
     if (!generated) {
       await sendFallback(deps, context, sender)
@@ -350,4 +362,32 @@ async function unreadableBurst(
   })
   await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.unreadable)
   return { outcome: 'not-answered', reason: REPLY_FAILURES.unreadable }
+}
+
+/** What the customer asked: their last turn (a burst's lines together). */
+function lastCustomerTurn(context: ReplyContext): string {
+  const last = promptOf(context.prompt).at(-1)
+  return last?.role === 'user' ? last.content : context.message.text
+}
+
+/**
+ * No passage of the agent's knowledge answers the question: the model is not asked (it would invent an answer).
+ * The agent's no-answer message goes out once, the messages are left to a person, the conversation needs attention.
+ */
+async function knowledgeMiss(
+  deps: ReplyDeps,
+  context: ReplyContext,
+  agent: Agent,
+  sender: Sender,
+): Promise<ReplyOutcome> {
+  await sendNotice(deps, context, sender, {
+    kind: 'no-knowledge',
+    key: context.message.id,
+    text: agent.knowledgeNoAnswerMessage,
+  })
+  await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.noKnowledge, {
+    conversationId: context.conversation.id,
+    reason: ATTENTION_REASONS.noKnowledge(lastCustomerTurn(context)),
+  })
+  return { outcome: 'not-answered', reason: REPLY_FAILURES.noKnowledge }
 }

@@ -24,6 +24,32 @@ const agentRunResultSchema = z.object({
   tokensUsed: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
   latencyMs: z.number(),
   timestamp: z.string(),
+  knowledge: z
+    .object({
+      passages: z
+        .array(
+          z.object({
+            sourceId: z.string(),
+            title: z.string().meta({ description: "The source's title (an FAQ's question)" }),
+            headingPath: z.array(z.string()).meta({ description: 'The headings the passage sits under' }),
+            score: z
+              .number()
+              .meta({ description: "0-1: how much of the question's weighted words it holds" }),
+            text: z.string().meta({ description: 'The passage as the prompt carried it' }),
+            url: z.string().nullable().meta({ description: 'A web source: the page it was read from' }),
+          }),
+        )
+        .meta({ description: 'The passages the prompt carried, best first' }),
+      miss: z.boolean().meta({
+        description:
+          "No passage answered the question: the model was not asked, output is the agent's knowledgeNoAnswerMessage (in a conversation the customer would get it and the conversation would be marked Needs attention), modelUsed is empty and no tokens were used",
+      }),
+    })
+    .nullable()
+    .meta({
+      description:
+        "What the agent's knowledge gave this answer; null when knowledge played no part (knowledgeMode none, an organization or selection without any processed passage, or small talk)",
+    }),
 })
 
 const agentParams = orgParams.extend({ agentId: idSchema })
@@ -44,7 +70,7 @@ export const agentEndpoints = {
     path: '/organizations/{orgId}/agents',
     operationId: 'createAgent',
     summary:
-      "Create an agent: name, readableId and systemPrompt are required; what else is left out takes the spec defaults and a new agent's behaviour (shown per field), status active",
+      "Create an agent: name, readableId and systemPrompt are required; what else is left out takes the spec defaults and a new agent's behaviour and knowledge (shown per field: it answers from all of the organization's knowledge), status active",
     tag: 'Agents',
     params: orgParams,
     body: createAgentBodySchema,
@@ -84,7 +110,8 @@ export const agentEndpoints = {
     method: 'POST',
     path: '/organizations/{orgId}/agents/{agentId}/run',
     operationId: 'runAgent',
-    summary: 'Run an agent on one message and record the run (context.metadata.testMode marks a test)',
+    summary:
+      "Run an agent on one message, grounded in its knowledge as a customer's message would be, and record the run (context.metadata.testMode marks a test)",
     tag: 'Agents',
     params: agentParams,
     body: runAgentSchema,

@@ -4,6 +4,7 @@ import { channelEndpoints } from './channels'
 import { conversationEndpoints } from './conversations'
 import { facebookEndpoints } from './facebook'
 import { invitationEndpoints } from './invitations'
+import { knowledgeEndpoints } from './knowledge'
 import { organizationEndpoints } from './organizations'
 import { platformEndpoints } from './platforms'
 import { userEndpoints } from './users'
@@ -18,6 +19,7 @@ export const endpoints = {
   ...channelEndpoints,
   ...conversationEndpoints,
   ...analyticsEndpoints,
+  ...knowledgeEndpoints,
   ...platformEndpoints,
   ...webhookEndpoints,
   ...facebookEndpoints,

@@ -1,0 +1,21 @@
+import { data, redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { useActionData } from '@remix-run/react'
+import { dialogHandle } from '~/components/dialogs/route-dialog'
+import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
+import { KNOWLEDGE_PATH } from '~/components/knowledge/paths'
+import { SourceForm } from '~/components/knowledge/source-form'
+import { addSourceFromForm } from '~/http/knowledge-dialogs.server'
+
+export const handle = dialogHandle({ title: 'Add Web Page' })
+
+/** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { status, body } = await addSourceFromForm(request, 'url')
+  if (body.saved && body.noscript) return redirect(KNOWLEDGE_PATH)
+  return data(body, status)
+}
+
+export default function AddWebPageDialog() {
+  const submission = useDialogFetcher<typeof action>(useActionData<typeof action>())
+  return <SourceForm kind="url" submission={submission} />
+}

@@ -1,0 +1,94 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { knowledgePassages } from '~/db/schema'
+import type { Agent } from '~/db/schema'
+import type { KnowledgeHit, UsedPassage } from '~/lib/knowledge'
+import { isSmallTalk, wordsOf } from './query-words'
+import { searchPassages } from './search.server'
+
+// What an agent's answer is grounded in (issue #18, docs/decisions/042): the passages of its knowledge that match
+// the customer's question go into the prompt with an instruction to answer only from them and the system prompt;
+// a question that nothing matches is not given to the model at all (it would invent an answer): the agent says it
+// does not know and a person is asked to help.
+
+export type AgentKnowledgeSettings = Pick<
+  Agent,
+  | 'organizationId'
+  | 'knowledgeMode'
+  | 'knowledgeSourceIds'
+  | 'knowledgePassages'
+  | 'knowledgeMinRelevance'
+  | 'knowledgeNoAnswerMessage'
+>
+
+export type Grounding =
+  /**
+   * The agent does not use knowledge, its organization (or selection) has none yet, or the message is small talk
+   * that needs none: the model answers as before.
+   */
+  | { kind: 'none' }
+  | { kind: 'passages'; hits: KnowledgeHit[] }
+  /** Nothing relevant: the agent's no-answer message goes out instead of the model's answer. */
+  | { kind: 'miss' }
+
+/** The passages an agent answers `question` from (its selection, its limit and minimum relevance). */
+export async function groundQuestion(
+  db: Database,
+  agent: AgentKnowledgeSettings,
+  question: string,
+): Promise<Grounding> {
+  if (agent.knowledgeMode === 'none') return { kind: 'none' }
+  if (wordsOf(question).length === 0 || isSmallTalk(question)) return { kind: 'none' }
+  const hits = await searchPassages(db, {
+    organizationId: agent.organizationId,
+    query: question,
+    limit: agent.knowledgePassages,
+    sourceIds: agent.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined,
+    minRelevance: agent.knowledgeMinRelevance,
+  })
+  if (hits.length > 0) return { kind: 'passages', hits }
+  // Knowledge that is not there cannot miss: a new organization (or a selection) without one processed passage is
+  // answered from the system prompt, as before knowledge existed. Asked only on a miss, so a hit costs nothing.
+  return (await hasPassages(db, agent)) ? { kind: 'miss' } : { kind: 'none' }
+}
+
+/** Whether the agent's knowledge holds any passage at all (the sources' job has processed one). */
+async function hasPassages(db: Database, agent: AgentKnowledgeSettings): Promise<boolean> {
+  const selection =
+    agent.knowledgeMode === 'selected'
+      ? agent.knowledgeSourceIds.length > 0
+        ? inArray(knowledgePassages.sourceId, agent.knowledgeSourceIds)
+        : sql`false`
+      : undefined
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(knowledgePassages)
+    .where(and(eq(knowledgePassages.organizationId, agent.organizationId), selection))
+    .limit(1)
+  return row !== undefined
+}
+
+export const KNOWLEDGE_INSTRUCTION =
+  'Answer only from the knowledge passages below and the instructions above. If they do not contain the ' +
+  'answer, say that you do not know and offer to bring in a person from the team. Never invent facts such as ' +
+  'prices, dates, times or policies.'
+
+/** The system prompt with the passages (numbered, each under its source title and headings). */
+export function groundedSystemPrompt(systemPrompt: string, hits: KnowledgeHit[]): string {
+  if (hits.length === 0) return systemPrompt
+  const passages = hits.map((hit, index) => {
+    const where = [hit.title, ...hit.headingPath].join(' › ')
+    return `[${index + 1}] ${where}\n${hit.text}`
+  })
+  return `${systemPrompt}\n\n## Knowledge\n${KNOWLEDGE_INSTRUCTION}\n\n${passages.join('\n\n')}`
+}
+
+/** What a run records of the passages its prompt carried. */
+export const usedPassagesOf = (hits: KnowledgeHit[]): UsedPassage[] =>
+  hits.map(({ passageId, sourceId, title, headingPath, score }) => ({
+    passageId,
+    sourceId,
+    title,
+    headingPath,
+    score,
+  }))

@@ -1,0 +1,19 @@
+import type { KnowledgeHit } from '~/lib/knowledge'
+import { getAgent } from '~/services/agents/agents.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { searchPassages } from './search.server'
+
+/**
+ * Retrieval for the "Try a question" box and the API's search: the organization's passages, or those an agent
+ * answers from (its selection; none when it answers from its prompt only). An agent of another organization is not
+ * found.
+ */
+export async function searchKnowledge(
+  scope: OrganizationScope,
+  { query, agentId, limit }: { query: string; agentId?: string; limit: number },
+): Promise<KnowledgeHit[]> {
+  const agent = agentId ? await getAgent(scope, agentId) : undefined
+  if (agent?.knowledgeMode === 'none') return []
+  const sourceIds = agent?.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined
+  return searchPassages(scope.db, { organizationId: scope.organizationId, query, limit, sourceIds })
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { knowledgeSources } from '~/db/schema'
+import type { Database } from '~/db/client.server'
+import { withTestDatabase } from '../../../tests/setup/database'
+import { newOwnerScope } from '../../../tests/setup/scope'
+import { deleteSourceWithPassages, replaceSourcePassages } from './index-passages.server'
+import { searchPassages } from './search.server'
+
+const getDb = withTestDatabase()
+
+/** A ready FAQ source indexed as the job indexes it. */
+async function addFaq(db: Database, organizationId: string, question: string, answer: string) {
+  const [source] = await db
+    .insert(knowledgeSources)
+    .values({ organizationId, kind: 'faq', title: question, question, body: answer })
+    .returning()
+  await replaceSourcePassages(db, {
+    organizationId,
+    sourceId: source.id,
+    revision: source.revision,
+    title: question,
+    passages: [{ headingPath: [], text: answer }],
+    sizeBytes: answer.length,
+  })
+  return source
+}
+
+async function shop(db: Database) {
+  const scope = await newOwnerScope(db)
+  const org = scope.organizationId
+  const returns = await addFaq(
+    db,
+    org,
+    'What is your returns policy?',
+    'You can return unworn items within 30 days of delivery for a full refund to your original payment method.',
+  )
+  const shipping = await addFaq(
+    db,
+    org,
+    'How much does shipping cost?',
+    'Standard shipping within Germany costs 4.90 EUR and is free on orders over 50 EUR.',
+  )
+  const hours = await addFaq(
+    db,
+    org,
+    'When is the Berlin store open?',
+    'Our Berlin store is open Monday to Saturday from 10:00 to 19:00 and closed on Sundays.',
+  )
+  return { scope, org, returns, shipping, hours }
+}
+
+describe('searchPassages', () => {
+  it('finds the passage by its words, their synonyms and their typos, scored 0-1', async () => {
+    const db = getDb()
+    const { org, returns, shipping, hours } = await shop(db)
+    const first = async (query: string) =>
+      (await searchPassages(db, { organizationId: org, query, limit: 3 }))[0]?.sourceId
+    expect(await first('how much is delivery?')).toBe(shipping.id)
+    expect(await first('can I get my money back')).toBe(returns.id)
+    expect(await first('retrun polcy')).toBe(returns.id)
+    expect(await first('are you open on sunday')).toBe(hours.id)
+    const [hit] = await searchPassages(db, { organizationId: org, query: 'shipping cost', limit: 1 })
+    expect(hit.score).toBeGreaterThan(0.5)
+    expect(hit.score).toBeLessThanOrEqual(1)
+    expect(hit.title).toBe('How much does shipping cost?')
+  })
+
+  it('finds nothing for words no passage holds, or below the minimum relevance', async () => {
+    const db = getDb()
+    const { org } = await shop(db)
+    expect(
+      await searchPassages(db, { organizationId: org, query: 'quantum entanglement', limit: 5 }),
+    ).toEqual([])
+    expect(
+      await searchPassages(db, {
+        organizationId: org,
+        query: 'refund policy for pets and their vaccinations abroad',
+        limit: 5,
+        minRelevance: 0.9,
+      }),
+    ).toEqual([])
+  })
+
+  it("never returns another organization's passages, nor those of a deleted source", async () => {
+    const db = getDb()
+    const a = await shop(db)
+    const b = await newOwnerScope(db)
+    expect(
+      await searchPassages(db, { organizationId: b.organizationId, query: 'shipping', limit: 5 }),
+    ).toEqual([])
+    expect(await deleteSourceWithPassages(db, b.organizationId, a.shipping.id)).toBe(false)
+    expect(await deleteSourceWithPassages(db, a.org, a.shipping.id)).toBe(true)
+    const hits = await searchPassages(db, { organizationId: a.org, query: 'shipping cost', limit: 5 })
+    expect(hits.map((hit) => hit.sourceId)).not.toContain(a.shipping.id)
+  })
+
+  it('searches only the sources given', async () => {
+    const db = getDb()
+    const { org, returns, hours } = await shop(db)
+    const hits = await searchPassages(db, {
+      organizationId: org,
+      query: 'shipping cost refund store',
+      limit: 5,
+      sourceIds: [returns.id, hours.id],
+    })
+    expect(new Set(hits.map((hit) => hit.sourceId))).toEqual(new Set([returns.id, hours.id]))
+  })
+})

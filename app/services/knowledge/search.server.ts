@@ -1,0 +1,232 @@
+import { sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { rowsOf } from '~/db/rows.server'
+import type { KnowledgeHit } from '~/lib/knowledge'
+import { queryWordGroups, wordsOf } from './query-words'
+
+/** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
+const TYPO_SIMILARITY = 0.45
+/** Letters a typo may get wrong (swapped letters count two), in words of six letters or more; one below. */
+const MAX_EDITS = 2
+/** A lexeme in more than this share of the passages does not pick candidates (it still scores them). */
+const COMMON_SHARE = 0.5
+/** A lexeme longer than this also matches by its first letters, weighted PREFIX_WEIGHT. */
+const PREFIX_LETTERS = 5
+const PREFIX_WEIGHT = 0.7
+/** Passages scored exactly, out of those the first ranking (index only) puts first. */
+const PRELIMINARY_CANDIDATES = 100
+/** Passage visits the first ranking may make (sum of its lexemes' passage counts), rarest lexemes first. */
+const PICKING_BUDGET = 2_500
+/** BM25's term-frequency saturation and length normalisation (their usual values). */
+const BM25_K1 = 1.2
+const BM25_B = 0.75
+/** A lexeme in the title or headings (weight A: an FAQ's question) counts this much more. */
+const TITLE_BONUS = 0.5
+
+export type PassageSearch = {
+  organizationId: string
+  query: string
+  limit: number
+  /** Only these sources (an agent's selection); undefined: all of the organization's. */
+  sourceIds?: string[]
+  /** 0-1: passages scoring less are left out. */
+  minRelevance?: number
+}
+
+type HitRow = {
+  passage_id: string
+  source_id: string
+  title: string
+  heading_path: string[]
+  text: string
+  url: string | null
+  score: number
+}
+
+/**
+ * The organization's passages that answer a question best, without any model (docs/decisions/043): the question's
+ * words (with their alternatives, typos corrected to the nearest word of the passages by pg_trgm) are stemmed in
+ * each language of the sources, and a passage scores the share of the question's weight it holds — each word
+ * weighted by its rarity among the passages (BM25's inverse document frequency), more when it is in the title or
+ * headings. One statement; the candidates come from the GIN index of the passages' vectors.
+ */
+export async function searchPassages(db: Database, search: PassageSearch): Promise<KnowledgeHit[]> {
+  const statement = await searchStatement(db, search)
+  if (!statement) return []
+  const rows = rowsOf<HitRow>(await db.execute(statement))
+  return rows.map((row) => ({
+    passageId: row.passage_id,
+    sourceId: row.source_id,
+    title: row.title,
+    headingPath: row.heading_path,
+    text: row.text,
+    url: row.url,
+    score: Number(row.score),
+  }))
+}
+
+/** The search's statement for a question (its typos corrected first); null when it has no words. */
+export async function searchStatement(
+  db: Database,
+  { organizationId, query, limit, sourceIds, minRelevance = 0 }: PassageSearch,
+) {
+  if (limit < 1) return null
+  const words = wordsOf(query)
+  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words))
+  if (groups.length === 0) return null
+  const group: number[] = []
+  const word: string[] = []
+  const weight: number[] = []
+  groups.forEach((g, index) => {
+    for (const w of g.words) {
+      group.push(index)
+      word.push(w.word)
+      weight.push(w.weight)
+    }
+  })
+  const sources = sourceIds ? sql`and p.source_id = any(${`{${sourceIds.join(',')}}`}::uuid[])` : sql``
+  return sql`
+      with q as (
+        select * from unnest(${`{${group.join(',')}}`}::int[], ${toTextArray(word)}::text[],
+          ${`{${weight.join(',')}}`}::float8[]) as q(grp, word, weight)
+      ),
+      fixed as (select grp, weight, word from q),
+      langs as (
+        select distinct s.language from knowledge_sources s
+        where s.organization_id = ${organizationId} and s.language is not null
+      ),
+      stems as (
+        select l.lexeme, f.grp, max(f.weight) as weight
+        from fixed f cross join langs g
+          cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word))) as l(lexeme)
+        -- A quote or backslash would need escaping in a tsquery: such rare lexemes are left out.
+        where l.lexeme !~ '[''\\\\]'
+        group by l.lexeme, f.grp
+      ),
+      -- The stemmer leaves some forms apart ("delivery" deliveri, "delivered" deliv): a long lexeme's first
+      -- letters also match, as a prefix, for a little less.
+      lex as (
+        select lexeme, grp, weight, false as prefix from stems
+        union all
+        select start, grp, max(weight) * ${PREFIX_WEIGHT}::float8, true
+        from (select left(lexeme, ${PREFIX_LETTERS}::int) as start, grp, weight from stems) s
+        where length(start) = ${PREFIX_LETTERS}::int and not exists (select 1 from stems e where e.lexeme = s.start)
+        group by start, grp
+      ),
+      total as (
+        select greatest(coalesce(sum(s.passage_count), 0), 1)::float8 as n
+        from knowledge_sources s where s.organization_id = ${organizationId}
+      ),
+      terms as (
+        select lex.grp, lex.weight, k.df, t.n,
+          -- A word no passage holds weighs as much as the rarest word that one does: it cannot tell passages
+          -- apart, but a question mostly about things the knowledge lacks is not relevant to any passage.
+          ln(1 + (t.n - greatest(k.df, 1) + 0.5) / (greatest(k.df, 1) + 0.5)) as idf,
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*' else '' end)::tsquery as any_q,
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*A' else ':A' end)::tsquery as title_q
+        from lex cross join total t
+          cross join lateral (
+            select least(coalesce(sum(k.passages), 0), t.n)::float8 as df from knowledge_lexemes k
+            where k.organization_id = ${organizationId}
+              and (k.lexeme = lex.lexeme
+                or lex.prefix and k.lexeme >= lex.lexeme and k.lexeme < lex.lexeme || chr(1114111)
+                  and starts_with(k.lexeme, lex.lexeme))
+          ) k
+      ),
+      groups as (select grp, max(idf * weight) as best from terms group by grp),
+      picking as (
+        select coalesce(
+          (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0 and df < n * ${COMMON_SHARE}::float8),
+          (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
+        ) as q
+      ),
+      -- The lexemes that pick candidates: the rarest first (by weight), while their passages add up to at most
+      -- PICKING_BUDGET (always at least one); lexemes in half of the passages or more only when nothing else is.
+      picking_terms as (
+        select * from (
+          select t.*, sum(t.df) over (order by t.idf * t.weight desc, t.df, t.any_q::text) as running
+          from terms t
+          where t.df > 0 and (t.df < t.n * ${COMMON_SHARE}::float8
+            or not exists (select 1 from terms r where r.df > 0 and r.df < r.n * ${COMMON_SHARE}::float8))
+        ) ranked
+        where running - df < ${PICKING_BUDGET}::float8
+      ),
+      -- A first, cheap ranking from the GIN index alone (the passages' vectors are not read): the weights of the
+      -- groups each passage holds. Only the best of them are scored exactly.
+      prelim as (
+        select h.id, sum(h.best) as weight from (
+          select p.id, t.grp, max(t.idf * t.weight) as best
+          from picking_terms t
+            join knowledge_passages p on p.search_vector @@ t.any_q
+          where p.organization_id = ${organizationId} ${sources}
+          group by p.id, t.grp
+        ) h
+        group by h.id
+        order by weight desc, h.id
+        limit ${PRELIMINARY_CANDIDATES}::int
+      ),
+      candidates as (
+        select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector,
+          length(p.search_vector)::float8 as len
+        from prelim join knowledge_passages p on p.id = prelim.id
+      ),
+      scored as (
+        select c.*,
+          (select sum(m.best) from (
+            select max(t.idf * t.weight * ((c.search_vector @@ t.any_q)::int
+              + ${TITLE_BONUS}::float8 * (c.search_vector @@ t.title_q)::int)) as best
+            from terms t group by t.grp
+          ) m)
+          -- BM25's length normalisation: a word found in a short passage (an FAQ answer) says more than the same
+          -- word in a long one.
+          * ${BM25_K1 + 1}::float8 / (1 + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8
+            + ${BM25_B}::float8 * c.len / (select greatest(avg(len), 1) from candidates)))
+          / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as rank
+        from candidates c
+      )
+      select sc.id as passage_id, sc.source_id, s.title, sc.heading_path, sc.text, sc.url,
+        round(least(sc.rank, 1)::numeric, 4)::float8 as score
+      from scored sc join knowledge_sources s on s.id = sc.source_id
+      where least(sc.rank, 1) >= ${minRelevance}::float8
+      order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
+      limit ${limit}::int
+    `
+}
+
+/**
+ * The question's words with each typo replaced by the nearest word of the organization's passages: trigram
+ * similarity, or an edit distance among the words of the same first letter (trigrams miss swapped letters in
+ * short words, "retrun"). A word the passages hold, or shorter than four letters, stays as it is.
+ */
+async function correctTypos(db: Database, organizationId: string, words: string[]): Promise<string[]> {
+  if (words.length === 0) return []
+  const rows = rowsOf<{ word: string }>(
+    await db.execute(sql`
+      select coalesce(
+        (select w.word from knowledge_words w where w.organization_id = ${organizationId} and w.word = q.word),
+        (select c.word from (
+          select w.word from knowledge_words w
+          where w.organization_id = ${organizationId} and w.word % q.word
+            and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
+          union
+          select w.word from knowledge_words w
+          where w.organization_id = ${organizationId}
+            and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
+            and abs(length(w.word) - length(q.word)) <= 2
+            and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int)
+              <= case when length(q.word) >= 6 then ${MAX_EDITS}::int else 1 end
+        ) c
+        where length(q.word) >= 4
+        order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word
+        limit 1),
+        q.word) as word
+      from unnest(${toTextArray(words)}::text[]) with ordinality as q(word, n)
+      order by q.n`),
+  )
+  return rows.map((row) => row.word)
+}
+
+/** A PostgreSQL text[] literal (each element quoted; the words hold letters and digits only). */
+function toTextArray(values: string[]): string {
+  return `{${values.map((value) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`
+}

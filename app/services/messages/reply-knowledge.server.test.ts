@@ -1,0 +1,125 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentRuns, agents, conversations } from '~/db/schema'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
+import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
+import type { KnowledgeJobData } from '~/services/knowledge/knowledge-queue.server'
+import { processKnowledgeSource } from '~/services/knowledge/process-source.server'
+import { createKnowledgeSource } from '~/services/knowledge/sources.server'
+import { getLogger } from '~/utils/logger.server'
+import {
+  messagesOf,
+  startPipeline,
+  textUpdate,
+  waitForSettled,
+  type Pipeline,
+  type TestBot,
+} from '../../../tests/setup/pipeline'
+import { authenticateTelegramWebhook, receiveTelegramUpdate } from './telegram-webhook.server'
+
+// Answers grounded in the organization's knowledge (issue #18): a Telegram customer's question through the webhook,
+// the reply worker, the model fake and the Telegram fake over HTTP.
+let p: Pipeline
+beforeAll(async () => {
+  p = await startPipeline()
+})
+afterAll(async () => {
+  await p.close()
+})
+
+let chats = 900_000
+async function ask(bot: TestBot, text: string) {
+  const chatId = ++chats
+  const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+  await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: textUpdate(chatId, text) })
+  await waitForSettled(p.db, bot.channelId)
+  return chatId
+}
+
+/** A bot whose agent answers from all of its organization's knowledge, which holds one FAQ entry. */
+async function botWithFaq(question: string, answer: string) {
+  const bot = await p.newBot()
+  await p.db
+    .update(agents)
+    .set({ knowledgeMode: 'all' })
+    .where(eq(agents.id, bot.agentId ?? ''))
+  const sent: KnowledgeJobData[] = []
+  await createKnowledgeSource(
+    bot.scope,
+    { kind: 'faq', question, answer },
+    {
+      jobs: async (_tx, job) => void sent.push(job),
+    },
+  )
+  for (const job of sent) {
+    await processKnowledgeSource({ db: p.db, logger: getLogger('warn'), web: {} }, job)
+  }
+  return bot
+}
+
+const modelCallsWith = (text: string) =>
+  p.model.requests.filter(
+    (r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes(text),
+  )
+
+describe('answers grounded in knowledge', () => {
+  it("the model reads the FAQ entry that answers the customer's question, and the run records it", async () => {
+    const answer = 'Our Utrecht store is open on Sundays from 12:00 to 17:00 (kb-sunday).'
+    const bot = await botWithFaq('Are you open on Sundays?', answer)
+    await ask(bot, 'what time do you open on sunday?')
+
+    const [call] = modelCallsWith('kb-sunday')
+    expect(call).toBeDefined()
+    const system = call.body.messages.find((m) => m.role === 'system')
+    expect(String(system?.content)).toContain(KNOWLEDGE_INSTRUCTION)
+    expect(String(system?.content)).toContain(`[1] Are you open on Sundays?\n${answer}`)
+    const [run] = await p.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.agentId, bot.agentId ?? ''))
+    expect(run.knowledge).toEqual([
+      expect.objectContaining({
+        title: 'Are you open on Sundays?',
+        headingPath: [],
+        score: expect.any(Number),
+      }),
+    ])
+    const rows = await messagesOf(p.db, bot.channelId)
+    expect(rows.map((m) => [m.direction, m.status])).toEqual([
+      ['inbound', 'replied'],
+      ['outbound', 'sent'],
+    ])
+  })
+
+  it('a question nothing answers: the customer is told a person will help, the model is not asked, the conversation needs attention', async () => {
+    const bot = await botWithFaq('Do you sell gift cards?', 'Yes, from 10 to 500 euros (kb-gift).')
+    const before = p.model.requests.length
+    await ask(bot, 'can I bring my dog to the parachute jump')
+
+    expect(p.model.requests.length).toBe(before)
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([
+      AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage,
+    ])
+    const rows = await messagesOf(p.db, bot.channelId)
+    expect(rows.map((m) => [m.direction, m.status, m.failureReason])).toEqual([
+      ['inbound', 'received', REPLY_FAILURES.noKnowledge],
+      ['outbound', 'sent', null],
+    ])
+    const [conversation] = await p.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, rows[0].conversationId))
+    expect(conversation.state).toBe('needs_attention')
+    expect(conversation.attentionReason).toContain('can I bring my dog to the parachute jump')
+  })
+
+  it('a greeting is answered by the model even when no passage matches', async () => {
+    const bot = await botWithFaq('Do you sell gift cards?', 'Yes, from 10 to 500 euros.')
+    const before = p.model.requests.length
+    await ask(bot, 'hello!')
+    expect(p.model.requests.length).toBe(before + 1)
+    const rows = await messagesOf(p.db, bot.channelId)
+    expect(rows.map((m) => m.status)).toEqual(['replied', 'sent'])
+  })
+})

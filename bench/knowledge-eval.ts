@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+/**
+ * How well the knowledge search finds the answer to customers' questions (issue #18): `npm run eval:knowledge`.
+ *
+ * The corpus (bench/knowledge/shop, written for this without reading the search code): a made-up shop's FAQ
+ * entries and three policy documents, stored and processed through the real services on an in-memory PGlite
+ * (DATABASE_URL: that PostgreSQL instead), and customer questions phrased otherwise (synonyms, typos, other word
+ * order, short and long), each with the FAQ entry or the document passage (a phrase it must hold) that answers it.
+ * Every question is searched as an agent would (`searchPassages`, 5 passages, no minimum relevance) and printed:
+ * recall@1 and recall@5 overall and by kind, strict (only the expected entry or passage) and lenient (a passage of
+ * a document that also states the FAQ's fact counts too), then the misses. Exit code 1 when the embedding-free
+ * recall@5 (strict) is under EVAL_TARGET (0.9).
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { openDatabase } from '../app/db/client.server'
+import type { KnowledgeHit } from '../app/lib/knowledge'
+import { searchPassages } from '../app/services/knowledge/search.server'
+import { finishBench, runBench } from './report'
+import { loadShop, newShopScope, readShop, type Question } from './knowledge/corpus'
+
+const TARGET = Number(process.env.EVAL_TARGET ?? 0.9)
+const LIMIT = 5
+
+/** Passage text and an expected phrase compared without Markdown marks, case or spacing. */
+const plain = (text: string) =>
+  text
+    .replace(/[*_`|#>]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
+
+type Verdict = { strict: number | null; lenient: number | null; hits: KnowledgeHit[] }
+
+function rankOf(question: Question, hits: KnowledgeHit[], sourceOf: Map<string, string>): Verdict {
+  const expect = question.expect
+  const strictMatch = (hit: KnowledgeHit) =>
+    'faq' in expect
+      ? hit.sourceId === sourceOf.get(expect.faq)
+      : hit.sourceId === sourceOf.get(expect.doc) && plain(hit.text).includes(plain(expect.contains))
+  const also = new Set((question.alsoAnsweredIn ?? []).map((doc) => sourceOf.get(doc)))
+  const strict = hits.findIndex(strictMatch)
+  const lenient = hits.findIndex((hit) => strictMatch(hit) || also.has(hit.sourceId))
+  return { strict: strict < 0 ? null : strict + 1, lenient: lenient < 0 ? null : lenient + 1, hits }
+}
+
+const share = (verdicts: Verdict[], key: 'strict' | 'lenient', k: number) =>
+  verdicts.filter((v) => v[key] !== null && v[key] <= k).length / Math.max(verdicts.length, 1)
+
+runBench(async () => {
+  const handle = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL ?? 'memory://',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-eval-')),
+  })
+  const { faqs, questions, holdout, documents } = readShop()
+  console.log(
+    `Knowledge eval: ${faqs.length} FAQ entries, ${documents.length} documents, ${questions.length} + ${holdout.length} held-out questions, ` +
+      `${handle.driver}, embedding-free`,
+  )
+  const scope = await newShopScope(handle.db)
+  const started = performance.now()
+  const sourceOf = await loadShop(scope)
+  console.log(`loaded and processed in ${Math.round(performance.now() - started)} ms`)
+
+  const evaluate = async (set: Question[]) => {
+    const verdicts: (Verdict & { question: Question })[] = []
+    for (const question of set) {
+      const hits = await searchPassages(handle.db, {
+        organizationId: scope.organizationId,
+        query: question.question,
+        limit: LIMIT,
+      })
+      verdicts.push({ ...rankOf(question, hits, sourceOf), question })
+    }
+    return verdicts
+  }
+  const report = (label: string, verdicts: (Verdict & { question: Question })[]) => {
+    const row = (kind: string, group: Verdict[]) =>
+      `  ${kind.padEnd(10)} ${String(group.length).padStart(4)}   ${share(group, 'strict', 1).toFixed(2)}   ` +
+      `${share(group, 'strict', 5).toFixed(2)}     ${share(group, 'lenient', 1).toFixed(2)}   ${share(group, 'lenient', 5).toFixed(2)}`
+    console.log(`\n${label}\n  kind          n   strict R@1 R@5   lenient R@1 R@5`)
+    console.log(row('all', verdicts))
+    for (const kind of [...new Set(verdicts.map((v) => v.question.kind))].sort()) {
+      console.log(
+        row(
+          kind,
+          verdicts.filter((v) => v.question.kind === kind),
+        ),
+      )
+    }
+    const misses = verdicts.filter((v) => v.strict === null)
+    if (misses.length === 0 || process.env.EVAL_QUIET) return
+    console.log(`  not in the first ${LIMIT} (strict):`)
+    for (const miss of misses) {
+      const top = miss.hits[0]
+      const expected = 'faq' in miss.question.expect ? miss.question.expect.faq : miss.question.expect.doc
+      console.log(
+        `    ${miss.question.id} [${miss.question.kind}] "${miss.question.question}"\n` +
+          `        expected ${expected}${miss.lenient ? ` (lenient: rank ${miss.lenient})` : ''}; ` +
+          `first: ${top ? `"${top.title}" ${top.score.toFixed(2)}` : 'nothing'}`,
+      )
+    }
+  }
+  const tuned = await evaluate(questions)
+  const heldOut = await evaluate(holdout)
+  report(`questions.json (${questions.length}; the search was tuned on these)`, tuned)
+  report(`questions-holdout.json (${holdout.length}; never tuned on)`, heldOut)
+  const verdicts = [...tuned, ...heldOut]
+  await handle.close()
+  const recall5 = share(verdicts, 'strict', 5)
+  console.log(
+    `\nall ${verdicts.length} questions: recall@1 ${share(verdicts, 'strict', 1).toFixed(2)}, recall@5 ${recall5.toFixed(2)} (strict)`,
+  )
+  finishBench(
+    recall5 >= TARGET
+      ? []
+      : [`recall@5 (strict, embedding-free, all questions) ${recall5.toFixed(2)} < ${TARGET}`],
+    `recall@5 (strict, embedding-free, all questions) ${recall5.toFixed(2)} ≥ ${TARGET}: passed`,
+  )
+})
