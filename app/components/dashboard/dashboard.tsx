@@ -1,4 +1,5 @@
-import { Stack, Text } from '@mantine/core'
+import { Anchor, Stack, Text } from '@mantine/core'
+import { Link } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { CONVERSATIONS_PATH } from '~/components/conversations/paths'
 import type { Analytics } from '~/lib/analytics'
@@ -67,7 +68,10 @@ export function Dashboard({
           {period.from === period.to
             ? formatBucket(period.from)
             : `${formatBucket(period.from)} – ${formatBucket(period.to)}`}
-          {`, ${period.from.slice(0, 4)} · times in ${timeZone}`}
+          {`, ${period.from.slice(0, 4)} · times in `}
+          <Anchor component={Link} to="/settings" size="sm">
+            {timeZone}
+          </Anchor>
         </Text>
         <Figures totals={totals} attentionHref={`${CONVERSATIONS_PATH}?${attention}`} />
         <ChartPanel
