@@ -9,6 +9,7 @@ import {
   useNavigation,
   useRouteError,
 } from '@remix-run/react'
+import { ChannelHealthPanel } from '~/components/dashboard/channel-health-panel'
 import { Dashboard } from '~/components/dashboard/dashboard'
 import { GettingStartedChecklist } from '~/components/dashboard/getting-started'
 import { PageHeader } from '~/components/layout/page-header'
@@ -17,6 +18,7 @@ import { DASHBOARD_TEXTS as T, parseDashboardQuery } from '~/lib/dashboard'
 import { getCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { getAnalytics } from '~/services/analytics/analytics.server'
+import { getChannelsHealth } from '~/services/channels/health.server'
 import { getGettingStarted } from '~/services/analytics/getting-started.server'
 import { listAgents } from '~/services/agents/agents.server'
 import { listConversationChannels } from '~/services/conversations/inbox.server'
@@ -39,9 +41,12 @@ export const links: LinksFunction = () => [{ rel: 'stylesheet', href: chartsStyl
 export async function loader({ request }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
   if (!scope) return { state: 'no-organization' as const }
-  const gettingStarted = await getGettingStarted(scope)
+  const [gettingStarted, health] = await Promise.all([
+    getGettingStarted(scope),
+    getChannelsHealth(scope.db, scope.organizationId),
+  ])
   if (!gettingStarted.steps.channelConnected || !gettingStarted.steps.messageReceived) {
-    return { state: 'getting-started' as const, gettingStarted }
+    return { state: 'getting-started' as const, gettingStarted, health }
   }
   const [organization, channels, agents, { config }] = await Promise.all([
     getOrganization(scope),
@@ -57,7 +62,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!parsed.ok) {
     const form = { period: 'custom', from: '', to: '', channelId: '', agentId: '', ...parsed.form }
     return data(
-      { state: 'invalid' as const, ...filters, form, errors: parsed.errors, timeZone: organization.timeZone },
+      {
+        state: 'invalid' as const,
+        ...filters,
+        form,
+        errors: parsed.errors,
+        timeZone: organization.timeZone,
+        health,
+      },
       { status: 400 },
     )
   }
@@ -80,6 +92,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     errors: [],
     analytics,
     timeZone: organization.timeZone,
+    health,
   }
 }
 
@@ -104,10 +117,7 @@ export default function DashboardPage() {
   return (
     <>
       <PageHeader title={T.title} subtitle={`Welcome to ${PRODUCT_NAME}.`} />
-      {/*
-        Channel health panel (issue #19, part 2): getChannelsHealth's panel goes here, above the figures, once that
-        branch lands. Nothing is rendered for it yet.
-      */}
+      {loaderData.state === 'no-organization' ? null : <ChannelHealthPanel channels={loaderData.health} />}
       {loaderData.state === 'no-organization' ? (
         <Paper withBorder p="lg">
           <Text c="gray.7">{T.noOrganization}</Text>

@@ -41,6 +41,15 @@ test('a channel with a dead token: the banner shows on every page and leads to C
   // The card says so, and the banner names the channel, on this page and on the others.
   await expect(page.getByRole('link', { name: 'Health Bot', exact: true })).toContainText('Needs attention')
   await expect(banner).toBeVisible()
+  // The dashboard's health panel names it too, with its fix.
+  await page.goto('/')
+  const panel = page.getByRole('region', { name: 'Channel health' })
+  await expect(panel.getByText('The platform no longer accepts this channel’s token')).toBeVisible()
+  await expect(panel.getByRole('link', { name: 'Reconnect' })).toHaveAttribute(
+    'href',
+    '/channels/connect/telegram',
+  )
+  await expect(banner).toBeVisible()
   await page.goto('/agents')
   await expect(banner).toBeVisible()
   const link = banner.getByRole('link', { name: /^Health Bot: The platform no longer accepts/ })
