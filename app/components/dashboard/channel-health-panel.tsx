@@ -1,14 +1,15 @@
-import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
 import { PlatformIcon } from '~/components/channels/platform'
 import { channelPath } from '~/components/channels/paths'
 import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channel-health'
 
-const STATUS_BADGE = {
-  ok: { label: HEALTH_TEXTS.healthy, color: 'green.9' },
-  attention: { label: HEALTH_TEXTS.needsAttention, color: 'orange.9' },
-  unknown: { label: HEALTH_TEXTS.unknown, color: 'gray.7' },
+// A coloured dot beside the status in words (dark text: the colour only repeats what the words say).
+const STATUS = {
+  ok: { label: HEALTH_TEXTS.healthy, color: 'green.7' },
+  attention: { label: HEALTH_TEXTS.needsAttention, color: 'orange.7' },
+  unknown: { label: HEALTH_TEXTS.unknown, color: 'gray.5' },
 } as const
 
 /**
@@ -27,7 +28,7 @@ export function ChannelHealthPanel({ channels }: { channels: ChannelHealth[] }) 
       </Title>
       <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {ordered.map((channel) => {
-          const badge = STATUS_BADGE[channel.status]
+          const status = STATUS[channel.status]
           return (
             <li key={channel.channelId} data-testid="dashboard-channel-health">
               <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
@@ -43,9 +44,12 @@ export function ChannelHealthPanel({ channels }: { channels: ChannelHealth[] }) 
                     </Text>
                   </Stack>
                 </Group>
-                <Badge variant="light" color={badge.color} style={{ flexShrink: 0 }}>
-                  {badge.label}
-                </Badge>
+                <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+                  <Box w={8} h={8} bg={status.color} style={{ borderRadius: '50%' }} aria-hidden />
+                  <Text size="sm" fw={500}>
+                    {status.label}
+                  </Text>
+                </Group>
               </Group>
               {channel.reasons.map((reason) => (
                 <Group key={reason.code} gap="xs" mt={6} ml={40} wrap="wrap">

@@ -69,7 +69,7 @@ export function Dashboard({
             ? formatBucket(period.from)
             : `${formatBucket(period.from)} – ${formatBucket(period.to)}`}
           {`, ${period.from.slice(0, 4)} · times in `}
-          <Anchor component={Link} to="/settings" size="sm">
+          <Anchor component={Link} to="/settings" size="sm" underline="always">
             {timeZone}
           </Anchor>
         </Text>
