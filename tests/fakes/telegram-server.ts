@@ -278,6 +278,9 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, fail(500, `Fake failure: ${String(error)}`)))
   })
+  // Idle connections stay open a minute, as Telegram's do: with Node's 5 s default, a loaded machine reused a
+  // connection the fake was closing, and a single send (a person's reply) failed as a network error.
+  server.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('The fake is not listening on TCP')
