@@ -12,7 +12,14 @@ import { CHART_HEIGHT, OUTCOME_SERIES, RESPONSE_SERIES, TOKEN_SERIES } from './s
 const rows = (series: AnalyticsPoint[]) =>
   series.map((point) => ({ ...point, label: formatBucket(point.bucket) }))
 
-export function OutcomesChart({ series }: { series: AnalyticsPoint[] }) {
+/** A stacked bar per bucket, one segment per series (messages by outcome, tokens by kind). */
+function StackedBars({
+  series,
+  segments,
+}: {
+  series: AnalyticsPoint[]
+  segments: readonly { key: string; label: string; color: string }[]
+}) {
   return (
     <BarChart
       h={CHART_HEIGHT}
@@ -23,9 +30,13 @@ export function OutcomesChart({ series }: { series: AnalyticsPoint[] }) {
       legendProps={{ verticalAlign: 'bottom' }}
       valueFormatter={formatCount}
       yAxisProps={{ allowDecimals: false }}
-      series={OUTCOME_SERIES.map(({ key, label, color }) => ({ name: key, label, color }))}
+      series={segments.map(({ key, label, color }) => ({ name: key, label, color }))}
     />
   )
+}
+
+export function OutcomesChart({ series }: { series: AnalyticsPoint[] }) {
+  return <StackedBars series={series} segments={OUTCOME_SERIES} />
 }
 
 export function ResponseTimeChart({ series }: { series: AnalyticsPoint[] }) {
@@ -45,19 +56,7 @@ export function ResponseTimeChart({ series }: { series: AnalyticsPoint[] }) {
 }
 
 export function TokensChart({ series }: { series: AnalyticsPoint[] }) {
-  return (
-    <BarChart
-      h={CHART_HEIGHT}
-      data={rows(series)}
-      dataKey="label"
-      type="stacked"
-      withLegend
-      legendProps={{ verticalAlign: 'bottom' }}
-      valueFormatter={formatCount}
-      yAxisProps={{ allowDecimals: false }}
-      series={TOKEN_SERIES.map(({ key, label, color }) => ({ name: key, label, color }))}
-    />
-  )
+  return <StackedBars series={series} segments={TOKEN_SERIES} />
 }
 
 export function TrendLine({ trend }: { trend: number[] }) {
