@@ -107,6 +107,8 @@ export const CONVERSATION_TEXTS = {
   channelNotActive: (status: string) =>
     `This channel is ${status}: reconnect it on the Channels screen before replying`,
   channelNoToken: 'This channel has no access token: reconnect it on the Channels screen before replying',
+  channelTokenDead:
+    "This channel's token no longer works: reconnect it on the Channels screen before replying",
   unsupportedPlatform: (platform: string) => `Replies on ${platform} are not supported`,
   notRetryable: 'Only a failed reply can be sent again',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 200 visible characters',
@@ -179,12 +181,12 @@ export const conversationMessagesQuerySchema = z.object({
 })
 
 /**
- * Whether a person may write in the conversation now: its channel must be active, with a token, on a platform
+ * Whether a person may write in the conversation now: its channel must be active, its token not refused, on a platform
  * we send to, and the platform's window open (personReplyWindow).
  */
 export function personReplyAvailability(
   conversation: {
-    channel: { platformName: string; status: string }
+    channel: { platformName: string; status: string; tokenRefused?: boolean }
     lastInboundAt: string | Date | null
   },
   now: Date = new Date(),
@@ -194,6 +196,7 @@ export function personReplyAvailability(
     return { open: false, reason: CONVERSATION_TEXTS.unsupportedPlatform(platformName) }
   }
   if (status !== 'active') return { open: false, reason: CONVERSATION_TEXTS.channelNotActive(status) }
+  if (conversation.channel.tokenRefused) return { open: false, reason: CONVERSATION_TEXTS.channelTokenDead }
   const last = conversation.lastInboundAt ? new Date(conversation.lastInboundAt) : null
   return personReplyWindow(platformName, last, now)
 }
@@ -262,6 +265,12 @@ export const conversationMessageSchema = z.object({
 export const conversationDetailSchema = conversationSummarySchema.extend({
   channel: conversationSummarySchema.shape.channel.extend({
     status: z.enum(CHANNEL_STATUSES),
+    tokenRefused: z
+      .boolean()
+      .meta({
+        description:
+          "The platform refused the channel's token (a send or a health check): no reply can be sent",
+      }),
     autoResumeMinutes: z.number().int(),
   }),
   lastInboundAt: isoTime.nullable(),

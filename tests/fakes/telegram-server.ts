@@ -18,9 +18,12 @@ export type FakeCall = { method: string; token: string; params: Params; at: numb
 type NewBot = { token: string; id?: number; username: string; firstName?: string }
 type FakeBotUser = { id: number; is_bot: true; first_name: string; username: string }
 export type FakeMessage = { message_id: number; date: number; chat: { id: number | string }; text: string }
-/** One-shot answer to the next `method` call (of bot `token`): an error, or `raw` HTML; after `delayMs`. */
+/**
+ * One-shot answer to the next `method` call (of bot `token`): an error, or `raw` HTML, or with `reset` no answer at
+ * all (the connection is destroyed, as a dropped kept-alive connection is); after `delayMs`.
+ */
 type FakeError = { status: number; description?: string; retryAfter?: number }
-export type FakeBehaviour = FakeError & { token?: string; raw?: string; delayMs?: number }
+export type FakeBehaviour = FakeError & { token?: string; raw?: string; reset?: boolean; delayMs?: number }
 type Bot = {
   user: FakeBotUser
   updates: FakeUpdate[]
@@ -250,13 +253,24 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     return [404, { error: `No route ${route}` }]
   }
 
-  /** The queued behaviour's answer, undefined when there is none. */
-  async function misbehave(token: string, method: string, res: ServerResponse) {
+  /** The queued behaviour's answer, undefined when there is none, 'answered' when it is done with `res` itself. */
+  async function misbehave(
+    token: string,
+    method: string,
+    res: ServerResponse,
+  ): Promise<Answer | 'answered' | undefined> {
     const index = behaviours.findIndex((b) => b.method === method && (b.token ?? token) === token)
     if (index < 0) return undefined
-    const [{ status, description, retryAfter, raw, delayMs }] = behaviours.splice(index, 1)
+    const [{ status, description, retryAfter, raw, reset, delayMs }] = behaviours.splice(index, 1)
     if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
-    if (raw !== undefined) return void res.writeHead(status, { 'content-type': 'text/html' }).end(raw)
+    if (reset) {
+      res.socket?.destroy()
+      return 'answered'
+    }
+    if (raw !== undefined) {
+      res.writeHead(status, { 'content-type': 'text/html' }).end(raw)
+      return 'answered'
+    }
     const fallback = status === 429 ? `Too Many Requests: retry after ${retryAfter}` : STATUS_CODES[status]
     const parameters = retryAfter === undefined ? undefined : { retry_after: retryAfter }
     return fail(status, description ?? fallback ?? 'Error', parameters)
@@ -270,7 +284,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     if (!token || !method) return send(res, 404, fail(404, 'Not Found'))
     calls.push({ method, token, params, at: performance.timeOrigin + performance.now() })
     const misbehaviour = await misbehave(token, method, res)
-    if (res.headersSent) return // `raw`
+    if (misbehaviour === 'answered') return
     const answer = misbehaviour ?? (await botApi(token, method, params, res))
     send(res, answer.ok ? 200 : answer.error_code, answer)
   }

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '~/db/rows.server'
 import { channels, conversations, messages } from '~/db/schema'
-import { CONVERSATION_TEXTS } from '~/lib/conversations'
+import { CONVERSATION_TEXTS, personReplyAvailability } from '~/lib/conversations'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { updateChannel } from '~/services/channels/channels.server'
 import { ingestInbound } from '~/services/messages/ingest.server'
@@ -295,6 +295,42 @@ describe('a person replying and taking over', () => {
       message: CONVERSATION_TEXTS.channelNotActive('error'),
     })
     expect(await messagesOf(p.db, bot.channelId, 'outbound')).toEqual([])
+
+    // A health check found the token refused while the channel is still active: nothing is attempted either.
+    await p.db
+      .update(channels)
+      .set({ status: 'active', healthProblem: 'token_invalid' })
+      .where(eq(channels.id, bot.channelId))
+    const calls = p.telegram.calls.length
+    expect(await refusal(sendPersonReply(bot.scope, deps, { conversationId, text: 'hi' }))).toEqual({
+      code: 'CONFLICT',
+      message: CONVERSATION_TEXTS.channelTokenDead,
+    })
+    expect(p.telegram.calls.length).toBe(calls)
+    expect(await messagesOf(p.db, bot.channelId, 'outbound')).toEqual([])
+    // The conversation's view says so before the person writes.
+    const view = await getConversation(bot.scope, conversationId)
+    expect(view.channel).toMatchObject({ status: 'active', tokenRefused: true })
+    expect(personReplyAvailability(view)).toEqual({ open: false, reason: CONVERSATION_TEXTS.channelTokenDead })
+  })
+
+  it('sends once more after a dropped connection, and records a second drop as failed', async () => {
+    const bot = await p.newBot()
+    const { conversationId } = await receive(bot, 'are you there?')
+    p.telegram.enqueue('sendMessage', { status: 0, reset: true, token: bot.token })
+    const sent = await sendPersonReply(bot.scope, deps, { conversationId, text: 'Yes, Sam here' })
+    expect(sent.message).toMatchObject({ status: 'sent', sentParts: 1 })
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Yes, Sam here'])
+
+    for (let i = 0; i < 2; i++)
+      p.telegram.enqueue('sendMessage', { status: 0, reset: true, token: bot.token })
+    expect(await refusal(sendPersonReply(bot.scope, deps, { conversationId, text: 'Still here' }))).toEqual({
+      code: 'UPSTREAM_ERROR',
+      message: expect.any(String),
+    })
+    const [, failed] = await messagesOf(p.db, bot.channelId, 'outbound')
+    expect(failed).toMatchObject({ text: 'Still here', status: 'failed' })
+    expect(p.telegram.sentMessages(bot.token)).toHaveLength(1)
   })
 
   it('does not send an answer the model was writing when a person took over', async () => {

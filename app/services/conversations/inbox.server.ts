@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm'
 import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
+import { hasDeadToken } from '~/lib/channel-health'
 import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels'
 import {
   CONVERSATION_TEXTS,
@@ -24,6 +25,7 @@ const summaryColumns = {
   channelType: channels.channelType,
   channelMetadata: channels.metadata,
   channelStatus: channels.status,
+  channelHealthProblem: channels.healthProblem,
   autoResumeMinutes: channels.autoResumeMinutes,
   customerName: conversations.customerName,
   platformChatId: conversations.platformChatId,
@@ -196,6 +198,7 @@ export async function getConversation(
     channel: {
       ...toSummary(row).channel,
       status: row.channelStatus,
+      tokenRefused: hasDeadToken({ status: row.channelStatus, healthProblem: row.channelHealthProblem }),
       autoResumeMinutes: row.autoResumeMinutes,
     },
     lastInboundAt: row.lastInboundAt?.toISOString() ?? null,

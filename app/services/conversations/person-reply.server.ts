@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { channels, conversations, messages, type Channel, type Conversation, type Message } from '~/db/schema'
+import { hasDeadToken } from '~/lib/channel-health'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
 import { CONVERSATION_TEXTS, personReplyWindow, type personReplyResultSchema } from '~/lib/conversations'
@@ -51,6 +53,8 @@ function requireReachable(channel: Channel, conversation: Conversation) {
     throw new AppError('CONFLICT', CONVERSATION_TEXTS.channelNotActive(channel.status))
   }
   if (!channel.accessTokenEncrypted) throw new AppError('CONFLICT', CONVERSATION_TEXTS.channelNoToken)
+  // A health check found the token refused: nothing is attempted (as for the AI's answers).
+  if (hasDeadToken(channel)) throw new AppError('CONFLICT', CONVERSATION_TEXTS.channelTokenDead)
   const window = personReplyWindow(channel.platformName, conversation.lastInboundAt)
   if (!window.open) throw new AppError('CONFLICT', window.reason)
   return window
@@ -127,6 +131,23 @@ export async function sendPersonReply(
   return { message, sentNow: true, aiPausedUntil: stored.aiPausedUntil }
 }
 
+/** How long a person's send waits before its one more try after a network failure. */
+export const PERSON_SEND_RETRY_DELAY_MS = 300
+
+/**
+ * One send, tried once more after a network failure: a kept-alive connection the platform closed as the request
+ * went out fails without having been read. The person is waiting, so not the reply worker's three tries.
+ */
+async function sendPart(sender: ReturnType<typeof senderFor>, text: string) {
+  try {
+    return await sender.send(text)
+  } catch (error) {
+    if (!(error instanceof PlatformError) || error.code !== 'NETWORK_ERROR') throw error
+    await sleep(PERSON_SEND_RETRY_DELAY_MS)
+    return sender.send(text)
+  }
+}
+
 /** Sends the parts not sent yet; records each accepted part, then the message sent (or failed, with why). */
 async function deliverPersonReply(
   scope: OrganizationScope,
@@ -142,7 +163,7 @@ async function deliverPersonReply(
   let platformMessageId = message.platformMessageId
   try {
     for (let index = message.sentParts; index < parts.length; index++) {
-      const sent = await sender.send(parts[index])
+      const sent = await sendPart(sender, parts[index])
       platformMessageId ??= sent.platformMessageId
       await scope.db
         .update(messages)
