@@ -39,6 +39,11 @@ const latestSource = () => {
   if (!source) throw new Error('no EventSource opened')
   return source
 }
+/**
+ * The stream, once the hook's effect has opened it: the page's text can be on screen before React runs its
+ * effects (a loaded machine showed it), so it is waited for, not read at once.
+ */
+const openedSource = () => waitFor(latestSource)
 
 let loads = 0
 let release: (() => void) | undefined
@@ -79,8 +84,8 @@ describe('useInboxEvents', () => {
     const onEvent = vi.fn()
     const page = renderPage({ onEvent })
     await screen.findByText('loads 1')
+    const source = await openedSource()
     expect(FakeEventSource.all.map((s) => s.url)).toEqual([INBOX_LIVE.path])
-    const source = latestSource()
     act(() => {
       source.open()
       source.tell('conversation', { conversationId: 'c-1' })
@@ -94,7 +99,7 @@ describe('useInboxEvents', () => {
   it('reloads at most once at a time: a burst during a reload makes one more reload after it', async () => {
     renderPage({}, { hold: true })
     await screen.findByText('loads 1')
-    const source = latestSource()
+    const source = await openedSource()
     act(() => source.open())
     act(() => source.tell('conversation', { conversationId: 'c-1' }))
     await waitFor(() => expect(loads).toBe(2))
@@ -114,7 +119,7 @@ describe('useInboxEvents', () => {
   it(`reloads at most once per ${INBOX_LIVE.revalidateEveryMs} ms under a steady stream of changes`, async () => {
     renderPage({})
     await screen.findByText('loads 1')
-    const source = latestSource()
+    const source = await openedSource()
     act(() => source.open())
     const started = Date.now()
     for (let i = 0; i < 20; i++) {
@@ -132,7 +137,7 @@ describe('useInboxEvents', () => {
     const onEvent = vi.fn()
     renderPage({ conversationId: 'mine', onEvent })
     await screen.findByText('loads 1')
-    const source = latestSource()
+    const source = await openedSource()
     act(() => {
       source.open()
       source.tell('conversation', { conversationId: 'theirs' })
@@ -148,7 +153,7 @@ describe('useInboxEvents', () => {
   it('reloads after `resync` and after a reconnection, when changes may have been missed', async () => {
     renderPage({ conversationId: 'mine' })
     await screen.findByText('loads 1')
-    const source = latestSource()
+    const source = await openedSource()
     act(() => {
       source.open()
       source.tell('resync', {})
@@ -169,7 +174,7 @@ describe('useInboxEvents', () => {
     render(<Stub initialEntries={['/conversations']} />)
     fireEvent.click(await screen.findByRole('button', { name: 'org-1' }))
     await screen.findByRole('button', { name: 'org-2' })
-    expect(FakeEventSource.all).toHaveLength(2)
+    await waitFor(() => expect(FakeEventSource.all).toHaveLength(2))
     expect(FakeEventSource.all[0].readyState).toBe(FakeEventSource.CLOSED)
     expect(FakeEventSource.all[1].readyState).toBe(FakeEventSource.CONNECTING)
   })
