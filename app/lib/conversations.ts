@@ -265,12 +265,10 @@ export const conversationMessageSchema = z.object({
 export const conversationDetailSchema = conversationSummarySchema.extend({
   channel: conversationSummarySchema.shape.channel.extend({
     status: z.enum(CHANNEL_STATUSES),
-    tokenRefused: z
-      .boolean()
-      .meta({
-        description:
-          "The platform refused the channel's token (a send or a health check): no reply can be sent",
-      }),
+    tokenRefused: z.boolean().meta({
+      description:
+        "The platform refused the channel's token (a send or a health check): no reply can be sent",
+    }),
     autoResumeMinutes: z.number().int(),
   }),
   lastInboundAt: isoTime.nullable(),

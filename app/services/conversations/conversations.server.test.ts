@@ -311,7 +311,10 @@ describe('a person replying and taking over', () => {
     // The conversation's view says so before the person writes.
     const view = await getConversation(bot.scope, conversationId)
     expect(view.channel).toMatchObject({ status: 'active', tokenRefused: true })
-    expect(personReplyAvailability(view)).toEqual({ open: false, reason: CONVERSATION_TEXTS.channelTokenDead })
+    expect(personReplyAvailability(view)).toEqual({
+      open: false,
+      reason: CONVERSATION_TEXTS.channelTokenDead,
+    })
   })
 
   it('sends once more after a dropped connection, and records a second drop as failed', async () => {
