@@ -43,6 +43,7 @@ import {
 } from '../app/services/analytics/analytics-queries.server'
 import { rollUpAnalytics } from '../app/services/analytics/rollup.server'
 import { requireOrganizationScope } from '../app/services/organizations/scope.server'
+import { seedAnalytics, type SeededOrg } from './lib/analytics-seed'
 import { finishBench, runBench } from './report'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
 
@@ -62,129 +63,24 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
 }
 
-type Org = { id: string; userId: string; agentIds: string[]; channelIds: string[] }
+type Org = SeededOrg
 
+/** bench/lib/analytics-seed.ts on the pool's one connection. */
 async function seed(pool: pg.Pool): Promise<Org> {
   const client = await pool.connect()
-  const step = async (label: string, text: string, params: unknown[] = []) => {
-    const startedAt = performance.now()
-    const result = await client.query(text, params)
-    console.log(`  ${label}: ${since(startedAt)}`)
-    return result
-  }
   try {
-    await client.query(`set work_mem = '256MB'; set maintenance_work_mem = '512MB'`)
-    // Organization 0 is the large one. Messages per exchange: 1.9 on average (85% + 5% have an answer).
-    const exchanges = Math.round(MESSAGES / 1.9)
-    await step(
-      'organizations, owners, agents, channels',
-      `create temp table bench_orgs as
-       select o as ord, gen_random_uuid() as org_id, gen_random_uuid() as user_id,
-         case when o = 0 then ${CONVERSATIONS} else 2000 end as conversations,
-         case when o = 0 then ${exchanges} else 21000 end as exchanges
-       from generate_series(0, ${OTHER_ORGANIZATIONS}) o;
-       insert into organizations (id, name, time_zone)
-         select org_id, 'Bench ' || ord, case when ord = 0 then '${TIME_ZONE}' else 'UTC' end from bench_orgs;
-       insert into users (id, firebase_uid, email) select user_id, 'bench-' || ord, 'o' || ord || '@bench.example.com' from bench_orgs;
-       insert into memberships (organization_id, user_id, role) select org_id, user_id, 'owner' from bench_orgs;
-       create temp table bench_agents as
-         select o.org_id, a, gen_random_uuid() as agent_id from bench_orgs o
-         cross join lateral generate_series(1, case when o.ord = 0 then 3 else 1 end) a;
-       insert into agents (id, organization_id, readable_id, name, system_prompt)
-         select agent_id, org_id, 'agent-' || a, 'Agent ' || a, 'You help.' from bench_agents;
-       create temp table bench_channels as
-         select o.org_id, c, gen_random_uuid() as channel_id,
-           (select agent_id from bench_agents b where b.org_id = o.org_id
-              and b.a = 1 + (c % case when o.ord = 0 then 3 else 1 end)) as agent_id
-         from bench_orgs o cross join lateral generate_series(1, case when o.ord = 0 then 12 else 3 end) c;
-       insert into channels (id, organization_id, platform_name, platform_channel_id, channel_type, agent_id,
-           access_token_encrypted, metadata)
-         select channel_id, org_id, 'telegram', (8000000000 + row_number() over ())::text, 'telegram_bot', agent_id,
-           'bench', json_build_object('name', 'Bot ' || c)::jsonb from bench_channels`,
+    return await seedAnalytics(
+      async (text) => {
+        const result: pg.QueryResult | pg.QueryResult[] = await client.query(text)
+        return (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? []
+      },
+      {
+        conversations: CONVERSATIONS,
+        messages: MESSAGES,
+        otherOrganizations: OTHER_ORGANIZATIONS,
+        timeZone: TIME_ZONE,
+      },
     )
-    await step(
-      'conversations drawn',
-      `create temp table bench_threads as
-       select gen_random_uuid() as id, o.org_id, o.user_id,
-         (array_agg(ch.channel_id order by ch.c))[1 + floor(random() * count(*))::int] as channel_id,
-         'chat-' || o.ord || '-' || g as chat_id,
-         now() - interval '30 days' + random() * interval '29 days' as first_at,
-         o.exchanges::float8 / o.conversations as mean_exchanges
-       from bench_orgs o
-       cross join lateral generate_series(1, o.conversations) g
-       join bench_channels ch on ch.org_id = o.org_id
-       group by o.org_id, o.user_id, o.ord, g, o.exchanges, o.conversations`,
-    )
-    await client.query(`alter table conversations disable trigger user`)
-    await step(
-      'conversations inserted',
-      `insert into conversations (id, organization_id, channel_id, platform_chat_id, created_at)
-       select id, org_id, channel_id, chat_id, first_at from bench_threads`,
-    )
-    await step(
-      'exchanges drawn',
-      `create temp table bench_exchanges as
-       select t.id as conversation_id, t.org_id, t.channel_id, t.user_id, t.chat_id, k,
-         t.first_at + (k - 1) * (1 + floor(random() * 20)::int) * interval '1 minute' as at,
-         random() as outcome, random() as draw,
-         gen_random_uuid() as inbound_id, gen_random_uuid() as run_id,
-         (select agent_id from bench_channels c where c.channel_id = t.channel_id) as agent_id
-       from bench_threads t
-       cross join lateral generate_series(1, greatest(1, round(random() * 2 * t.mean_exchanges)::int)) k`,
-    )
-    await client.query(`analyze bench_exchanges`)
-    await step(
-      'agent runs inserted',
-      `insert into agent_runs (id, execution_id, organization_id, agent_id, input, output, model_used,
-         prompt_tokens, completion_tokens, total_tokens, latency_ms, handoff_reason, context, created_at)
-       select run_id, 'bench-' || run_id, org_id, agent_id, 'bench', 'bench',
-         case when draw < 0.8 then 'gpt-4o-mini' else 'local-llama' end,
-         300 + floor(draw * 900)::int, 20 + floor(draw * 180)::int, 320 + floor(draw * 1080)::int, 900,
-         case when draw < 0.01 then 'The customer asked for a person' end,
-         json_build_object('channelId', channel_id, 'conversationId', conversation_id)::jsonb,
-         at + interval '1 second'
-       from bench_exchanges where outcome < 0.85
-       union all
-       select gen_random_uuid(), 'bench-test-' || gen_random_uuid(), org_id, agent_id, 'test', 'test', 'gpt-4o-mini',
-         500, 100, 600, 900, null, null, at
-       from bench_exchanges where draw > 0.98`,
-    )
-    await step(
-      'messages inserted (in time order; the summary trigger included)',
-      `insert into messages (id, organization_id, channel_id, conversation_id, direction, platform_message_id,
-         sender_id, text, status, failure_reason, agent_run_id, author_user_id, reply_to_message_id, sent_parts,
-         platform_sent_at, received_at, created_at)
-       select * from (
-         select inbound_id, org_id, channel_id, conversation_id, 'inbound', chat_id || ':' || k || 'i', chat_id,
-           'Hello, where is my order?',
-           case when outcome < 0.85 then 'replied' when outcome < 0.90 then 'received' when outcome < 0.93 then 'failed'
-             when outcome < 0.98 then 'received' else 'received' end,
-           case when outcome < 0.85 then null when outcome < 0.90 then 'The AI is paused: a person is answering'
-             when outcome < 0.93 then 'The model did not answer in time'
-             when outcome < 0.98 then 'No agent is assigned to this channel'
-             else 'The AI is paused: a person is answering' end,
-           null::uuid, null::uuid, null::uuid, 0, at - interval '1 second', at, at
-         from bench_exchanges
-         union all
-         select gen_random_uuid(), org_id, channel_id, conversation_id, 'outbound', chat_id || ':' || k || 'o', null,
-           'It is on its way.', 'sent', null,
-           case when outcome < 0.85 then run_id end,
-           case when outcome >= 0.85 then user_id end,
-           case when outcome < 0.85 then inbound_id end,
-           1, at + (2 + draw * 58) * interval '1 second', null, at + (2 + draw * 58) * interval '1 second'
-         from bench_exchanges where outcome < 0.90
-       ) m order by 17`,
-    )
-    await client.query(`alter table conversations enable trigger user`)
-    const big = (
-      await client.query(
-        `select o.org_id as id, o.user_id as "userId",
-           (select array_agg(agent_id order by a) from bench_agents b where b.org_id = o.org_id) as "agentIds",
-           (select array_agg(channel_id order by c) from bench_channels c where c.org_id = o.org_id) as "channelIds"
-         from bench_orgs o where o.ord = 0`,
-      )
-    ).rows[0] as Org
-    return big
   } finally {
     client.release(true)
   }

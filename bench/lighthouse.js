@@ -11,8 +11,10 @@
  * category under 95, the audits that failed. Exit code 1 when any score is under 95, 0 otherwise.
  * Set CHROME_PATH to use another Chrome (default /usr/bin/chromium); set LIGHTHOUSE_REPORT=<file.html> (or .json)
  * to also write the median run's full report, with the details behind each audit.
- * LIGHTHOUSE_URL=<url> audits a page of a server that is already running instead (the dashboard at / with seeded
- * data, say), sending LIGHTHOUSE_COOKIE (a `Cookie` header, e.g. a signed-in session) with every request.
+ * LIGHTHOUSE_URL=<url> audits a page of a server that is already running instead, sending LIGHTHOUSE_COOKIE (a
+ * `Cookie` header, e.g. a signed-in session) with every request. LIGHTHOUSE_PAGE and LIGHTHOUSE_DATA_DIR audit
+ * another page of the server it starts, on a data directory prepared beforehand: `npm run
+ * bench:lighthouse:dashboard` (bench/lighthouse-dashboard.ts) seeds one and audits the dashboard with them.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -26,7 +28,11 @@ import { buildAppIfMissing, freePort, OFFLINE_CHROMIUM_FLAGS } from '../scripts/
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium'
-const PAGE = '/login'
+// The page audited on the server this script starts (LIGHTHOUSE_PAGE=/ with LIGHTHOUSE_DATA_DIR and
+// LIGHTHOUSE_COOKIE: the dashboard, as bench/lighthouse-dashboard.ts runs it).
+const PAGE = process.env.LIGHTHOUSE_PAGE || '/login'
+// A data directory prepared beforehand (a seeded PGlite database); kept afterwards. Default: a throwaway one.
+const GIVEN_DATA_DIR = process.env.LIGHTHOUSE_DATA_DIR
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const THRESHOLD = 95
 const SERVER_START_TIMEOUT_MS = 60_000
@@ -172,14 +178,14 @@ async function main() {
 
   const port = await freePort()
   const baseUrl = `http://localhost:${port}`
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-lighthouse-data-'))
+  const dataDir = GIVEN_DATA_DIR || mkdtempSync(path.join(tmpdir(), 'replypilot-lighthouse-data-'))
   const session = { server: undefined, chrome: undefined, profiles: [] }
   let cleaned
   const cleanUp = () =>
     (cleaned ??= (async () => {
       session.chrome?.kill()
       await session.server?.stop()
-      for (const dir of [dataDir, ...session.profiles])
+      for (const dir of [...(GIVEN_DATA_DIR ? [] : [dataDir]), ...session.profiles])
         rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
     })())
   // Stopped from outside (Ctrl-C, a CI timeout): still stop the server and Chrome.
