@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { idSchema } from '~/lib/input'
 import { PLATFORM_NAMES } from '~/lib/channels'
+import type { AnalyticsPreset } from './analytics-presets'
 
 /**
  * The dashboard's rules, client-safe: the period the API and (later) the page take, the price table the cost
@@ -115,8 +116,7 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   }).format(now)
 }
 
-export const ANALYTICS_PRESETS = ['today', '7d', '30d'] as const
-export type AnalyticsPreset = (typeof ANALYTICS_PRESETS)[number]
+export { ANALYTICS_PRESETS, type AnalyticsPreset } from './analytics-presets'
 
 /** The dashboard's preset periods, ending today in the organization's time zone. */
 export function presetPeriod(preset: AnalyticsPreset, timeZone: string, now: Date = new Date()) {

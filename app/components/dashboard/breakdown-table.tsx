@@ -1,36 +1,32 @@
-import { Anchor, Paper, ScrollArea, Table, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Anchor, Paper, ScrollArea, Table, Text, Title } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import { Suspense, useId } from 'react'
-import { useHydrated } from '~/components/hooks/use-hydrated'
 import { useNearViewport } from '~/components/hooks/use-near-viewport'
 import type { Analytics } from '~/lib/analytics'
 import { formatCount, formatRate, formatSeconds, formatUsd } from '~/lib/dashboard'
+import classes from './dashboard.module.css'
 import { TrendLine } from './lazy-charts'
 
 type Row = Analytics['agents'][number] | Analytics['channels'][number]
 
-/** A row's messages per bucket: a sparkline once hydrated (its numbers kept for screen readers), else the numbers. */
+/**
+ * A row's messages per bucket: a sparkline with JavaScript (its numbers kept for screen readers), the numbers
+ * without (dashboard.module.css).
+ */
 function Trend({ trend }: { trend: number[] }) {
-  const hydrated = useHydrated()
   const [near, placeholder] = useNearViewport<HTMLDivElement>()
-  const numbers = trend.map(formatCount).join(', ')
-  if (!hydrated) {
-    return (
-      <Text size="xs" c="gray.7" maw={200}>
-        {numbers}
-      </Text>
-    )
-  }
   return (
     <>
-      <div aria-hidden="true" ref={placeholder} style={{ minHeight: 28, minWidth: 96 }}>
+      <div aria-hidden="true" ref={placeholder} className={classes.trendSlot}>
         {near ? (
           <Suspense fallback={null}>
             <TrendLine trend={trend} />
           </Suspense>
         ) : null}
       </div>
-      <VisuallyHidden>{numbers}</VisuallyHidden>
+      <Text size="xs" c="gray.7" maw={200} className={classes.forScreenReaders}>
+        {trend.map(formatCount).join(', ')}
+      </Text>
     </>
   )
 }
@@ -53,7 +49,7 @@ export function BreakdownTable({
 }) {
   const titleId = useId()
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
+    <Paper withBorder p="md" component="section" aria-labelledby={titleId} className={classes.deferred}>
       <Title order={2} size="h4" id={titleId} mb="sm">
         {title}
       </Title>
@@ -65,19 +61,19 @@ export function BreakdownTable({
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col" ta="right">
+                <Table.Th scope="col" className={classes.num}>
                   Messages
                 </Table.Th>
-                <Table.Th scope="col" ta="right">
+                <Table.Th scope="col" className={classes.num}>
                   AI answer rate
                 </Table.Th>
-                <Table.Th scope="col" ta="right">
+                <Table.Th scope="col" className={classes.num}>
                   First response (median)
                 </Table.Th>
-                <Table.Th scope="col" ta="right">
+                <Table.Th scope="col" className={classes.num}>
                   Tokens
                 </Table.Th>
-                <Table.Th scope="col" ta="right">
+                <Table.Th scope="col" className={classes.num}>
                   Estimated cost
                 </Table.Th>
                 <Table.Th scope="col">{`Messages per ${per}`}</Table.Th>
@@ -91,11 +87,11 @@ export function BreakdownTable({
                       {nameOf(row)}
                     </Anchor>
                   </Table.Th>
-                  <Table.Td ta="right">{formatCount(row.received)}</Table.Td>
-                  <Table.Td ta="right">{formatRate(row.aiAnswerRate)}</Table.Td>
-                  <Table.Td ta="right">{formatSeconds(row.firstResponseMedianSeconds)}</Table.Td>
-                  <Table.Td ta="right">{formatCount(row.totalTokens)}</Table.Td>
-                  <Table.Td ta="right">{formatUsd(row.cost)}</Table.Td>
+                  <Table.Td className={classes.num}>{formatCount(row.received)}</Table.Td>
+                  <Table.Td className={classes.num}>{formatRate(row.aiAnswerRate)}</Table.Td>
+                  <Table.Td className={classes.num}>{formatSeconds(row.firstResponseMedianSeconds)}</Table.Td>
+                  <Table.Td className={classes.num}>{formatCount(row.totalTokens)}</Table.Td>
+                  <Table.Td className={classes.num}>{formatUsd(row.cost)}</Table.Td>
                   <Table.Td>
                     <Trend trend={row.trend} />
                   </Table.Td>

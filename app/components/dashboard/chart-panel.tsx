@@ -1,17 +1,17 @@
-import { Paper, ScrollArea, Skeleton, Table, Text, Title, VisuallyHidden } from '@mantine/core'
-import { Suspense, useId, type ReactNode } from 'react'
-import { useHydrated } from '~/components/hooks/use-hydrated'
+import { Paper, Skeleton, Text, Title } from '@mantine/core'
+import { Suspense, useId, type CSSProperties, type ReactNode } from 'react'
 import { useNearViewport } from '~/components/hooks/use-near-viewport'
 import type { AnalyticsPoint } from '~/lib/analytics'
 import { formatBucket } from '~/lib/dashboard'
+import classes from './dashboard.module.css'
 import { CHART_HEIGHT } from './series'
 
 /**
- * A chart as progressive enhancement (docs/decisions/047): the server renders the figures as a table, which is all
- * a browser without JavaScript shows. Once the page is hydrated the chart is drawn in its place (loaded lazily) and
- * the table stays in the page, visually hidden, for screen readers; the chart's SVG is hidden from them. A chart
- * is drawn when it comes near the viewport (a placeholder of its height until then), so that loading the page is
- * not one long task drawing charts no one sees yet.
+ * A chart as progressive enhancement (docs/decisions/047): the figures are a table, which is all a browser without
+ * JavaScript shows (dashboard.module.css). With JavaScript the table stays in the page for screen readers only and
+ * the chart is drawn in its place (loaded lazily, its SVG hidden from screen readers) when it comes near the
+ * viewport (a placeholder of its height until then), so that loading the page is not one long task drawing charts
+ * no one sees yet. The server's tree and the hydrated one are the same: hydrating re-renders nothing.
  */
 export function ChartPanel({
   title,
@@ -24,34 +24,36 @@ export function ChartPanel({
   table: ReactNode
   chart: ReactNode
 }) {
-  const hydrated = useHydrated()
   const [near, placeholder] = useNearViewport<HTMLDivElement>()
   const titleId = useId()
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
+    <Paper withBorder p="md" component="section" aria-labelledby={titleId} className={classes.deferred}>
       <Title order={2} size="h4" id={titleId}>
         {title}
       </Title>
       <Text size="sm" c="gray.7" mb="sm">
         {summary}
       </Text>
-      {hydrated ? (
-        <>
-          <div aria-hidden="true" data-chart ref={placeholder} style={{ minHeight: CHART_HEIGHT }}>
-            {near ? <Suspense fallback={<Skeleton h={CHART_HEIGHT} />}>{chart}</Suspense> : null}
-          </div>
-          <VisuallyHidden>{table}</VisuallyHidden>
-        </>
-      ) : (
-        <ScrollArea.Autosize mah={320}>{table}</ScrollArea.Autosize>
-      )}
+      <div
+        aria-hidden="true"
+        data-chart
+        ref={placeholder}
+        className={classes.chartSlot}
+        style={{ '--chart-height': `${CHART_HEIGHT}px` } as CSSProperties}
+      >
+        {near ? <Suspense fallback={<Skeleton h={CHART_HEIGHT} />}>{chart}</Suspense> : null}
+      </div>
+      <div className={`${classes.forScreenReaders} ${classes.tableScroll}`}>{table}</div>
     </Paper>
   )
 }
 
 type Column = { key: keyof AnalyticsPoint; label: string }
 
-/** A chart's figures, one row per bucket: the chart's accessible (and no-JavaScript) form. */
+/**
+ * A chart's figures, one row per bucket: the chart's accessible (and no-JavaScript) form. Plain elements: a month
+ * of days is a few hundred cells, read by screen readers and seen only without JavaScript.
+ */
 export function SeriesTable({
   caption,
   series,
@@ -66,35 +68,33 @@ export function SeriesTable({
   hourly: boolean
 }) {
   return (
-    <Table striped withTableBorder fz="sm" captionSide="top">
-      <Table.Caption>{caption}</Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">{hourly ? 'Hour' : 'Date'}</Table.Th>
+    <table className={classes.seriesTable}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{hourly ? 'Hour' : 'Date'}</th>
           {columns.map((column) => (
-            <Table.Th scope="col" key={column.key} ta="right">
+            <th scope="col" key={column.key} className={classes.num}>
               {column.label}
-            </Table.Th>
+            </th>
           ))}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
+        </tr>
+      </thead>
+      <tbody>
         {series.map((point) => (
-          <Table.Tr key={point.bucket}>
-            <Table.Th scope="row" fw={400}>
-              {formatBucket(point.bucket)}
-            </Table.Th>
+          <tr key={point.bucket}>
+            <th scope="row">{formatBucket(point.bucket)}</th>
             {columns.map((column) => {
               const value = point[column.key]
               return (
-                <Table.Td key={column.key} ta="right">
+                <td key={column.key} className={classes.num}>
                   {format(typeof value === 'number' ? value : null)}
-                </Table.Td>
+                </td>
               )
             })}
-          </Table.Tr>
+          </tr>
         ))}
-      </Table.Tbody>
-    </Table>
+      </tbody>
+    </table>
   )
 }

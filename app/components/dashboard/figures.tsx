@@ -9,6 +9,7 @@ import {
   formatSeconds,
   formatUsd,
 } from '~/lib/dashboard'
+import classes from './dashboard.module.css'
 
 type Totals = Analytics['totals']
 
@@ -18,9 +19,7 @@ function Figure({ label, value, note }: { label: string; value: string; note?: R
       <Text size="sm" c="gray.7" fw={500}>
         {label}
       </Text>
-      <Text fz={{ base: 22, sm: 26 }} fw={700} lh={1.3}>
-        {value}
-      </Text>
+      <Text className={classes.figureValue}>{value}</Text>
       {note ? (
         <Text size="xs" c="gray.7">
           {note}
