@@ -1,16 +1,19 @@
 import { Badge } from '@mantine/core'
 import { CONVERSATION_STATE_LABELS, type ConversationState } from '~/lib/conversations'
 
-const STATE_COLORS: Record<ConversationState, string> = {
-  ai: 'teal',
-  paused: 'yellow',
-  needs_attention: 'red',
+// The tint says which state at a glance; the text is dark enough to read on it (4.5:1: Mantine's light variant
+// writes in the colour's own middle shade, 2-3:1 on its tint at a badge's size).
+const STATE_COLORS: Record<ConversationState, { tint: string; text: string }> = {
+  ai: { tint: 'teal', text: 'teal.9' },
+  paused: { tint: 'yellow', text: 'gray.9' },
+  needs_attention: { tint: 'red', text: 'red.9' },
 }
 
 /** The conversation's state in words (the colour only repeats them). */
 export function StateBadge({ state }: { state: ConversationState }) {
+  const { tint, text } = STATE_COLORS[state]
   return (
-    <Badge color={STATE_COLORS[state]} variant="light" radius="sm" style={{ textTransform: 'none' }}>
+    <Badge color={tint} c={text} variant="light" radius="sm" style={{ textTransform: 'none' }}>
       {CONVERSATION_STATE_LABELS[state]}
     </Badge>
   )
