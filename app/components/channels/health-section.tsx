@@ -1,9 +1,9 @@
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react'
-import { Link } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
 import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channel-health'
 import type { ChannelDetailsContext } from './channel-details-context'
+import { HealthActionButton } from './health-action'
 import { channelPath } from './paths'
 
 /**
@@ -34,16 +34,7 @@ export function HealthSection({
             {health.reasons.map((reason) => (
               <List.Item key={reason.code}>
                 <Text size="sm">{reason.message}</Text>
-                <Button
-                  component={Link}
-                  to={reason.action.href}
-                  size="compact-sm"
-                  variant="light"
-                  color="orange.9"
-                  mt={4}
-                >
-                  {reason.action.label}
-                </Button>
+                <HealthActionButton action={reason.action} mt={4} />
               </List.Item>
             ))}
           </List>

@@ -1,7 +1,8 @@
-import { Anchor, Button, Paper, Title } from '@mantine/core'
+import { Anchor, Paper, Title } from '@mantine/core'
 import type { CSSProperties } from 'react'
 import { Link } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
+import { HealthActionButton } from '~/components/channels/health-action'
 import { PlatformIcon } from '~/components/channels/platform'
 import { channelPath } from '~/components/channels/paths'
 import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channel-health'
@@ -63,15 +64,7 @@ export function ChannelHealthPanel({ channels }: { channels: ChannelHealth[] }) 
               {channel.reasons.map((reason) => (
                 <div key={reason.code} className={classes.healthReason}>
                   <span>{reason.message}</span>
-                  <Button
-                    component={Link}
-                    to={reason.action.href}
-                    size="compact-sm"
-                    variant="light"
-                    color="orange.9"
-                  >
-                    {reason.action.label}
-                  </Button>
+                  <HealthActionButton action={reason.action} />
                 </div>
               ))}
             </li>
