@@ -22,10 +22,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createCookie } from '@remix-run/node'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../app/db/client.server'
-import { createSession, SESSION_TTL_MS } from '../app/services/auth/sessions.server'
+import { sessionCookieWith } from '../app/http/auth.server'
+import { createSession } from '../app/services/auth/sessions.server'
 import { rollUpAnalytics } from '../app/services/analytics/rollup.server'
 import { buildAppIfMissing } from '../scripts/lib/processes.js'
 import { seedAnalytics } from './lib/analytics-seed'
@@ -53,13 +53,7 @@ async function seed(dataDir: string, sessionSecret: string): Promise<string> {
     )
     await rollUpAnalytics(handle.db)
     const session = await createSession({ db: handle.db, userId: org.userId })
-    const cookie = createCookie('__session', {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      maxAge: Math.floor(SESSION_TTL_MS / 1000),
-      secrets: [sessionSecret],
-    })
+    const cookie = sessionCookieWith({ sessionSecret, secureCookies: false })
     // Only the name=value pair: it goes out as a request's Cookie header.
     return (await cookie.serialize(session.id)).split(';')[0]
   } finally {

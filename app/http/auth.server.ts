@@ -6,16 +6,27 @@ import { getRuntime } from '~/runtime/runtime.server'
 
 const SESSION_COOKIE = '__session'
 
-async function sessionCookie() {
-  const { config } = await getRuntime()
+/** The signed session cookie for a configuration's secret (the benches sign one in with it too). */
+export function sessionCookieWith({
+  sessionSecret,
+  secureCookies,
+}: {
+  sessionSecret: string
+  secureCookies: boolean
+}) {
   return createCookie(SESSION_COOKIE, {
     httpOnly: true,
     sameSite: 'lax',
-    secure: config.secureCookies,
+    secure: secureCookies,
     path: '/',
     maxAge: Math.floor(SESSION_TTL_MS / 1000),
-    secrets: [config.sessionSecret],
+    secrets: [sessionSecret],
   })
+}
+
+async function sessionCookie() {
+  const { config } = await getRuntime()
+  return sessionCookieWith(config)
 }
 
 async function readSessionId(request: Request): Promise<string | undefined> {
