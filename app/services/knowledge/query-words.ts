@@ -1,3 +1,5 @@
+import { PLACES } from './places'
+
 // The words of a customer's question as the knowledge search takes them (docs/decisions/043): lower-cased,
 // each with the other words customers and shops use for the same thing. The search scores a group of words
 // (a word and its alternatives) once, by the best of them, so that an alternative never dilutes a question.
@@ -112,31 +114,109 @@ for (const line of ALTERNATIVES) {
     alternativesOf.set(word, set)
   }
 }
+// A place names its region one way only: "brazil" is about South America, "europe" is not about Austria.
+for (const [place, region] of PLACES) {
+  alternativesOf.set(place, new Set([...(alternativesOf.get(place) ?? []), ...region]))
+}
 
-/** The question's distinct words (letters and digits, lower-cased), at most MAX_WORDS of them. */
-export function wordsOf(text: string): string[] {
-  const words =
+/** The multi-word entries of the list ("send back", "gift card"), as their words. */
+const PHRASES = [...alternativesOf.keys()]
+  .filter((entry) => entry.includes(' '))
+  .map((entry) => entry.split(' '))
+/** A phrase ending in one of these may have up to two words inside it: "send them back", "pick it up". */
+const PARTICLES = new Set(['back', 'up', 'off', 'out', 'in'])
+const MAX_INSIDE = 2
+
+/** The lower-cased words (letters and digits) of a text, in order. */
+function tokensOf(text: string): string[] {
+  return (
     text
       .normalize('NFKC')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
+}
+
+/** Where `phrase` starts and ends in `tokens` at `start`, or null. Its first word may take an ending ("sending"). */
+function phraseAt(tokens: string[], start: number, phrase: string[]): number | null {
+  const [first, ...rest] = phrase
+  const token = tokens[start]
+  if (!first || !token || !(token === first || (first.length >= 4 && token.startsWith(first)))) return null
+  const inside = rest.length === 1 && PARTICLES.has(rest[0]!) ? MAX_INSIDE : 0
+  let at = start
+  for (const [index, word] of rest.entries()) {
+    const limit = Math.min(tokens.length - 1, at + 1 + (index === rest.length - 1 ? inside : 0))
+    let found = -1
+    for (let next = at + 1; next <= limit; next += 1) {
+      if (tokens[next] === word) {
+        found = next
+        break
+      }
+    }
+    if (found < 0) return null
+    at = found
+  }
+  return at
+}
+
+/**
+ * The question's distinct words (letters and digits, lower-cased), at most MAX_WORDS of them. A phrase of the list
+ * found in the question ("gift card", "send back", also "send them back") is a word of its own, looked up by the
+ * phrase's alternatives; its own words stay too, except, in a phrasal verb, a word the list gives another meaning:
+ * "send" is about shipping, "send back" about returns.
+ */
+export function wordsOf(text: string): string[] {
+  const tokens = tokensOf(text)
+  const words: string[] = []
+  for (let index = 0; index < tokens.length; index += 1) {
+    const match = PHRASES.map((phrase) => ({ phrase, end: phraseAt(tokens, index, phrase) })).find(
+      (candidate) => candidate.end !== null,
+    )
+    if (!match) {
+      words.push(tokens[index]!)
+      continue
+    }
+    const phrase = match.phrase.join(' ')
+    const verb = isPhrasalVerb(phrase)
+    words.push(phrase)
+    for (const token of tokens.slice(index, match.end! + 1)) {
+      const own =
+        match.phrase.find((word) => token === word) ?? (token === tokens[index] ? match.phrase[0] : null)
+      if (!(verb && own && meansOtherwise(own, phrase))) words.push(token)
+    }
+    index = match.end!
+  }
   return [...new Set(words)].slice(0, MAX_WORDS)
 }
+
+/** A phrase of the list, found in a question by wordsOf: looked up by its alternatives, not as a word. */
+export const isPhrase = (word: string) => word.includes(' ')
+const isPhrasalVerb = (phrase: string) => PARTICLES.has(phrase.slice(phrase.lastIndexOf(' ') + 1))
+/** The list gives a phrase's word a meaning other than the phrase's: a line of its own, without the phrase. */
+const meansOtherwise = (word: string, phrase: string) => alternativesOf.get(word)?.has(phrase) === false
+
+/** An alternative's words: a phrasal verb's are not its meaning (left out), another phrase's are. */
+const partsOf = (alternative: string) =>
+  !isPhrase(alternative) ? [alternative] : isPhrasalVerb(alternative) ? [] : alternative.split(' ')
 
 /**
  * The question's words (see wordsOf), each with its alternatives; `corrected` holds each word's typo correction
  * (the word itself when none), which joins its group with its own alternatives: a correction may be wrong (a real
- * word the passages lack, "wore" read as "more"), so the word as written stays.
+ * word the passages lack, "wore" read as "more"), so the word as written stays. A phrasal verb's group is its
+ * alternatives at full weight ("send back": return); another phrase's, at an alternative's (its words are there).
  */
 export function queryWordGroups(words: string[], corrected: string[] = words): QueryWordGroup[] {
   return words.map((word, index) => {
     const spellings = [...new Set([word, corrected[index] ?? word])]
     const group = new Map<string, number>()
     for (const spelling of spellings) {
-      group.set(spelling, Math.max(group.get(spelling) ?? 0, spelling === word ? 1 : CORRECTION_WEIGHT))
+      if (!isPhrase(spelling)) {
+        group.set(spelling, Math.max(group.get(spelling) ?? 0, spelling === word ? 1 : CORRECTION_WEIGHT))
+      }
+      const weight = isPhrase(spelling) && isPhrasalVerb(spelling) ? 1 : ALTERNATIVE_WEIGHT
       for (const alternative of alternativesOf.get(spelling) ?? []) {
-        for (const part of wordsOf(alternative)) {
-          if (!group.has(part)) group.set(part, ALTERNATIVE_WEIGHT)
+        for (const part of partsOf(alternative)) {
+          if (!group.has(part)) group.set(part, weight)
         }
       }
     }

@@ -65,6 +65,23 @@ describe('searchPassages', () => {
     expect(hit.title).toBe('How much does shipping cost?')
   })
 
+  it('reads "send it back" as a return and a city as its country', async () => {
+    const db = getDb()
+    const { org, returns, shipping } = await shop(db)
+    const international = await addFaq(
+      db,
+      org,
+      'Do you deliver abroad?',
+      'We deliver to all EU countries in 3-5 days. We cannot deliver to South America yet.',
+    )
+    const first = async (query: string) =>
+      (await searchPassages(db, { organizationId: org, query, limit: 3 }))[0]?.sourceId
+    expect(await first('can I still send it back?')).toBe(returns.id)
+    expect(await first('do you send parcels to Brazil?')).toBe(international.id)
+    expect(await first('do you deliver to Vienna?')).toBe(international.id)
+    expect(await first('how much to send a parcel')).toBe(shipping.id)
+  })
+
   it('finds nothing for words no passage holds, or below the minimum relevance', async () => {
     const db = getDb()
     const { org } = await shop(db)

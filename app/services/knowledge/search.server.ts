@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
-import { queryWordGroups, wordsOf } from './query-words'
+import { isPhrase, queryWordGroups, wordsOf } from './query-words'
 
 /** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
 const TYPO_SIMILARITY = 0.45
@@ -117,7 +117,7 @@ export async function searchStatement(
         select greatest(coalesce(sum(s.passage_count), 0), 1)::float8 as n
         from knowledge_sources s where s.organization_id = ${organizationId}
       ),
-      terms as (
+      raw_terms as (
         select lex.grp, lex.weight, k.df, t.n,
           -- A word no passage holds weighs as much as the rarest word that one does: it cannot tell passages
           -- apart, but a question mostly about things the knowledge lacks is not relevant to any passage.
@@ -132,6 +132,12 @@ export async function searchStatement(
                 or lex.prefix and k.lexeme >= lex.lexeme and k.lexeme < lex.lexeme || chr(1114111)
                   and starts_with(k.lexeme, lex.lexeme))
           ) k
+      ),
+      terms as (
+        select t.grp, t.weight, t.df, t.n, t.any_q, t.title_q,
+          case when t.weight < 1 then least(t.idf, coalesce((select max(o.idf) from raw_terms o
+            where o.grp = t.grp and o.weight >= 1), t.idf)) else t.idf end as idf
+        from raw_terms t
       ),
       groups as (select grp, max(idf * weight) as best from terms group by grp),
       picking as (
@@ -202,6 +208,14 @@ export async function searchStatement(
  */
 async function correctTypos(db: Database, organizationId: string, words: string[]): Promise<string[]> {
   if (words.length === 0) return []
+  if (words.some(isPhrase)) {
+    const corrected = await correctTypos(
+      db,
+      organizationId,
+      words.filter((word) => !isPhrase(word)),
+    )
+    return words.map((word) => (isPhrase(word) ? word : corrected.shift()!))
+  }
   const rows = rowsOf<{ word: string }>(
     await db.execute(sql`
       select coalesce(

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { PLACES } from './places'
+import { queryWordGroups, wordsOf } from './query-words'
+
+/** Each word of the question with the words its group looks up. */
+const groupsOf = (question: string) => {
+  const words = wordsOf(question)
+  return new Map(queryWordGroups(words).map((group, index) => [words[index], group.words.map((w) => w.word)]))
+}
+
+describe('the words of a question', () => {
+  it('reads a phrasal verb as what it means, also with words inside it, not as its words', () => {
+    for (const question of ['can I send them back?', 'Sending back a jacket', 'may I send the boots back']) {
+      const groups = groupsOf(question)
+      expect(groups.get('send back')).toEqual(expect.arrayContaining(['return', 'returns']))
+      // "send" alone is about shipping: it is not looked up here.
+      expect([...groups.keys()].some((word) => word?.startsWith('send') && word !== 'send back')).toBe(false)
+      expect([...groups.values()].flat()).not.toContain('shipping')
+    }
+    // Too far apart, the words are words.
+    expect(groupsOf('send the red wool jumper back').has('send back')).toBe(false)
+  })
+
+  it('keeps the words of a phrase that means its words, and adds what it is also called', () => {
+    const groups = groupsOf('Gift card: how much is left?')
+    expect(groups.get('gift card')).toEqual(expect.arrayContaining(['voucher', 'giftcard']))
+    expect(groups.has('gift')).toBe(true)
+    expect(groups.has('card')).toBe(true)
+  })
+
+  it('takes a place for its country, continent and the European Union, one way only', () => {
+    expect(groupsOf('do you ship to Brazil?').get('brazil')).toEqual(
+      expect.arrayContaining(['brazil', 'south', 'america', 'countries']),
+    )
+    expect(groupsOf('delivery to vienna').get('vienna')).toEqual(
+      expect.arrayContaining(['austria', 'europe', 'eu']),
+    )
+    expect(groupsOf('shipping to Oslo').get('oslo')).not.toContain('eu')
+    expect(groupsOf('do you ship within europe').get('europe')).toEqual(['europe'])
+    // A garment, not the island.
+    expect(PLACES.has('jersey')).toBe(false)
+    expect(groupsOf('is the cycling jersey waterproof').get('jersey')).toEqual(['jersey'])
+  })
+
+  it('counts each word once and keeps at most 24', () => {
+    expect(wordsOf('Return, return RETURN')).toEqual(['return'])
+    expect(wordsOf(Array.from({ length: 40 }, (_, n) => `w${n}`).join(' '))).toHaveLength(24)
+  })
+})
