@@ -58,7 +58,19 @@ const ALTERNATIVES: string[][] = [
   ['size', 'sizes', 'sizing', 'fit', 'fits', 'measurement', 'measurements', 'measure'],
   ['big', 'bigger', 'large', 'larger', 'loose'],
   ['small', 'smaller', 'tight', 'tighter'],
-  ['broken', 'damaged', 'faulty', 'defective', 'torn', 'ripped'],
+  [
+    'broken',
+    'damaged',
+    'faulty',
+    'defective',
+    'torn',
+    'ripped',
+    'hole',
+    'tear',
+    'stain',
+    'stained',
+    'scratched',
+  ],
   ['wrong', 'incorrect', 'mistake', 'different'],
   ['lost', 'missing', 'never arrived', 'not arrived'],
   ['arrive', 'arrives', 'arrival', 'receive', 'get', 'delivered', 'come'],
@@ -104,6 +116,7 @@ const ALTERNATIVES: string[][] = [
   ['length', 'long', 'inseam', 'leg', 'legs', 'tall', 'height'],
   ['chest', 'bust', 'waist', 'hips', 'measure', 'measurements'],
   ['free', 'gift', 'bonus', 'promotion', 'promotional'],
+  ['online', 'website', 'web shop', 'webshop', 'site', 'internet', 'app'],
 ]
 
 const alternativesOf = new Map<string, Set<string>>()

@@ -25,6 +25,28 @@ async function addFaq(db: Database, organizationId: string, question: string, an
   return source
 }
 
+/** A ready text source of several sections, indexed as the job indexes it. */
+async function addDocument(
+  db: Database,
+  organizationId: string,
+  title: string,
+  sections: [string, string][],
+) {
+  const [source] = await db
+    .insert(knowledgeSources)
+    .values({ organizationId, kind: 'text', title, body: sections.map(([, text]) => text).join('\n') })
+    .returning()
+  await replaceSourcePassages(db, {
+    organizationId,
+    sourceId: source.id,
+    revision: source.revision,
+    title,
+    passages: sections.map(([heading, text]) => ({ headingPath: [heading], text })),
+    sizeBytes: 1000,
+  })
+  return source
+}
+
 async function shop(db: Database) {
   const scope = await newOwnerScope(db)
   const org = scope.organizationId
@@ -80,6 +102,33 @@ describe('searchPassages', () => {
     expect(await first('do you send parcels to Brazil?')).toBe(international.id)
     expect(await first('do you deliver to Vienna?')).toBe(international.id)
     expect(await first('how much to send a parcel')).toBe(shipping.id)
+  })
+
+  it("puts a document's passages after its third behind other sources, and still fills the limit", async () => {
+    const db = getDb()
+    const { org, returns } = await shop(db)
+    const policy = await addDocument(
+      db,
+      org,
+      'Returns and Refunds Policy',
+      ['Sale items', 'Gift returns', 'Refund times', 'Return labels', 'Exchanges'].map((heading) => [
+        heading,
+        `${heading}: how returns of items work for this case, and what the refund is.`,
+      ]),
+    )
+    const hits = await searchPassages(db, { organizationId: org, query: 'return refund items', limit: 5 })
+    // Only the returns FAQ matches besides the policy: it comes before the policy's fourth passage, which then
+    // fills the fifth place.
+    expect(hits.map((hit) => hit.sourceId === policy.id)).toEqual([true, true, true, false, true])
+    expect(hits[3]?.sourceId).toBe(returns.id)
+    expect(hits[3]!.score).toBeLessThan(hits[4]!.score)
+    const onlyPolicy = await searchPassages(db, {
+      organizationId: org,
+      query: 'return refund items',
+      limit: 5,
+      sourceIds: [policy.id],
+    })
+    expect(onlyPolicy).toHaveLength(5)
   })
 
   it('finds nothing for words no passage holds, or below the minimum relevance', async () => {

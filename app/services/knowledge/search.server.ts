@@ -22,6 +22,8 @@ const BM25_K1 = 1.2
 const BM25_B = 0.75
 /** A lexeme in the title or headings (weight A: an FAQ's question) counts this much more. */
 const TITLE_BONUS = 0.5
+/** Passages of one source before the others' are preferred (docs/decisions/043). */
+const MAX_PER_SOURCE = 3
 
 export type PassageSearch = {
   organizationId: string
@@ -191,12 +193,20 @@ export async function searchStatement(
             + ${BM25_B}::float8 * c.len / (select greatest(avg(len), 1) from candidates)))
           / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as rank
         from candidates c
+      ),
+      -- A source's passages after its MAX_PER_SOURCE best come after the other sources' (a long document whose
+      -- title holds the question's words would otherwise fill every place, crowding out the FAQ that answers it).
+      ranked as (
+        select sc.*, ts_rank_cd(sc.search_vector, (select q from picking), 1) as tie,
+          row_number() over (partition by sc.source_id
+            order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id) as nth
+        from scored sc
+        where least(sc.rank, 1) >= ${minRelevance}::float8
       )
-      select sc.id as passage_id, sc.source_id, s.title, sc.heading_path, sc.text, sc.url,
-        round(least(sc.rank, 1)::numeric, 4)::float8 as score
-      from scored sc join knowledge_sources s on s.id = sc.source_id
-      where least(sc.rank, 1) >= ${minRelevance}::float8
-      order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id
+      select r.id as passage_id, r.source_id, s.title, r.heading_path, r.text, r.url,
+        round(least(r.rank, 1)::numeric, 4)::float8 as score
+      from ranked r join knowledge_sources s on s.id = r.source_id
+      order by r.nth > ${MAX_PER_SOURCE}::int, r.rank desc, r.tie desc, r.id
       limit ${limit}::int
     `
 }
