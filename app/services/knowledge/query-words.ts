@@ -15,7 +15,7 @@ const CORRECTION_WEIGHT = 0.9
 // a set of words a customer may use for what a shop's text calls by another of them.
 const ALTERNATIVES: string[][] = [
   ['refund', 'refunds', 'refunded', 'reimburse', 'reimbursement', 'money', 'repay'],
-  ['return', 'returns', 'returning', 'send back', 'give back'],
+  ['return', 'returns', 'returning', 'send back', 'sent back', 'give back'],
   ['exchange', 'swap', 'replace', 'replacement', 'change'],
   [
     'ship',
@@ -27,6 +27,7 @@ const ALTERNATIVES: string[][] = [
     'dispatch',
     'dispatched',
     'send',
+    'sent',
     'post',
     'postage',
     'courier',

@@ -131,6 +131,22 @@ describe('searchPassages', () => {
     expect(onlyPolicy).toHaveLength(5)
   })
 
+  it("scores a question written like the customer's higher than one holding the same words", async () => {
+    const db = getDb()
+    const scope = await newOwnerScope(db)
+    const org = scope.organizationId
+    const answer = 'Orders placed before 15:00 leave the same day.'
+    const alike = await addFaq(db, org, 'When will my order leave the warehouse?', answer)
+    const unlike = await addFaq(db, org, 'Order leave policy', answer)
+    const hits = await searchPassages(db, {
+      organizationId: org,
+      query: 'when will my order leave?',
+      limit: 2,
+    })
+    expect(hits.map((hit) => hit.sourceId)).toEqual([alike.id, unlike.id])
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score + 0.1)
+  })
+
   it('finds nothing for words no passage holds, or below the minimum relevance', async () => {
     const db = getDb()
     const { org } = await shop(db)

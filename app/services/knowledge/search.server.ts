@@ -22,6 +22,12 @@ const BM25_K1 = 1.2
 const BM25_B = 0.75
 /** A lexeme in the title or headings (weight A: an FAQ's question) counts this much more. */
 const TITLE_BONUS = 0.5
+/**
+ * What a passage's heading (an FAQ's question) written like the customer's question adds to its score, times pg_trgm's
+ * similarity of the two texts (0-1): customers ask in the words of a shop's FAQ questions more than in those of its
+ * answers, and the likeness catches word forms and typos the lexemes miss.
+ */
+const HEADING_LIKENESS = 0.4
 /** Passages of one source before the others' are preferred (docs/decisions/043). */
 const MAX_PER_SOURCE = 3
 
@@ -175,9 +181,9 @@ export async function searchStatement(
       ),
       -- Materialized with the vectors read once (a stored vector is toasted: each match below would read it again).
       candidates as materialized (
-        select p.id, p.source_id, p.heading_path, p.text, p.url, p.search_vector || ''::tsvector as search_vector,
-          length(p.search_vector)::float8 as len
-        from prelim join knowledge_passages p on p.id = prelim.id
+        select p.id, p.source_id, s.title, p.heading_path, p.text, p.url,
+          p.search_vector || ''::tsvector as search_vector, length(p.search_vector)::float8 as len
+        from prelim join knowledge_passages p on p.id = prelim.id join knowledge_sources s on s.id = p.source_id
       ),
       -- Materialized: the score is computed once per candidate, not again for the filter and the order.
       scored as materialized (
@@ -191,7 +197,10 @@ export async function searchStatement(
           -- word in a long one.
           * ${BM25_K1 + 1}::float8 / (1 + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8
             + ${BM25_B}::float8 * c.len / (select greatest(avg(len), 1) from candidates)))
-          / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as rank
+          / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups)
+          -- A heading (an FAQ's question) written like the question: pg_trgm's similarity of the two texts.
+          + ${HEADING_LIKENESS}::float8
+            * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank
         from candidates c
       ),
       -- A source's passages after its MAX_PER_SOURCE best come after the other sources' (a long document whose
@@ -203,9 +212,9 @@ export async function searchStatement(
         from scored sc
         where least(sc.rank, 1) >= ${minRelevance}::float8
       )
-      select r.id as passage_id, r.source_id, s.title, r.heading_path, r.text, r.url,
+      select r.id as passage_id, r.source_id, r.title, r.heading_path, r.text, r.url,
         round(least(r.rank, 1)::numeric, 4)::float8 as score
-      from ranked r join knowledge_sources s on s.id = r.source_id
+      from ranked r
       order by r.nth > ${MAX_PER_SOURCE}::int, r.rank desc, r.tie desc, r.id
       limit ${limit}::int
     `
