@@ -167,3 +167,9 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
+
+/**
+ * What the model answers, alone, when the knowledge passages it is given do not hold the answer (the grounding
+ * instruction asks it to): the reply takes the no-answer path instead (docs/decisions/042).
+ */
+export const NO_ANSWER = 'NO_ANSWER'

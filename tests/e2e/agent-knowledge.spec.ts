@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
-import { AGENT_KNOWLEDGE_DEFAULTS } from '../../app/lib/knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS, NO_ANSWER } from '../../app/lib/knowledge'
 import { createAgent as postAgentForm } from './channel-helpers'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
@@ -215,6 +215,30 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
     await page.setViewportSize({ width: 390, height: 844 })
     await miss.scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${SCREENSHOTS}/test-agent-miss-390.png` })
+    await page.setViewportSize({ width: 1280, height: 720 })
+  }
+
+  // A passage matches some words but does not answer: the model says so, the customer would get the same message.
+  const unanswered = `Can I pay for shipping in bitcoin? ${randomUUID().slice(0, 8)}`
+  await fetch(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match: unanswered, reply: NO_ANSWER }),
+  })
+  await dialog.getByRole('textbox', { name: 'Test Message' }).fill(unanswered)
+  await dialog.getByRole('button', { name: 'Test Agent' }).click()
+  const notAnswered = dialog.getByRole('alert').filter({ hasText: 'The knowledge found does not answer it' })
+  await expect(notAnswered).toBeVisible()
+  await expect(notAnswered).toContainText(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
+  await expect(notAnswered).toContainText('The model read the passages below and found no answer in them')
+  await expect(dialog.getByText(NO_ANSWER)).toHaveCount(0)
+  await expect(sources.getByRole('listitem').first()).toContainText('How much does shipping cost?')
+  await expect(dialog.locator('dt:text-is("Model Used") + dd')).not.toHaveText('None (not asked)')
+  if (SCREENSHOTS) {
+    await dialog.screenshot({ path: `${SCREENSHOTS}/test-agent-unanswered-desktop.png` })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await notAnswered.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: `${SCREENSHOTS}/test-agent-unanswered-390.png` })
   }
 })
 

@@ -36,14 +36,17 @@ type AgentRunView = {
   } | null
 }
 
-/** A question no passage answers: the model is not asked, the customer gets the no-answer message. */
-function KnowledgeMiss({ message }: { message: string }) {
+/**
+ * A question no passage answers: none matched (the model is not asked), or the model found no answer in those that
+ * did (`read`). The customer gets the no-answer message.
+ */
+function KnowledgeMiss({ message, read }: { message: string; read: boolean }) {
   return (
     <Alert
       color="orange"
       variant="light"
       icon={<IconBooks size={18} aria-hidden />}
-      title="No knowledge matched"
+      title={read ? 'The knowledge found does not answer it' : 'No knowledge matched'}
     >
       <Stack gap="sm">
         {message ? (
@@ -56,7 +59,10 @@ function KnowledgeMiss({ message }: { message: string }) {
         ) : (
           <Text size="sm">The customer would get nothing (the no-answer message is empty).</Text>
         )}
-        <Text size="sm">The model was not asked; the conversation would be marked Needs attention.</Text>
+        <Text size="sm">
+          {read ? 'The model read the passages below and found no answer in them' : 'The model was not asked'}
+          ; the conversation would be marked Needs attention.
+        </Text>
       </Stack>
     </Alert>
   )
@@ -126,7 +132,7 @@ function RunResult({ run, handoffMessage }: { run: AgentRunView; handoffMessage:
           Agent Response
         </Title>
         {run.knowledge?.miss ? (
-          <KnowledgeMiss message={run.output} />
+          <KnowledgeMiss message={run.output} read={run.knowledge.passages.length > 0} />
         ) : run.handoff ? (
           <HandoffResult reason={run.handoff.reason} message={handoffMessage} />
         ) : (

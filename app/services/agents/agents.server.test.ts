@@ -6,6 +6,7 @@ import { agentRuns, agents } from '~/db/schema'
 import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agent-knowledge'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
 import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
+import { NO_ANSWER } from '~/lib/knowledge'
 import { createModelClient } from '~/integrations/llm/model.server'
 import {
   AGENT_DEFAULTS,
@@ -338,6 +339,38 @@ describe('running an agent against an OpenAI-compatible model over HTTP', () => 
       output: agent.knowledgeNoAnswerMessage,
       knowledge: [],
       context: expect.objectContaining({ knowledgeMiss: true }),
+    })
+  })
+
+  it('a test question the passages found do not answer: the model says so, the result is the no-answer message', async () => {
+    const scope = await newScope()
+    await addTestShop(handle.db, scope.organizationId)
+    const agent = await createAgent(scope, input())
+    const question = 'Does shipping to the moon cost extra? (kb-moon)'
+    fake.enqueue({ reply: NO_ANSWER, match: 'kb-moon' })
+    const result = await runAgent(
+      scope,
+      agent.id,
+      { input: question, context: TEST_RUN_CONTEXT },
+      { models: models() },
+    )
+    expect(result).toMatchObject({
+      output: agent.knowledgeNoAnswerMessage,
+      handoff: null,
+      knowledge: {
+        miss: true,
+        passages: [expect.objectContaining({ title: 'How much does shipping cost?' })],
+      },
+    })
+    expect(result.modelUsed).not.toBe('')
+    const [run] = await handle.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.executionId, result.executionId))
+    expect(run).toMatchObject({
+      output: agent.knowledgeNoAnswerMessage,
+      context: expect.objectContaining({ knowledgeMiss: true }),
+      knowledge: [expect.objectContaining({ title: 'How much does shipping cost?' })],
     })
   })
 

@@ -12,6 +12,7 @@ import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server
 import {
   groundQuestion,
   groundedSystemPrompt,
+  saysNoAnswer,
   usedPassagesOf,
 } from '~/services/knowledge/agent-knowledge.server'
 
@@ -63,8 +64,8 @@ type AgentCall = {
 /**
  * Calls an agent's model with its parameters. The one place where an agent's settings become model parameters:
  * creativity → temperature, top P, top K, max tokens → output tokens. A failed call is recorded with its reason
- * and rethrown as the ModelError it was; a successful one is returned for the caller to store (executeAgent
- * stores it alone, the reply pipeline with the answer, in one statement).
+ * and rethrown as the ModelError it was; a successful one is returned for the caller to store (runAgent stores
+ * it alone, the reply pipeline with the answer, in one statement).
  */
 export async function callAgentModel({
   db,
@@ -122,16 +123,24 @@ export async function callAgentModel({
 /** A successful run as it is stored in agent_runs. */
 export type SuccessfulRun = Awaited<ReturnType<typeof callAgentModel>>['run']
 
+/**
+ * A run whose model found no answer in the passages (it answered NO_ANSWER, see KNOWLEDGE_INSTRUCTION), as it is
+ * stored: like a question no passage matched, its output is what the customer gets, the no-answer message; the
+ * model, tokens and passages stay.
+ */
+export const knowledgeMissRun = (
+  run: SuccessfulRun,
+  agent: Pick<AgentView, 'knowledgeNoAnswerMessage'>,
+): SuccessfulRun => ({
+  ...run,
+  output: agent.knowledgeNoAnswerMessage,
+  context: { ...run.context, knowledgeMiss: true },
+})
+
 /** Stores a successful run (callAgentModel stores the failed ones itself). */
 export async function recordRun(db: Database, run: SuccessfulRun): Promise<AgentRun> {
   const [stored] = await db.insert(agentRuns).values(run).returning()
   return stored
-}
-
-/** Calls an agent's model (see callAgentModel) and records the run, successful or not. */
-export async function executeAgent(call: AgentCall): Promise<{ run: AgentRun; output: string }> {
-  const { run, output } = await callAgentModel(call)
-  return { run: await recordRun(call.db, run), output }
 }
 
 export function toRunResult(run: AgentRun, output: string, knowledge: RunKnowledge = null): AgentRunResult {
@@ -211,7 +220,7 @@ export async function runAgent(
   if (grounding.kind === 'miss') return recordKnowledgeMiss(scope.db, agent, input, { testMode, context })
   const hits = grounding.kind === 'passages' ? grounding.hits : []
   try {
-    const { run, output } = await executeAgent({
+    const call = await callAgentModel({
       db: scope.db,
       agent,
       messages: [{ role: 'user', content: input }],
@@ -220,7 +229,15 @@ export async function runAgent(
       context,
       models,
     })
-    return toRunResult(run, output, hits.length > 0 ? { passages: runPassagesOf(hits), miss: false } : null)
+    // As in a conversation (reply.server.ts): the model found no answer in the passages.
+    const miss = hits.length > 0 && !call.handoff && saysNoAnswer(call.output)
+    const run = await recordRun(scope.db, miss ? knowledgeMissRun(call.run, agent) : call.run)
+    if (miss) return toRunResult(run, run.output ?? '', { passages: runPassagesOf(hits), miss: true })
+    return toRunResult(
+      run,
+      call.output,
+      hits.length > 0 ? { passages: runPassagesOf(hits), miss: false } : null,
+    )
   } catch (error) {
     if (error instanceof ModelError) throw new AppError('UPSTREAM_ERROR', error.message, { kind: error.kind })
     throw error

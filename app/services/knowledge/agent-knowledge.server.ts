@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { knowledgePassages } from '~/db/schema'
 import type { Agent } from '~/db/schema'
-import type { KnowledgeHit, UsedPassage } from '~/lib/knowledge'
+import { NO_ANSWER, type KnowledgeHit, type UsedPassage } from '~/lib/knowledge'
 import { isSmallTalk, wordsOf } from './query-words'
 import type { KnowledgeEmbeddings } from './embeddings.server'
 import { searchWithVectors } from './fused-search.server'
@@ -10,7 +10,9 @@ import { searchWithVectors } from './fused-search.server'
 // What an agent's answer is grounded in (issue #18, docs/decisions/042): the passages of its knowledge that match
 // the customer's question go into the prompt with an instruction to answer only from them and the system prompt;
 // a question that nothing matches is not given to the model at all (it would invent an answer): the agent says it
-// does not know and a person is asked to help.
+// does not know and a person is asked to help. Passages that match some words without answering are common (a
+// keyword score cannot tell), so the model is told to answer NO_ANSWER when they do not hold the answer, and that
+// answer takes the same path as a question nothing matches (docs/decisions/042).
 
 export type AgentKnowledgeSettings = Pick<
   Agent,
@@ -79,8 +81,14 @@ async function hasPassages(db: Database, agent: AgentKnowledgeSettings): Promise
 
 export const KNOWLEDGE_INSTRUCTION =
   'Answer only from the knowledge passages below and the instructions above. If they do not contain the ' +
-  'answer, say that you do not know and offer to bring in a person from the team. Never invent facts such as ' +
-  'prices, dates, times or policies.'
+  `answer, reply with exactly ${NO_ANSWER} and nothing else: the customer is then told that a person from the ` +
+  'team will help. Never invent facts such as prices, dates, times or policies.'
+
+/**
+ * The model found no answer in the passages it was given: it answered NO_ANSWER, alone or beside other words (a
+ * model that half follows the instruction; the marker must never reach a customer either way).
+ */
+export const saysNoAnswer = (output: string) => output.includes(NO_ANSWER)
 
 /** The system prompt with the passages (numbered, each under its source title and headings). */
 export function groundedSystemPrompt(systemPrompt: string, hits: KnowledgeHit[]): string {

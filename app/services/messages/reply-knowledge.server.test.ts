@@ -4,6 +4,7 @@ import { agentRuns, agents, conversations } from '~/db/schema'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
+import { NO_ANSWER } from '~/lib/knowledge'
 import type { KnowledgeJobData } from '~/services/knowledge/knowledge-queue.server'
 import { processKnowledgeSource } from '~/services/knowledge/process-source.server'
 import { createKnowledgeSource } from '~/services/knowledge/sources.server'
@@ -112,6 +113,36 @@ describe('answers grounded in knowledge', () => {
       .where(eq(conversations.id, rows[0].conversationId))
     expect(conversation.state).toBe('needs_attention')
     expect(conversation.attentionReason).toContain('can I bring my dog to the parachute jump')
+  })
+
+  it('passages that do not hold the answer: the model says so, and the customer is told a person will help', async () => {
+    const bot = await botWithFaq('Do you sell gift cards?', 'Yes, from 10 to 500 euros (kb-gift-2).')
+    p.model.enqueue({ reply: NO_ANSWER, match: 'kb-engrave' })
+    await ask(bot, 'can you engrave a name on a gift card? kb-engrave')
+
+    expect(modelCallsWith('kb-gift-2')).toHaveLength(1)
+    const sent = p.telegram.sentMessages(bot.token).map((m) => m.text)
+    expect(sent).toEqual([AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage])
+    expect(sent.join(' ')).not.toContain(NO_ANSWER)
+    const rows = await messagesOf(p.db, bot.channelId)
+    expect(rows.map((m) => [m.direction, m.status, m.failureReason])).toEqual([
+      ['inbound', 'received', REPLY_FAILURES.noKnowledge],
+      ['outbound', 'sent', null],
+    ])
+    const [conversation] = await p.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, rows[0].conversationId))
+    expect(conversation.state).toBe('needs_attention')
+    const [run] = await p.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.agentId, bot.agentId ?? ''))
+    expect(run).toMatchObject({
+      output: AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage,
+      context: expect.objectContaining({ knowledgeMiss: true }),
+      knowledge: [expect.objectContaining({ title: 'Do you sell gift cards?' })],
+    })
   })
 
   it('a greeting is answered by the model even when no passage matches', async () => {

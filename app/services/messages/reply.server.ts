@@ -6,8 +6,8 @@ import { officeHoursAt } from '~/lib/agent-behaviour'
 import { hasDeadToken } from '~/lib/channel-health'
 import { MESSAGE_KIND_LABELS } from '~/lib/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
-import { callAgentModel, recordRun } from '~/services/agents/run-agent.server'
-import { groundQuestion } from '~/services/knowledge/agent-knowledge.server'
+import { callAgentModel, knowledgeMissRun, recordRun } from '~/services/agents/run-agent.server'
+import { groundQuestion, saysNoAnswer } from '~/services/knowledge/agent-knowledge.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
 import { decryptSecret } from '~/utils/crypto.server'
@@ -127,6 +127,10 @@ async function generateReply(
   if (agent.burstWaitSeconds > 0 && (await hasNewerQueued(deps.db, inbound))) {
     await recordRun(deps.db, run)
     return { superseded: true as const }
+  }
+  if (!handoff && knowledge.length > 0 && saysNoAnswer(output)) {
+    await recordRun(deps.db, knowledgeMissRun(run, agent))
+    return { noAnswer: true as const }
   }
   if (!text) {
     await recordRun(deps.db, run)
@@ -301,6 +305,7 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     const knowledge = grounding.kind === 'passages' ? grounding.hits : []
     const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
     if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
+    if (generated && 'noAnswer' in generated) return knowledgeMiss(deps, context, verdict.agent, sender)
     if (!generated) {
       await sendFallback(deps, context, sender)
       await markReplyFailed(deps.db, inboundOf(context), REPLY_FAILURES.emptyAnswer)
@@ -379,8 +384,9 @@ function lastCustomerTurn(context: ReplyContext): string {
 }
 
 /**
- * No passage of the agent's knowledge answers the question: the model is not asked (it would invent an answer).
- * The agent's no-answer message goes out once, the messages are left to a person, the conversation needs attention.
+ * No passage of the agent's knowledge answers the question: none matched (the model is not asked: it would invent
+ * an answer), or the model found no answer in those that did. The agent's no-answer message goes out once, the
+ * messages are left to a person, the conversation needs attention.
  */
 async function knowledgeMiss(
   deps: ReplyDeps,

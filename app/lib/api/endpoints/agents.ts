@@ -32,12 +32,10 @@ const agentRunResultSchema = z.object({
             sourceId: z.string(),
             title: z.string().meta({ description: "The source's title (an FAQ's question)" }),
             headingPath: z.array(z.string()).meta({ description: 'The headings the passage sits under' }),
-            score: z
-              .number()
-              .meta({
-                description:
-                  "0-1: how much of the question's weighted words it holds, plus up to 0.4 as its heading (an FAQ's question) reads like the question",
-              }),
+            score: z.number().meta({
+              description:
+                "0-1: how much of the question's weighted words it holds, plus up to 0.4 as its heading (an FAQ's question) reads like the question",
+            }),
             text: z.string().meta({ description: 'The passage as the prompt carried it' }),
             url: z.string().nullable().meta({ description: 'A web source: the page it was read from' }),
           }),
@@ -45,7 +43,7 @@ const agentRunResultSchema = z.object({
         .meta({ description: 'The passages the prompt carried, best first' }),
       miss: z.boolean().meta({
         description:
-          "No passage answered the question: the model was not asked, output is the agent's knowledgeNoAnswerMessage (in a conversation the customer would get it and the conversation would be marked Needs attention), modelUsed is empty and no tokens were used",
+          "No passage answered the question, and output is the agent's knowledgeNoAnswerMessage (in a conversation the customer would get it and the conversation would be marked Needs attention). Either none matched (passages is empty, the model was not asked: modelUsed is empty and no tokens were used), or the model read the passages listed and answered NO_ANSWER, as its instruction asks when they do not hold the answer",
       }),
     })
     .nullable()

@@ -53,12 +53,10 @@ const knowledgeHitSchema = z.object({
   title: z.string(),
   headingPath: z.array(z.string()),
   text: z.string(),
-  score: z
-    .number()
-    .meta({
-      description:
-        "0-1: the share of the question's weighted words the passage holds, plus up to 0.4 as its heading (an FAQ's question) reads like the question",
-    }),
+  score: z.number().meta({
+    description:
+      "0-1: the share of the question's weighted words the passage holds, plus up to 0.4 as its heading (an FAQ's question) reads like the question",
+  }),
   url: z.string().nullable(),
 })
 
