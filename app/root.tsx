@@ -8,7 +8,7 @@ import type { ReactNode } from 'react'
 import { ErrorFallback } from '~/components/error-fallback'
 import { useNonce, useStyleNonce } from '~/lib/content-security-policy'
 import { PRODUCT_NAME, TOAST_AUTO_CLOSE_MS, TOAST_LIMIT, TOAST_WIDTH_PX } from '~/lib/constants'
-import { theme } from '~/theme'
+import { cssVariablesResolver, theme } from '~/theme'
 
 export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -37,7 +37,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={styleNonce}>
+        <MantineProvider
+          theme={theme}
+          cssVariablesResolver={cssVariablesResolver}
+          defaultColorScheme="light"
+          getStyleNonce={styleNonce}
+        >
           <Notifications
             position="bottom-right"
             limit={TOAST_LIMIT}
