@@ -9,10 +9,15 @@ const EUROPEAN_UNION = new Set(
   'AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '),
 )
 
-/** Names that are more often something else in a shop's conversations (a jersey, a turkey, china, a Panama hat). */
+/**
+ * Names that are more often something else in a shop's conversations: a jersey, a guernsey, wellington boots,
+ * bermuda shorts, a turkey, china, a Panama hat.
+ */
 const NOT_PLACES = new Set([
   'jersey',
   'guernsey',
+  'wellington',
+  'bermuda',
   'turkey',
   'china',
   'chad',
