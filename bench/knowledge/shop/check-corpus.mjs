@@ -1,5 +1,6 @@
 // Checks the Knowledge evaluation corpus for consistency: node bench/knowledge/shop/check-corpus.mjs
-// Covers faqs.json, the three documents, questions.json and the held-out questions-holdout.json.
+// Covers faqs.json, the three documents, questions.json, the held-out questions-holdout.json and the blind
+// questions-blind.json.
 // It reads only the corpus files and never the retrieval code. Exits 1 on any error.
 import console from 'node:console'
 import { readFileSync } from 'node:fs'
@@ -17,6 +18,7 @@ const fail = (message) => errors.push(message)
 const faqs = JSON.parse(read('faqs.json'))
 const questions = JSON.parse(read('questions.json'))
 const holdoutQuestions = JSON.parse(read('questions-holdout.json'))
+const blindQuestions = JSON.parse(read('questions-blind.json'))
 const docs = Object.fromEntries(DOCS.map((name) => [name, read(name)]))
 
 const occurrences = (text, phrase) => text.split(phrase).length - 1
@@ -109,6 +111,8 @@ function checkQuestions(file, list, { idPattern, holdout = false }) {
 const summaries = [
   checkQuestions('questions.json', questions, { idPattern: /^q\d{2,3}$/ }),
   checkQuestions('questions-holdout.json', holdoutQuestions, { idPattern: /^h\d{2,3}$/, holdout: true }),
+  // The blind set follows the held-out set's rules (it was written without seeing questions.json either).
+  checkQuestions('questions-blind.json', blindQuestions, { idPattern: /^b\d{2,3}$/, holdout: true }),
 ]
 if (faqs.length < 64) fail(`${faqs.length} FAQs (at least 64)`)
 
