@@ -10,9 +10,9 @@ import { getAgent, type AgentView } from './agents.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import {
+  foundNoAnswer,
   groundQuestion,
   groundedSystemPrompt,
-  saysNoAnswer,
   usedPassagesOf,
 } from '~/services/knowledge/agent-knowledge.server'
 
@@ -229,8 +229,7 @@ export async function runAgent(
       context,
       models,
     })
-    // As in a conversation (reply.server.ts): the model found no answer in the passages.
-    const miss = hits.length > 0 && !call.handoff && saysNoAnswer(call.output)
+    const miss = foundNoAnswer(call, hits)
     const run = await recordRun(scope.db, miss ? knowledgeMissRun(call.run, agent) : call.run)
     if (miss) return toRunResult(run, run.output ?? '', { passages: runPassagesOf(hits), miss: true })
     return toRunResult(

@@ -90,6 +90,13 @@ export const KNOWLEDGE_INSTRUCTION =
  */
 export const saysNoAnswer = (output: string) => output.includes(NO_ANSWER)
 
+/**
+ * Whether a model call found no answer in the passages it was given: it had passages, did not hand over, and said
+ * NO_ANSWER. A conversation's answer and a Test Agent run read it alike.
+ */
+export const foundNoAnswer = (call: { output: string; handoff?: unknown }, hits: readonly unknown[]) =>
+  hits.length > 0 && !call.handoff && saysNoAnswer(call.output)
+
 /** The system prompt with the passages (numbered, each under its source title and headings). */
 export function groundedSystemPrompt(systemPrompt: string, hits: KnowledgeHit[]): string {
   if (hits.length === 0) return systemPrompt

@@ -200,15 +200,16 @@ export async function searchStatement(
           / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups)
           -- A heading (an FAQ's question) written like the question: pg_trgm's similarity of the two texts.
           + ${HEADING_LIKENESS}::float8
-            * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank
+            * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank,
+          -- Between equal scores, the passage where the question's words stand closer together first.
+          ts_rank_cd(c.search_vector, (select q from picking), 1) as tie
         from candidates c
       ),
       -- A source's passages after its MAX_PER_SOURCE best come after the other sources' (a long document whose
       -- title holds the question's words would otherwise fill every place, crowding out the FAQ that answers it).
       ranked as (
-        select sc.*, ts_rank_cd(sc.search_vector, (select q from picking), 1) as tie,
-          row_number() over (partition by sc.source_id
-            order by sc.rank desc, ts_rank_cd(sc.search_vector, (select q from picking), 1) desc, sc.id) as nth
+        select sc.*,
+          row_number() over (partition by sc.source_id order by sc.rank desc, sc.tie desc, sc.id) as nth
         from scored sc
         where least(sc.rank, 1) >= ${minRelevance}::float8
       )

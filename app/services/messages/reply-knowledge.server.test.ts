@@ -6,6 +6,7 @@ import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
 import { NO_ANSWER } from '~/lib/knowledge'
 import type { KnowledgeJobData } from '~/services/knowledge/knowledge-queue.server'
+import { pauseConversation } from '~/services/conversations/takeover.server'
 import { processKnowledgeSource } from '~/services/knowledge/process-source.server'
 import { createKnowledgeSource } from '~/services/knowledge/sources.server'
 import { getLogger } from '~/utils/logger.server'
@@ -57,6 +58,13 @@ async function botWithFaq(question: string, answer: string) {
     await processKnowledgeSource({ db: p.db, logger: getLogger('warn'), web: {} }, job)
   }
   return bot
+}
+
+async function until(condition: () => boolean) {
+  for (let tries = 0; !condition(); tries++) {
+    if (tries > 200) throw new Error('Timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
 }
 
 const modelCallsWith = (text: string) =>
@@ -140,6 +148,30 @@ describe('answers grounded in knowledge', () => {
       context: expect.objectContaining({ knowledgeMiss: true }),
       knowledge: [expect.objectContaining({ title: 'Do you sell gift cards?' })],
     })
+  })
+
+  it('passages without the answer while a person takes over: no notice is sent over the person', async () => {
+    const bot = await botWithFaq('Do you sell gift cards?', 'Yes, from 10 to 500 euros (kb-gift-3).')
+    p.model.enqueue({ reply: NO_ANSWER, match: 'kb-takeover', delayMs: 700 })
+    const asking = ask(bot, 'can you wrap a gift card? kb-takeover')
+    await until(() => modelCallsWith('kb-takeover').length > 0)
+    const [conversation] = await p.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.channelId, bot.channelId))
+    await pauseConversation(bot.scope, conversation.id, {}, async () => {})
+    await asking
+
+    expect(p.telegram.sentMessages(bot.token)).toEqual([])
+    const rows = await messagesOf(p.db, bot.channelId)
+    expect(rows.map((m) => [m.direction, m.status, m.failureReason])).toEqual([
+      ['inbound', 'received', REPLY_FAILURES.aiPaused],
+    ])
+    const [run] = await p.db
+      .select()
+      .from(agentRuns)
+      .where(eq(agentRuns.agentId, bot.agentId ?? ''))
+    expect(run.context).toMatchObject({ knowledgeMiss: true })
   })
 
   it('a greeting is answered by the model even when no passage matches', async () => {

@@ -389,6 +389,15 @@ export async function hasNewerQueued(db: Database, message: Pick<Message, 'conve
   return rowsOf<{ newer: boolean }>(result)[0]?.newer === true
 }
 
+/** Whether a person has taken the conversation over (its AI is paused) by now. */
+export async function isConversationPaused(db: Database, conversationId: string) {
+  const [row] = await db
+    .select({ pausedAt: conversations.aiPausedAt })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+  return row?.pausedAt != null
+}
+
 /**
  * The agent handed the conversation over: the AI is paused until a person resumes it (no auto-resume: the customer
  * asked for a person) and the conversation needs attention with the reason. Idempotent: a run that comes again

@@ -7,7 +7,7 @@ import { hasDeadToken } from '~/lib/channel-health'
 import { MESSAGE_KIND_LABELS } from '~/lib/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { callAgentModel, knowledgeMissRun, recordRun } from '~/services/agents/run-agent.server'
-import { groundQuestion, saysNoAnswer } from '~/services/knowledge/agent-knowledge.server'
+import { foundNoAnswer, groundQuestion } from '~/services/knowledge/agent-knowledge.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import type { KnowledgeHit } from '~/lib/knowledge'
 import { decryptSecret } from '~/utils/crypto.server'
@@ -18,6 +18,7 @@ import { sendNotice } from './reply-notices.server'
 import {
   handOver,
   hasNewerQueued,
+  isConversationPaused,
   loadReplyContext,
   markAnswerWithheld,
   markAttention,
@@ -128,8 +129,10 @@ async function generateReply(
     await recordRun(deps.db, run)
     return { superseded: true as const }
   }
-  if (!handoff && knowledge.length > 0 && saysNoAnswer(output)) {
+  if (foundNoAnswer({ output, handoff }, knowledge)) {
     await recordRun(deps.db, knowledgeMissRun(run, agent))
+    // A person who took over while the model was answering gets the messages without a notice sent over them.
+    if (await isConversationPaused(deps.db, conversation.id)) return { paused: true as const }
     return { noAnswer: true as const }
   }
   if (!text) {
@@ -306,6 +309,10 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
     if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
     if (generated && 'noAnswer' in generated) return knowledgeMiss(deps, context, verdict.agent, sender)
+    if (generated && 'paused' in generated) {
+      await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.aiPaused)
+      return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
+    }
     if (!generated) {
       await sendFallback(deps, context, sender)
       await markReplyFailed(deps.db, inboundOf(context), REPLY_FAILURES.emptyAnswer)
