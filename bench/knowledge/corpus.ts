@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { eq } from 'drizzle-orm'
 import type { Database } from '../../app/db/client.server'
+import { knowledgePassages } from '../../app/db/schema'
 import { upsertUser } from '../../app/services/auth/users.server'
 import { createOrganization } from '../../app/services/organizations/organizations.server'
 import {
@@ -89,4 +91,50 @@ export async function loadShop(
     if (outcome !== 'ready') throw new Error(`A shop source was not processed: ${outcome}`)
   }
   return sourceOf
+}
+
+/** Passage text and an expected phrase compared without Markdown marks, case or spacing. */
+const plain = (text: string) =>
+  text
+    .replace(/[*_`|#>]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
+
+/**
+ * Whether a passage holds a question's expected phrase. A phrase taken from a Markdown table's row ("38–40 | 88–94")
+ * is matched as the passage stores a table, each cell under its column's name ("eu: 38–40; chest (cm): 88–94"):
+ * its cells in order, each after the one before's "; <column>: ".
+ */
+export function holdsPhrase(passage: string, contains: string): boolean {
+  const text = plain(passage)
+  const cells = contains
+    .split('|')
+    .map((cell) => plain(cell))
+    .filter(Boolean)
+  if (cells.length < 2) return text.includes(plain(contains))
+  const escape = (cell: string) => cell.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`(?<![\\p{L}\\p{N}])${cells.map(escape).join(';[^;]*?:\\s*')}(?![\\p{L}\\p{N}])`, 'u').test(text)
+}
+
+/**
+ * The document questions whose expected phrase no passage of the document holds (a label that can never be found,
+ * whatever the search does), checked against the passages as processed. Each as "id: phrase".
+ */
+export async function unmatchedPhrases(
+  scope: OrganizationScope,
+  sourceOf: Map<string, string>,
+  questions: Question[],
+): Promise<string[]> {
+  const passages = await scope.db
+    .select({ sourceId: knowledgePassages.sourceId, text: knowledgePassages.text })
+    .from(knowledgePassages)
+    .where(eq(knowledgePassages.organizationId, scope.organizationId))
+  return questions.flatMap((question) => {
+    const expect = question.expect
+    if (!('doc' in expect)) return []
+    const source = sourceOf.get(expect.doc)
+    const held = passages.some((p) => p.sourceId === source && holdsPhrase(p.text, expect.contains))
+    return held ? [] : [`${question.id}: ${expect.contains}`]
+  })
 }
