@@ -44,6 +44,11 @@ describe('the words of a question', () => {
     expect(groupsOf('is the cycling jersey waterproof').get('jersey')).toEqual(['jersey'])
   })
 
+  it('keeps a decimal number whole, also with a decimal comma', () => {
+    expect(wordsOf('my foot is 27.4 cm')).toEqual(['my', 'foot', 'is', '27.4', 'cm'])
+    expect(wordsOf('26,5cm or 42, 43?')).toEqual(['26.5', 'cm', 'or', '42', '43'])
+  })
+
   it('counts each word once and keeps at most 24', () => {
     expect(wordsOf('Return, return RETURN')).toEqual(['return'])
     expect(wordsOf(Array.from({ length: 40 }, (_, n) => `w${n}`).join(' '))).toHaveLength(24)

@@ -141,13 +141,17 @@ const PHRASES = [...alternativesOf.keys()]
 const PARTICLES = new Set(['back', 'up', 'off', 'out', 'in'])
 const MAX_INSIDE = 2
 
-/** The lower-cased words (letters and digits) of a text, in order. */
+/**
+ * The lower-cased words (letters and digits) of a text, in order. A decimal number is one word, as the passages'
+ * index holds it ("27.4"; "26,5" is read as 26.5): split at its point, it would find neither half.
+ */
 function tokensOf(text: string): string[] {
   return (
     text
       .normalize('NFKC')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
+      .replace(/(\p{N}),(\p{N})(?!\p{N})/gu, '$1.$2')
+      .match(/\p{N}+(?:\.\p{N}+)+|[\p{L}\p{N}]+/gu) ?? []
   )
 }
 
@@ -248,10 +252,6 @@ const SMALL_TALK = new Set(
 
 /** A greeting, a thanks or a goodbye: answered by the model even when no passage matches (nothing to look up). */
 export function isSmallTalk(text: string): boolean {
-  const words =
-    text
-      .normalize('NFKC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
+  const words = tokensOf(text)
   return words.length <= 6 && words.every((word) => SMALL_TALK.has(word))
 }

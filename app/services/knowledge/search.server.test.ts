@@ -104,6 +104,21 @@ describe('searchPassages', () => {
     expect(await first('how much to send a parcel')).toBe(shipping.id)
   })
 
+  it('finds a number as written, never corrected to another', async () => {
+    const db = getDb()
+    const { org, shipping } = await shop(db)
+    const sizes = await addDocument(db, org, 'Size guide', [
+      ['Shoes', 'EU: 42; foot length (cm): 26.7. EU: 43; foot length (cm): 27.4.'],
+      ['Gloves', 'Size: M; hand circumference (cm): 20–21. Size: L; hand circumference (cm): 22–23.'],
+    ])
+    const hits = async (query: string) => await searchPassages(db, { organizationId: org, query, limit: 3 })
+    expect((await hits('which size for 27.4'))[0]).toMatchObject({ sourceId: sizes.id, headingPath: ['Shoes'] })
+    expect((await hits('my foot measures 27,4'))[0]).toMatchObject({ sourceId: sizes.id, headingPath: ['Shoes'] })
+    // 4.80 is not the 4.90 of the shipping answer: no passage holds it, so the question finds nothing by it.
+    expect(await hits('4.80')).toEqual([])
+    expect((await hits('4.90'))[0]?.sourceId).toBe(shipping.id)
+  })
+
   it("puts a document's passages after its third behind other sources, and still fills the limit", async () => {
     const db = getDb()
     const { org, returns } = await shop(db)

@@ -118,7 +118,7 @@ export async function searchStatement(
         union all
         select start, grp, max(weight) * ${PREFIX_WEIGHT}::float8, true
         from (select left(lexeme, ${PREFIX_LETTERS}::int) as start, grp, weight from stems) s
-        where length(start) = ${PREFIX_LETTERS}::int and not exists (select 1 from stems e where e.lexeme = s.start)
+        where length(start) = ${PREFIX_LETTERS}::int and start !~ '[0-9]' and not exists (select 1 from stems e where e.lexeme = s.start)
         group by start, grp
       ),
       total as (
@@ -252,7 +252,8 @@ async function correctTypos(db: Database, organizationId: string, words: string[
             and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int)
               <= case when length(q.word) >= 6 then ${MAX_EDITS}::int else 1 end
         ) c
-        where length(q.word) >= 4
+        -- A number is never corrected: another number is another fact.
+        where length(q.word) >= 4 and q.word !~ '[0-9]'
         order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word
         limit 1),
         q.word) as word
