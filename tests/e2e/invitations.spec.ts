@@ -2,7 +2,7 @@ import type { Browser, Page } from '@playwright/test'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 import { dismissCreateOrganization, expect, signIn, test } from './helpers'
 
-const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /Organization/ })
+const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /organization/i })
 const members = (page: Page) => page.getByRole('region', { name: 'Organization members' })
 
 /** A page of its own (own cookies) for a second person. */

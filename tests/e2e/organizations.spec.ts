@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { CURRENT_ORGANIZATION_STORAGE_KEY } from '../../app/lib/constants'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
-const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /Organization/ })
+const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /organization/i })
 
 test('a new user creates organizations, switches, and the choice survives a reload and a new sign-in', async ({
   page,
@@ -18,6 +18,8 @@ test('a new user creates organizations, switches, and the choice survives a relo
   await createInDialog(page, 'Acme')
   await expect(switcher(page)).toContainText('Acme')
   await expect(switcher(page)).toContainText('owner · free')
+  // Its name starts with what it shows (WCAG 2.5.3).
+  await expect(switcher(page)).toHaveAccessibleName('Acme, owner · free. Switch organization')
 
   await switcher(page).click()
   await page.getByRole('menuitem', { name: 'Create Organization' }).click()

@@ -47,7 +47,12 @@ export function OrganizationSwitcher({
     fetcher.submit({ intent: 'switch', organizationId }, { method: 'post', action: '/organization' })
   const answer = useInvitationAnswer()
   const pending = invitations.length
-  const label = current ? `Organization: ${current.name}. Switch organization` : 'Organizations'
+  // The accessible name starts with the text shown (WCAG 2.5.3, label in name), then says what the link does.
+  const shown = [
+    current ? `${current.name}, ${current.role} · ${current.plan}` : 'No organizations yet',
+    ...(pending ? [pendingInvitationsText(pending)] : []),
+  ].join(', ')
+  const label = `${shown}. ${current ? 'Switch organization' : 'Organization menu'}`
 
   return (
     <Menu position="bottom-start" width={264} shadow="md">
@@ -58,7 +63,7 @@ export function OrganizationSwitcher({
           href="/organization"
           onClick={(e) => e.preventDefault()}
           className={classes.target}
-          aria-label={pending ? `${label}. ${pendingInvitationsText(pending)}` : label}
+          aria-label={label}
         >
           <Indicator label={pending} size={16} color="red" disabled={pending === 0} offset={2}>
             {current ? <OrgBadge name={current.name} /> : <OrgBadge name="+" />}
