@@ -118,7 +118,9 @@ export async function searchStatement(
         union all
         select start, grp, max(weight) * ${PREFIX_WEIGHT}::float8, true
         from (select left(lexeme, ${PREFIX_LETTERS}::int) as start, grp, weight from stems) s
-        where length(start) = ${PREFIX_LETTERS}::int and start !~ '[0-9]' and not exists (select 1 from stems e where e.lexeme = s.start)
+        -- A number is not matched by its first digits: 12345 is not 1234599.
+        where length(start) = ${PREFIX_LETTERS}::int and start !~ '[0-9]'
+          and not exists (select 1 from stems e where e.lexeme = s.start)
         group by start, grp
       ),
       total as (
