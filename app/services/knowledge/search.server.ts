@@ -150,12 +150,6 @@ export async function searchStatement(
         from raw_terms t
       ),
       groups as (select grp, max(idf * weight) as best from terms group by grp),
-      picking as (
-        select coalesce(
-          (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0 and df < n * ${COMMON_SHARE}::float8),
-          (select string_agg(any_q::text, ' | ')::tsquery from terms where df > 0)
-        ) as q
-      ),
       -- The lexemes that pick candidates: the rarest first (by weight), while their passages add up to at most
       -- PICKING_BUDGET (always at least one); lexemes in half of the passages or more only when nothing else is.
       picking_terms as (
@@ -202,23 +196,22 @@ export async function searchStatement(
           / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups)
           -- A heading (an FAQ's question) written like the question: pg_trgm's similarity of the two texts.
           + ${HEADING_LIKENESS}::float8
-            * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank,
-          -- Between equal scores, the passage where the question's words stand closer together first.
-          ts_rank_cd(c.search_vector, (select q from picking), 1) as tie
+            * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank
         from candidates c
       ),
       -- A source's passages after its MAX_PER_SOURCE best come after the other sources' (a long document whose
       -- title holds the question's words would otherwise fill every place, crowding out the FAQ that answers it).
       ranked as (
         select sc.*,
-          row_number() over (partition by sc.source_id order by sc.rank desc, sc.tie desc, sc.id) as nth
+          -- Between equal scores, the shorter passage (it says it more directly), then a fixed order.
+          row_number() over (partition by sc.source_id order by sc.rank desc, sc.len, sc.id) as nth
         from scored sc
         where least(sc.rank, 1) >= ${minRelevance}::float8
       )
       select r.id as passage_id, r.source_id, r.title, r.heading_path, r.text, r.url,
         round(least(r.rank, 1)::numeric, 4)::float8 as score
       from ranked r
-      order by r.nth > ${MAX_PER_SOURCE}::int, r.rank desc, r.tie desc, r.id
+      order by r.nth > ${MAX_PER_SOURCE}::int, r.rank desc, r.len, r.id
       limit ${limit}::int
     `
 }
