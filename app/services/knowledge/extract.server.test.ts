@@ -7,6 +7,7 @@ import {
   looksLikeMarkdown,
 } from '~/services/knowledge/extract.server'
 import { splitIntoPassages } from '~/services/knowledge/passages'
+import { PDF_READ_LIMITS, readPdf } from '~/services/knowledge/pdf-reader.server'
 import { PNG_BYTES, makeDocx, makePdf, makeZip } from '../../../tests/fakes/documents'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
@@ -55,6 +56,32 @@ describe('extractDocument: PDF', () => {
     expect(await refusal(utf8('%PDF-1.7\n' + 'garbage '.repeat(50)), 'junk.pdf')).toMatch(
       /could not be read|no text we can read/,
     )
+  })
+})
+
+describe('readPdf: pdf.js on a thread of its own', () => {
+  const longPdf = () =>
+    makePdf(Array.from({ length: 1500 }, (_, i) => [`Care note ${i}`, 'Wash at 30 degrees, inside out.']))
+
+  it('returns every page, and leaves the caller its bytes', async () => {
+    const bytes = makePdf([['First page.'], ['Second page.']])
+    const read = await readPdf(bytes)
+    expect(read.ok && read.pages.map((page) => page.map((item) => item.str).join(''))).toEqual([
+      'First page.',
+      'Second page.',
+    ])
+    // pdf.js detaches the buffer it is given: the thread gets a copy.
+    expect(bytes.byteLength).toBeGreaterThan(0)
+    expect(await extractDocument(bytes, 'again.pdf')).toMatchObject({ text: 'First page.\n\nSecond page.' })
+  })
+
+  it('stops a PDF that takes longer than the time limit, or more memory than the memory limit', async () => {
+    const bytes = longPdf()
+    expect(await readPdf(bytes, { timeoutMs: 200, memoryMb: 1024 })).toEqual({ ok: false, reason: 'too-slow' })
+    expect(await readPdf(bytes, { timeoutMs: 60_000, memoryMb: 16 })).toEqual({ ok: false, reason: 'too-large' })
+    // The same PDF within the limits the jobs use.
+    const read = await readPdf(bytes, PDF_READ_LIMITS)
+    expect(read.ok && read.pages.length).toBe(1500)
   })
 })
 

@@ -1,6 +1,7 @@
 import { inflateRawSync } from 'node:zlib'
 import mammoth from 'mammoth'
 import { htmlToMarkdown } from '~/integrations/web/html-to-markdown'
+import { readPdf, type PdfItem, type PdfReadResult } from './pdf-reader.server'
 
 /**
  * Text out of an uploaded file. The kind is decided by the bytes, never by the name: a PDF renamed to `.txt` is
@@ -8,7 +9,8 @@ import { htmlToMarkdown } from '~/integrations/web/html-to-markdown'
  * the user rename it back), a PNG renamed to `.txt` is refused. Text must be valid UTF-8 (a BOM is allowed) or
  * UTF-16 with a BOM. The name only chooses between Markdown and plain text, together with how the text looks.
  *
- * Nothing in a file is executed: pdf.js runs with `isEvalSupported: false`, no font loading and no scripting;
+ * Nothing in a file is executed: pdf.js runs with `isEvalSupported: false`, no font loading and no scripting, on a
+ * thread of its own with a time and memory limit (pdf-reader.server.ts);
  * mammoth reads a DOCX as XML with external file access off. A DOCX is checked before mammoth opens it: the ZIP's
  * entries must inflate to no more than they declare, and all of them together to at most DOCX_MAX_UNZIPPED_BYTES
  * (a zip bomb is refused, not unpacked).
@@ -38,6 +40,12 @@ const EMPTY_FILE = 'This file is empty.'
 const PDF_UNREADABLE = 'This PDF could not be read: it may be damaged or incomplete.'
 const PDF_ENCRYPTED = 'This PDF is protected by a password. Remove the password and upload it again.'
 const PDF_NO_TEXT = 'This PDF has no text we can read (it may be a scanned image).'
+const PDF_FAILURES: Record<Extract<PdfReadResult, { ok: false }>['reason'], string> = {
+  unreadable: PDF_UNREADABLE,
+  encrypted: PDF_ENCRYPTED,
+  'too-slow': 'This PDF took too long to read. Split it into smaller files and upload them again.',
+  'too-large': 'This PDF needs too much memory to read. Split it into smaller files and upload them again.',
+}
 const DOCX_UNREADABLE = 'This Word document could not be read: it may be damaged.'
 const DOCX_TOO_LARGE = 'This Word document is too large once unpacked.'
 const DOC_LEGACY = 'Old Word (.doc) files are not supported. Save the document as .docx and upload it again.'
@@ -122,46 +130,16 @@ function firstHeading(markdown: string) {
 // ---------------------------------------------------------------------------------------------------------------
 // PDF
 
-type PdfTextItem = { str: string; hasEOL: boolean; transform: number[]; height: number }
-
 async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
-  const task = pdfjs.getDocument({
-    // pdf.js takes the buffer over (it may detach it): give it a copy, not the caller's bytes.
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    enableXfa: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    stopAtErrors: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  })
-  let document: Awaited<typeof task.promise> | undefined
-  try {
-    document = await task.promise
-    const pages: string[] = []
-    for (let number = 1; number <= document.numPages; number++) {
-      const page = await document.getPage(number)
-      const content = await page.getTextContent()
-      const text = pageText(content.items.filter((item) => 'str' in item))
-      if (text) pages.push(text)
-      page.cleanup()
-    }
-    const text = pages.join('\n\n')
-    if (!/[\p{L}\p{N}]/u.test(text)) throw new KnowledgeExtractError(PDF_NO_TEXT)
-    const info = await document.getMetadata().catch(() => undefined)
-    const rawTitle: unknown = info?.info && 'Title' in info.info ? info.info.Title : undefined
-    const title = typeof rawTitle === 'string' && rawTitle.trim() ? rawTitle.trim() : undefined
-    return { kind: 'pdf', format: 'plain', text, ...(title && { title }) }
-  } catch (error) {
-    if (error instanceof KnowledgeExtractError) throw error
-    const name = error instanceof Error ? error.name : ''
-    if (name === 'PasswordException') throw new KnowledgeExtractError(PDF_ENCRYPTED, { cause: error })
-    throw new KnowledgeExtractError(PDF_UNREADABLE, { cause: error })
-  } finally {
-    await task.destroy().catch(() => undefined)
-  }
+  const read = await readPdf(bytes)
+  if (!read.ok) throw new KnowledgeExtractError(PDF_FAILURES[read.reason])
+  const text = read.pages
+    .map(pageText)
+    .filter((page) => page !== '')
+    .join('\n\n')
+  if (!/[\p{L}\p{N}]/u.test(text)) throw new KnowledgeExtractError(PDF_NO_TEXT)
+  const title = read.title?.trim()
+  return { kind: 'pdf', format: 'plain', text, ...(title && { title }) }
 }
 
 /**
@@ -169,12 +147,10 @@ async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
  * every PDF a business writes), as lines; a vertical gap clearly larger than the page's usual line spacing starts
  * a new paragraph (a blank line). Words hyphenated at a line end are joined.
  */
-function pageText(items: PdfTextItem[]): string {
+function pageText(items: PdfItem[]): string {
   const lines: { text: string; y: number; height: number }[] = []
   let current: { text: string; y: number; height: number } | undefined
-  for (const item of items) {
-    const y = item.transform[5]
-    const height = Math.abs(item.height || item.transform[3] || 0)
+  for (const { y, height, ...item } of items) {
     if (current && Math.abs(current.y - y) > Math.max(2, height * 0.5) && current.text.trim()) {
       lines.push(current)
       current = undefined
