@@ -77,8 +77,14 @@ describe('readPdf: pdf.js on a thread of its own', () => {
 
   it('stops a PDF that takes longer than the time limit, or more memory than the memory limit', async () => {
     const bytes = longPdf()
-    expect(await readPdf(bytes, { timeoutMs: 200, memoryMb: 1024 })).toEqual({ ok: false, reason: 'too-slow' })
-    expect(await readPdf(bytes, { timeoutMs: 60_000, memoryMb: 16 })).toEqual({ ok: false, reason: 'too-large' })
+    expect(await readPdf(bytes, { timeoutMs: 200, memoryMb: 1024 })).toEqual({
+      ok: false,
+      reason: 'too-slow',
+    })
+    expect(await readPdf(bytes, { timeoutMs: 60_000, memoryMb: 16 })).toEqual({
+      ok: false,
+      reason: 'too-large',
+    })
     // The same PDF within the limits the jobs use.
     const read = await readPdf(bytes, PDF_READ_LIMITS)
     expect(read.ok && read.pages.length).toBe(1500)

@@ -112,8 +112,14 @@ describe('searchPassages', () => {
       ['Gloves', 'Size: M; hand circumference (cm): 20–21. Size: L; hand circumference (cm): 22–23.'],
     ])
     const hits = async (query: string) => await searchPassages(db, { organizationId: org, query, limit: 3 })
-    expect((await hits('which size for 27.4'))[0]).toMatchObject({ sourceId: sizes.id, headingPath: ['Shoes'] })
-    expect((await hits('my foot measures 27,4'))[0]).toMatchObject({ sourceId: sizes.id, headingPath: ['Shoes'] })
+    expect((await hits('which size for 27.4'))[0]).toMatchObject({
+      sourceId: sizes.id,
+      headingPath: ['Shoes'],
+    })
+    expect((await hits('my foot measures 27,4'))[0]).toMatchObject({
+      sourceId: sizes.id,
+      headingPath: ['Shoes'],
+    })
     // 4.80 is not the 4.90 of the shipping answer: no passage holds it, so the question finds nothing by it.
     expect(await hits('4.80')).toEqual([])
     expect((await hits('4.90'))[0]?.sourceId).toBe(shipping.id)
