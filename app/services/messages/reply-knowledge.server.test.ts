@@ -148,6 +148,7 @@ describe('answers grounded in knowledge', () => {
       context: expect.objectContaining({ knowledgeMiss: true }),
       knowledge: [expect.objectContaining({ title: 'Do you sell gift cards?' })],
     })
+    expect(run.context).not.toHaveProperty('withheld')
   })
 
   it('passages without the answer while a person takes over: no notice is sent over the person', async () => {
@@ -171,7 +172,7 @@ describe('answers grounded in knowledge', () => {
       .select()
       .from(agentRuns)
       .where(eq(agentRuns.agentId, bot.agentId ?? ''))
-    expect(run.context).toMatchObject({ knowledgeMiss: true })
+    expect(run.context).toMatchObject({ knowledgeMiss: true, withheld: true })
   })
 
   it('a greeting is answered by the model even when no passage matches', async () => {

@@ -130,10 +130,12 @@ async function generateReply(
     return { superseded: true as const }
   }
   if (foundNoAnswer({ output, handoff }, knowledge)) {
-    await recordRun(deps.db, knowledgeMissRun(run, agent))
-    // A person who took over while the model was answering gets the messages without a notice sent over them.
-    if (await isConversationPaused(deps.db, conversation.id)) return { paused: true as const }
-    return { noAnswer: true as const }
+    // A person who took over while the model was answering gets the messages without a notice sent over them; the
+    // run says its notice was withheld, as an answer withheld is kept failed with why.
+    const paused = await isConversationPaused(deps.db, conversation.id)
+    const miss = knowledgeMissRun(run, agent)
+    await recordRun(deps.db, paused ? { ...miss, context: { ...miss.context, withheld: true } } : miss)
+    return paused ? { paused: true as const } : { noAnswer: true as const }
   }
   if (!text) {
     await recordRun(deps.db, run)
