@@ -20,8 +20,9 @@ export type InboxEventsOptions = {
 /**
  * Live updates of the inbox (docs/decisions/037): one EventSource on the server's stream while the component is
  * mounted; a change that counts reloads the page's data (Remix's revalidation, which runs every loader on the
- * page), at most one at a time and at most one per INBOX_LIVE.revalidateEveryMs. After a reconnection, and when
- * the server says it missed changes (`resync`), the data is reloaded too. Without JavaScript nothing runs: a
+ * page), at most one at a time and at most one per INBOX_LIVE.revalidateEveryMs. Each time the stream opens (the
+ * first time too: what changed between the page's data and the stream is not told), and when the server says it
+ * missed changes (`resync`), the data is reloaded too. Without JavaScript nothing runs: a
  * reload shows the changes.
  *
  * Use it once per page, in the route that shows the list (no `conversationId`: its revalidation reloads the open
@@ -47,7 +48,6 @@ export function useInboxEvents({ organizationId, conversationId, onEvent }: Inbo
     let source: EventSource | undefined
     let reopenTimer: ReturnType<typeof setTimeout> | undefined
     let reopenMs = REOPEN_MS.first
-    let opened = false
 
     const run = () => {
       timer = undefined
@@ -71,9 +71,10 @@ export function useInboxEvents({ organizationId, conversationId, onEvent }: Inbo
       const current = new EventSource(INBOX_LIVE.path)
       source = current
       current.addEventListener('open', () => {
-        // Changes made while the stream was down were not told: read everything again.
-        if (opened) want()
-        opened = true
+        // Changes made before the stream was up were not told: read everything again. That is also true of the
+        // first opening: the page's data was read before the stream began (and, on a slow device, seconds before
+        // hydration opened it).
+        want()
         reopenMs = REOPEN_MS.first
       })
       current.addEventListener('conversation', (event) => {
