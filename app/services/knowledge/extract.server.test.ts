@@ -89,6 +89,13 @@ describe('readPdf: pdf.js on a thread of its own', () => {
     const read = await readPdf(bytes, PDF_READ_LIMITS)
     expect(read.ok && read.pages.length).toBe(1500)
   })
+
+  it('throws when the reader itself fails (pdf.js not found), rather than calling the PDF damaged', async () => {
+    const missing = new URL('./no-such-pdfjs.mjs', import.meta.url).href
+    await expect(readPdf(makePdf([['Fine.']]), PDF_READ_LIMITS, missing)).rejects.toThrow(
+      'The PDF reader failed',
+    )
+  })
 })
 
 describe('extractDocument: DOCX', () => {

@@ -76,29 +76,43 @@ function pdfjsUrl() {
   return pdfjsAddress
 }
 
-/** Reads a PDF's text items, page by page, on a thread of its own. Never throws: a failure is a reason. */
-export function readPdf(bytes: Uint8Array, limits: PdfReadLimits = PDF_READ_LIMITS): Promise<PdfReadResult> {
+/**
+ * Reads a PDF's text items, page by page, on a thread of its own. What is wrong with the PDF (damaged, protected,
+ * too slow, too large) is a reason; what is wrong with us (the thread cannot start or load pdf.js) is thrown, for
+ * the job to log and retry. `pdfjs` is the module's address (the tests give a wrong one).
+ */
+export function readPdf(
+  bytes: Uint8Array,
+  limits: PdfReadLimits = PDF_READ_LIMITS,
+  pdfjs = pdfjsUrl(),
+): Promise<PdfReadResult> {
   // pdf.js takes the buffer over: the thread gets a copy, not the caller's bytes.
   const copy = new Uint8Array(bytes)
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let settled = false
     const worker = new Worker(THREAD_URL, {
-      workerData: { pdfjs: pdfjsUrl(), bytes: copy },
+      workerData: { pdfjs, bytes: copy },
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
     })
-    const finish = (result: PdfReadResult) => {
+    const finish = (settle: () => void) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve(result)
+      settle()
       void worker.terminate()
     }
-    const timer = setTimeout(() => finish({ ok: false, reason: 'too-slow' }), limits.timeoutMs)
-    worker.on('message', (result: PdfReadResult) => finish(result))
+    const timer = setTimeout(() => finish(() => resolve({ ok: false, reason: 'too-slow' })), limits.timeoutMs)
+    worker.on('message', (result: PdfReadResult) => finish(() => resolve(result)))
     worker.on('error', (error: Error & { code?: string }) =>
-      finish({ ok: false, reason: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'too-large' : 'unreadable' }),
+      finish(() =>
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? resolve({ ok: false, reason: 'too-large' })
+          : reject(new Error('The PDF reader failed', { cause: error })),
+      ),
     )
-    worker.on('exit', () => finish({ ok: false, reason: 'unreadable' }))
+    worker.on('exit', (code) =>
+      finish(() => reject(new Error(`The PDF reader stopped with code ${code} before it answered`))),
+    )
   })
 }
