@@ -12,8 +12,10 @@
  * misses (not the blind set's: reading them would be tuning on them). Then the same again with the fused
  * search (`searchWithVectors`, docs/decisions/043) against tests/fakes/embedding-server.ts, which the eval starts
  * itself: a deterministic feature hashing of words and trigrams, NOT a model, so those figures show the fusion
- * working, not what a real embedding model would add. Exit code 1 when the embedding-free recall@5 (strict, all
- * questions) is under EVAL_TARGET (0.9).
+ * working, not what a real embedding model would add. EVAL_EMBEDDING=use fuses with a real one instead, run on this
+ * machine's CPU (bench/knowledge/use-embedding-server.ts: Universal Sentence Encoder, a development dependency);
+ * EVAL_EMBEDDING_URL with _MODEL and _KEY, with any OpenAI-compatible endpoint. Exit code 1 when the
+ * embedding-free recall@5 (strict, all questions) is under EVAL_TARGET (0.9).
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -28,7 +30,15 @@ import { searchPassages } from '../app/services/knowledge/search.server'
 import { createLogger } from '../app/utils/logger.server'
 import { FAKE_EMBEDDING_DIMS, FAKE_SYNONYMS, startEmbeddingFake } from '../tests/fakes/embedding-server'
 import { finishBench, runBench } from './report'
-import { holdsPhrase, loadShop, newShopScope, readShop, unmatchedPhrases, type Question } from './knowledge/corpus'
+import { startUseEmbeddingServer } from './knowledge/use-embedding-server'
+import {
+  holdsPhrase,
+  loadShop,
+  newShopScope,
+  readShop,
+  unmatchedPhrases,
+  type Question,
+} from './knowledge/corpus'
 
 const TARGET = Number(process.env.EVAL_TARGET ?? 0.9)
 const LIMIT = 5
@@ -47,10 +57,31 @@ function rankOf(question: Question, hits: KnowledgeHit[], sourceOf: Map<string, 
   return { strict: strict < 0 ? null : strict + 1, lenient: lenient < 0 ? null : lenient + 1, hits }
 }
 
+/** A real OpenAI-compatible embedding endpoint to fuse with (EVAL_EMBEDDING_URL, _MODEL, _KEY), or null: the fake. */
+function realEmbeddingEndpoint() {
+  const baseUrl = process.env.EVAL_EMBEDDING_URL
+  if (!baseUrl) return null
+  return {
+    baseUrl,
+    model: process.env.EVAL_EMBEDDING_MODEL ?? 'text-embedding-3-small',
+    apiKey: process.env.EVAL_EMBEDDING_KEY,
+    timeoutMs: 120_000,
+  }
+}
+
+/** The vectors' floor (EVAL_EMBEDDING_MIN_SIMILARITY, 0-1), as LLM_EMBEDDING_MIN_SIMILARITY is for the product. */
+function minSimilarity(): number {
+  const value = Number(process.env.EVAL_EMBEDDING_MIN_SIMILARITY ?? DEFAULT_EMBEDDING_MIN_SIMILARITY)
+  if (!(value >= 0 && value <= 1))
+    throw new Error('EVAL_EMBEDDING_MIN_SIMILARITY must be a number from 0 to 1')
+  return value
+}
+
 const share = (verdicts: Verdict[], key: 'strict' | 'lenient', k: number) =>
   verdicts.filter((v) => v[key] !== null && v[key] <= k).length / Math.max(verdicts.length, 1)
 
 runBench(async () => {
+  const floor = minSimilarity()
   const handle = await openDatabase({
     databaseUrl: process.env.DATABASE_URL ?? 'memory://',
     dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-eval-')),
@@ -127,21 +158,32 @@ runBench(async () => {
     `\nall ${verdicts.length} questions, embedding-free: recall@1 ${share(verdicts, 'strict', 1).toFixed(2)}, recall@5 ${recall5.toFixed(2)} (strict)`,
   )
 
-  // The fused search, against the fake embedding server: the same shop in an organization of its own, processed
-  // with vectors.
-  const fake = await startEmbeddingFake()
+  // The fused search: against the fake embedding server, or a real model (EVAL_EMBEDDING=use, or EVAL_EMBEDDING_URL).
+  // The same shop in an organization of its own, processed with vectors.
+  const local = process.env.EVAL_EMBEDDING === 'use' ? await startUseEmbeddingServer() : null
+  const real = local
+    ? { baseUrl: local.url, model: local.model, timeoutMs: 120_000 }
+    : realEmbeddingEndpoint()
+  const fake = real ? null : await startEmbeddingFake()
   try {
     const embeddings: KnowledgeEmbeddings = {
-      client: createEmbeddingClient({ baseUrl: fake.url, model: 'fake-hashing', timeoutMs: 30_000 }),
-      minSimilarity: DEFAULT_EMBEDDING_MIN_SIMILARITY,
+      client: createEmbeddingClient(real ?? { baseUrl: fake!.url, model: 'fake-hashing', timeoutMs: 30_000 }),
+      minSimilarity: floor,
       logger: createLogger({ level: 'warn' }),
     }
+    const against = real ? `the model ${real.model}` : 'the fake'
     console.log(
       `\nFused (keyword + vectors, reciprocal rank fusion k = 60, minimum similarity ${embeddings.minSimilarity}), ` +
-        `against the FAKE embedding server the eval starts (tests/fakes/embedding-server.ts): feature hashing of ` +
-        `word stems and trigrams into ${FAKE_EMBEDDING_DIMS} dimensions and a ${FAKE_SYNONYMS.length}-group ` +
-        `stand-in synonym table (${FAKE_SYNONYMS.map((group) => group.join('/')).join(', ')}; none of the shop's ` +
-        `words). It is NOT a model: these figures show the fusion at work, not what a real embedding model adds.`,
+        (real
+          ? `against ${against} at ${new URL(real.baseUrl).host}: a real embedding model` +
+            (local
+              ? ' (EVAL_EMBEDDING=use: bench/knowledge/use-embedding-server.ts, run here on the CPU).'
+              : '.')
+          : `against the FAKE embedding server the eval starts (tests/fakes/embedding-server.ts): feature hashing of ` +
+            `word stems and trigrams into ${FAKE_EMBEDDING_DIMS} dimensions and a ${FAKE_SYNONYMS.length}-group ` +
+            `stand-in synonym table (${FAKE_SYNONYMS.map((group) => group.join('/')).join(', ')}; none of the shop's ` +
+            `words). It is NOT a model: these figures show the fusion at work, not what a real embedding model adds. ` +
+            `EVAL_EMBEDDING=use measures a real one run here; EVAL_EMBEDDING_URL (and _MODEL, _KEY) another endpoint.`),
     )
     const fusedScope = await newShopScope(handle.db, 'Northwind Outfitters (vectors)')
     const fusedStarted = performance.now()
@@ -150,21 +192,23 @@ runBench(async () => {
       sourceOf: await loadShop(fusedScope, embeddings),
     }
     console.log(
-      `loaded, processed and embedded in ${Math.round(performance.now() - fusedStarted)} ms (${fake.requests.length} embedding requests)`,
+      `loaded, processed and embedded in ${Math.round(performance.now() - fusedStarted)} ms` +
+        (fake ? ` (${fake.requests.length} embedding requests)` : ''),
     )
     const fusedTuned = await evaluate(questions, fusedTarget, embeddings)
     const fusedHeldOut = await evaluate(holdout, fusedTarget, embeddings)
     const fusedBlind = await evaluate(blind, fusedTarget, embeddings)
-    report(`questions.json, fused with the fake (${questions.length})`, fusedTuned)
-    report(`questions-holdout.json, fused with the fake (${holdout.length})`, fusedHeldOut)
-    report(`questions-blind.json, fused with the fake (${blind.length})`, fusedBlind, false)
+    report(`questions.json, fused with ${against} (${questions.length})`, fusedTuned)
+    report(`questions-holdout.json, fused with ${against} (${holdout.length})`, fusedHeldOut)
+    report(`questions-blind.json, fused with ${against} (${blind.length})`, fusedBlind, false)
     const fused = [...fusedTuned, ...fusedHeldOut, ...fusedBlind]
     console.log(
-      `\nall ${fused.length} questions, fused with the fake: recall@1 ${share(fused, 'strict', 1).toFixed(2)}, ` +
+      `\nall ${fused.length} questions, fused with ${against}: recall@1 ${share(fused, 'strict', 1).toFixed(2)}, ` +
         `recall@5 ${share(fused, 'strict', 5).toFixed(2)} (strict)`,
     )
   } finally {
-    await fake.close()
+    await fake?.close()
+    await local?.close()
   }
   await handle.close()
   finishBench(
