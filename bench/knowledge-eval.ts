@@ -30,7 +30,7 @@ import { searchPassages } from '../app/services/knowledge/search.server'
 import { createLogger } from '../app/utils/logger.server'
 import { FAKE_EMBEDDING_DIMS, FAKE_SYNONYMS, startEmbeddingFake } from '../tests/fakes/embedding-server'
 import { finishBench, runBench } from './report'
-import { startUseEmbeddingServer } from './knowledge/use-embedding-server'
+import { startUseEmbeddingServer, USE_MODEL_NAME } from './knowledge/use-embedding-server'
 import {
   holdsPhrase,
   loadShop,
@@ -162,7 +162,7 @@ runBench(async () => {
   // The same shop in an organization of its own, processed with vectors.
   const local = process.env.EVAL_EMBEDDING === 'use' ? await startUseEmbeddingServer() : null
   const real = local
-    ? { baseUrl: local.url, model: local.model, timeoutMs: 120_000 }
+    ? { baseUrl: local.url, model: USE_MODEL_NAME, timeoutMs: 120_000 }
     : realEmbeddingEndpoint()
   const fake = real ? null : await startEmbeddingFake()
   try {

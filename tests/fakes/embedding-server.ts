@@ -82,7 +82,18 @@ export type EmbeddingFake = {
   close(): Promise<void>
 }
 
-export async function startEmbeddingFake(options: { port?: number } = {}): Promise<EmbeddingFake> {
+export type EmbeddingFakeOptions = {
+  port?: number
+  /**
+   * The vectors of a request's texts, in order; default: fakeEmbedding's. The eval passes a real model here
+   * (bench/knowledge/use-embedding-server.ts) to serve it over the same protocol.
+   */
+  embed?: (texts: string[]) => Promise<number[][]>
+}
+
+export async function startEmbeddingFake(options: EmbeddingFakeOptions = {}): Promise<EmbeddingFake> {
+  const embed =
+    options.embed ?? ((texts: string[]) => Promise.resolve(texts.map((text) => fakeEmbedding(text))))
   const requests: EmbeddingFake['requests'] = []
   let failure: number | undefined
   let resets = 0
@@ -113,12 +124,16 @@ export async function startEmbeddingFake(options: { port?: number } = {}): Promi
         return send(failure, { error: { message: 'The fake is failing on purpose', type: 'server_error' } })
       }
       const tokens = input.reduce((sum, text) => sum + (text.match(/\S+/g)?.length ?? 0), 0)
-      send(200, {
-        object: 'list',
-        data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
-        model: parsed.model,
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      })
+      embed(input).then(
+        (vectors) =>
+          send(200, {
+            object: 'list',
+            data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+            model: parsed.model,
+            usage: { prompt_tokens: tokens, total_tokens: tokens },
+          }),
+        (error: unknown) => send(500, { error: { message: String(error), type: 'server_error' } }),
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
