@@ -415,12 +415,15 @@ export async function handOver(db: Database, conversationId: string, reason: str
     .where(eq(conversations.id, conversationId))
 }
 
-/** The conversation was told it is outside office hours now: not again in this closed period. */
-export async function recordOutOfHoursNotice(db: Database, conversationId: string, reason: string) {
+/**
+ * The conversation was told at `at` that it is outside office hours: not again in this closed period. `at` is the
+ * clock the closed period was computed with, so the two compare on one clock (the database's may differ).
+ */
+export async function recordOutOfHoursNotice(db: Database, conversationId: string, reason: string, at: Date) {
   await db
     .update(conversations)
     .set({
-      outOfHoursNoticeAt: sql`statement_timestamp()`,
+      outOfHoursNoticeAt: at,
       attentionReason: reason,
       attentionAt: sql`statement_timestamp()`,
     })

@@ -344,7 +344,8 @@ async function outsideOfficeHours(
 ): Promise<ReplyOutcome | undefined> {
   const hours = agent.officeHours
   if (!hours || hours.outsideHours !== 'message') return undefined
-  const state = officeHoursAt(hours, deps.now?.() ?? new Date())
+  const now = deps.now?.() ?? new Date()
+  const state = officeHoursAt(hours, now)
   if (state.open) return undefined
   const { conversation } = context
   const told = conversation.outOfHoursNoticeAt
@@ -354,7 +355,7 @@ async function outsideOfficeHours(
       key: state.closedSince.toISOString(),
       text: hours.message,
     })
-    await recordOutOfHoursNotice(deps.db, conversation.id, ATTENTION_REASONS.outOfHours)
+    await recordOutOfHoursNotice(deps.db, conversation.id, ATTENTION_REASONS.outOfHours, now)
   }
   await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.outOfHours)
   return { outcome: 'not-answered', reason: REPLY_FAILURES.outOfHours }
