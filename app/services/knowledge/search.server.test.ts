@@ -152,6 +152,29 @@ describe('searchPassages', () => {
     expect(onlyPolicy).toHaveLength(5)
   })
 
+  it('ranks a passage that says the words more often first, though it is longer', async () => {
+    const db = getDb()
+    const scope = await newOwnerScope(db)
+    const org = scope.organizationId
+    const rental = await addDocument(db, org, 'Rental terms', [
+      [
+        'At the counter',
+        'Renting costs 15 EUR a day; a deposit for the tent is paid at the counter of the Utrecht store.',
+      ],
+      [
+        'After your trip',
+        'We take a deposit for every tent we rent out. The deposit comes back in full when the tent is ' +
+          'returned clean and dry; for a tent returned wet we keep part of the deposit to dry it.',
+      ],
+    ])
+    const hits = await searchPassages(db, { organizationId: org, query: 'tent deposit', limit: 2 })
+    expect(hits.map((hit) => [hit.sourceId, hit.headingPath])).toEqual([
+      [rental.id, ['After your trip']],
+      [rental.id, ['At the counter']],
+    ])
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
+  })
+
   it("scores a question written like the customer's higher than one holding the same words", async () => {
     const db = getDb()
     const scope = await newOwnerScope(db)

@@ -128,12 +128,11 @@ export async function searchStatement(
         from knowledge_sources s where s.organization_id = ${organizationId}
       ),
       raw_terms as (
-        select lex.grp, lex.weight, k.df, t.n,
+        select lex.grp, lex.weight, k.df, t.n, lex.lexeme, lex.prefix,
           -- A word no passage holds weighs as much as the rarest word that one does: it cannot tell passages
           -- apart, but a question mostly about things the knowledge lacks is not relevant to any passage.
           ln(1 + (t.n - greatest(k.df, 1) + 0.5) / (greatest(k.df, 1) + 0.5)) as idf,
-          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*' else '' end)::tsquery as any_q,
-          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*A' else ':A' end)::tsquery as title_q
+          ('''' || lex.lexeme || '''' || case when lex.prefix then ':*' else '' end)::tsquery as any_q
         from lex cross join total t
           cross join lateral (
             select least(coalesce(sum(k.passages), 0), t.n)::float8 as df from knowledge_lexemes k
@@ -144,7 +143,7 @@ export async function searchStatement(
           ) k
       ),
       terms as (
-        select t.grp, t.weight, t.df, t.n, t.any_q, t.title_q,
+        select t.grp, t.weight, t.df, t.n, t.lexeme, t.prefix, t.any_q,
           case when t.weight < 1 then least(t.idf, coalesce((select max(o.idf) from raw_terms o
             where o.grp = t.grp and o.weight >= 1), t.idf)) else t.idf end as idf
         from raw_terms t
@@ -181,23 +180,46 @@ export async function searchStatement(
           p.search_vector || ''::tsvector as search_vector, length(p.search_vector)::float8 as len
         from prelim join knowledge_passages p on p.id = prelim.id join knowledge_sources s on s.id = p.source_id
       ),
+      -- The question's lexemes each candidate holds, read from its vector once: how often (BM25's term frequency)
+      -- and whether in the title or headings (weight A). A prefix lexeme has PREFIX_LETTERS letters: it matches the
+      -- lexemes that start with it.
+      wanted as (select distinct lexeme, prefix from terms),
+      matches as materialized (
+        select c.id, t.lexeme, t.prefix, cardinality(u.positions) as tf, 'A' = any(u.weights) as in_title
+        from candidates c cross join lateral unnest(c.search_vector) u
+          join wanted t on t.lexeme = u.lexeme and not t.prefix
+        union all
+        select c.id, t.lexeme, t.prefix, cardinality(u.positions), 'A' = any(u.weights)
+        from candidates c cross join lateral unnest(c.search_vector) u
+          join wanted t on t.lexeme = left(u.lexeme, ${PREFIX_LETTERS}::int) and t.prefix
+      ),
+      -- Each group counts once, by its best lexeme: the lexeme's weight (rarity) times BM25's saturating term
+      -- frequency (a word said three times says more than once, not three times more) and length normalisation
+      -- (a word found in a short passage, an FAQ answer, says more than in a long one), more in the title.
+      group_scores as (
+        select h.id, t.grp, max(t.idf * t.weight * ${BM25_K1 + 1}::float8
+          * (h.tf / (h.tf + c.k) + ${TITLE_BONUS}::float8 * h.in_title::int / (1 + c.k))) as best
+        from (
+          select id, lexeme, prefix, sum(tf)::float8 as tf, bool_or(in_title) as in_title
+          from matches group by id, lexeme, prefix
+        ) h
+          join terms t on t.lexeme = h.lexeme and t.prefix = h.prefix
+          join (
+            select id, ${BM25_K1}::float8 * (1 - ${BM25_B}::float8
+              + ${BM25_B}::float8 * len / (select greatest(avg(len), 1) from candidates)) as k
+            from candidates
+          ) c on c.id = h.id
+        group by h.id, t.grp
+      ),
       -- Materialized: the score is computed once per candidate, not again for the filter and the order.
       scored as materialized (
         select c.*,
-          (select sum(m.best) from (
-            select max(t.idf * t.weight * ((c.search_vector @@ t.any_q)::int
-              + ${TITLE_BONUS}::float8 * (c.search_vector @@ t.title_q)::int)) as best
-            from terms t group by t.grp
-          ) m)
-          -- BM25's length normalisation: a word found in a short passage (an FAQ answer) says more than the same
-          -- word in a long one.
-          * ${BM25_K1 + 1}::float8 / (1 + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8
-            + ${BM25_B}::float8 * c.len / (select greatest(avg(len), 1) from candidates)))
-          / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups)
+          coalesce(g.score, 0) / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups)
           -- A heading (an FAQ's question) written like the question: pg_trgm's similarity of the two texts.
           + ${HEADING_LIKENESS}::float8
             * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank
         from candidates c
+          left join (select id, sum(best) as score from group_scores group by id) g on g.id = c.id
       ),
       -- A source's passages after its MAX_PER_SOURCE best come after the other sources' (a long document whose
       -- title holds the question's words would otherwise fill every place, crowding out the FAQ that answers it).
