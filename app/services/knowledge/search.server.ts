@@ -55,8 +55,9 @@ type HitRow = {
  * The organization's passages that answer a question best, without any model (docs/decisions/043): the question's
  * words (with their alternatives, typos corrected to the nearest word of the passages by pg_trgm) are stemmed in
  * each language of the sources, and a passage scores the share of the question's weight it holds — each word
- * weighted by its rarity among the passages (BM25's inverse document frequency), more when it is in the title or
- * headings. One statement; the candidates come from the GIN index of the passages' vectors.
+ * weighted by its rarity among the passages (BM25's inverse document frequency) and how often the passage says it
+ * (BM25's saturating term frequency), more when it is in the title or headings. One statement; the candidates come
+ * from the GIN index of the passages' vectors.
  */
 export async function searchPassages(db: Database, search: PassageSearch): Promise<KnowledgeHit[]> {
   const statement = await searchStatement(db, search)
