@@ -28,6 +28,16 @@ describe('the words of a question', () => {
     expect(groups.has('card')).toBe(true)
   })
 
+  it("knows the service words of the second list, its phrases as a question writes them, and not 'ring' as a call", () => {
+    expect(groupsOf('can I spread the cost over a few months?').get('spread the cost')).toEqual(
+      expect.arrayContaining(['instalment', 'installment', 'financing']),
+    )
+    expect(groupsOf('let me call it off').get('call off')).toEqual(expect.arrayContaining(['cancel']))
+    expect(groupsOf("where's my order?").get('where s my order')).toEqual(expect.arrayContaining(['status']))
+    expect(groupsOf('colour of the jacket').get('colour')).toEqual(['colour', 'color'])
+    expect(groupsOf('do you resize a ring?').get('ring')).toEqual(['ring'])
+  })
+
   it('takes a place for its country, continent and the European Union, one way only', () => {
     expect(groupsOf('do you ship to Brazil?').get('brazil')).toEqual(
       expect.arrayContaining(['brazil', 'south', 'america', 'countries']),

@@ -1,4 +1,5 @@
 import { PLACES } from './places'
+import { SERVICE_WORDS } from './service-words'
 
 // The words of a customer's question as the knowledge search takes them (docs/decisions/043): lower-cased,
 // each with the other words customers and shops use for the same thing. The search scores a group of words
@@ -121,7 +122,10 @@ const ALTERNATIVES: string[][] = [
 ]
 
 const alternativesOf = new Map<string, Set<string>>()
-for (const line of ALTERNATIVES) {
+// The second list's entries as a question's words read them ("where's my order": where s my order), so that its
+// phrases can be found in a question.
+const serviceLines = SERVICE_WORDS.map((line) => line.map((entry) => tokensOf(entry).join(' ')))
+for (const line of [...ALTERNATIVES, ...serviceLines]) {
   for (const word of line) {
     const set = alternativesOf.get(word) ?? new Set<string>()
     for (const other of line) if (other !== word) set.add(other)

@@ -191,6 +191,20 @@ describe('searchPassages', () => {
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score + 0.1)
   })
 
+  it("counts a passage's word once, though several of the question's words have it as an alternative", async () => {
+    const db = getDb()
+    const { org, shipping } = await shop(db)
+    // "shipping cost" (a phrase of the lists) and "shipping" both have "delivery" as an alternative: the returns
+    // answer's one "delivery" counted for both made it relevant to a question about shipping costs.
+    const hits = await searchPassages(db, {
+      organizationId: org,
+      query: 'How much does shipping cost?',
+      limit: 5,
+      minRelevance: 0.2,
+    })
+    expect(hits.map((hit) => hit.sourceId)).toEqual([shipping.id])
+  })
+
   it('finds nothing for words no passage holds, or below the minimum relevance', async () => {
     const db = getDb()
     const { org } = await shop(db)

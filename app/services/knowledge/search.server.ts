@@ -104,13 +104,18 @@ export async function searchStatement(
         select distinct s.language from knowledge_sources s
         where s.organization_id = ${organizationId} and s.language is not null
       ),
-      stems as (
+      grouped_stems as (
         select l.lexeme, f.grp, max(f.weight) as weight
         from fixed f cross join langs g
           cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word))) as l(lexeme)
         -- A quote or backslash would need escaping in a tsquery: such rare lexemes are left out.
         where l.lexeme !~ '[''\\\\]'
         group by l.lexeme, f.grp
+      ),
+      -- A lexeme counts in one group only, the one that weighs it most (the first on a tie): "delivery" in both
+      -- "shipping" and "shipping cost" would otherwise count a passage's one word twice.
+      stems as (
+        select distinct on (lexeme) lexeme, grp, weight from grouped_stems order by lexeme, weight desc, grp
       ),
       -- The stemmer leaves some forms apart ("delivery" deliveri, "delivered" deliv): a long lexeme's first
       -- letters also match, as a prefix, for a little less.
