@@ -188,7 +188,8 @@ export async function searchStatement(
       ),
       -- The question's lexemes each candidate holds, read from its vector once: how often (BM25's term frequency)
       -- and whether in the title or headings (weight A). A prefix lexeme has PREFIX_LETTERS letters: it matches the
-      -- lexemes that start with it.
+      -- lexemes that start with it. Two branches, each a hash join on one key: a single join on both keys of each
+      -- lexeme (itself and its first letters) took 12.6 ms for this CTE at 20,000 passages, these two 7.8 ms.
       wanted as (select distinct lexeme, prefix from terms),
       matches as materialized (
         select c.id, t.lexeme, t.prefix, cardinality(u.positions) as tf, 'A' = any(u.weights) as in_title
