@@ -29,6 +29,12 @@ export type DatabaseOptions = {
   databaseUrl?: string
   dataDir: string
   migrationsFolder?: string
+  /**
+   * An idle PostgreSQL connection failed (the server restarted, an administrator or `DROP DATABASE ... FORCE` ended
+   * it, the network dropped): the pool has already discarded it and opens another for the next query. node-postgres
+   * throws such an error out of the process when the pool has no listener, so one is always attached.
+   */
+  onPoolError?: (error: Error) => void
 }
 
 /** PGlite's contrib extensions the migrations create (the knowledge search's typo correction). */
@@ -42,6 +48,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder()
   if (options.databaseUrl && !options.databaseUrl.startsWith('memory://')) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    pool.on('error', (error) => options.onPoolError?.(error))
     const client = await pool.connect()
     try {
       // Several processes may start at once: one migrates, the others wait for it.

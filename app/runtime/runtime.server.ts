@@ -79,6 +79,8 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     migrationsFolder: config.migrationsDir,
+    onPoolError: (error) =>
+      logger.warn('an idle database connection was lost; the pool opens another', { reason: error.message }),
   })
   const databaseMs = Math.round(performance.now() - started)
   const identity = createFirebaseIdentity(config.firebase)
