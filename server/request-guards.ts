@@ -135,14 +135,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * A state-changing page request from another site: the browser says so in Sec-Fetch-Site, or its Origin names
- * another host than the one it asked (the X-Forwarded-Host a proxy sets, else Host: Remix's own rule). The product
- * API authenticates with a bearer token, not a cookie, and the webhooks with their signatures: neither is a page.
+ * another host than the one it asked (the X-Forwarded-Host a proxy sets, else Host: Remix's own rule), or, with
+ * no Origin, its Referer does (an older browser or a client that sends only a Referer). A request with neither
+ * is a non-browser client's and passes, as before. The product API authenticates with a bearer token, not a
+ * cookie, and the webhooks with their signatures: neither is a page.
  */
 export function isCrossSitePageRequest(req: IncomingMessage, path: string): boolean {
   if (SAFE_METHODS.has(req.method ?? 'GET') || isApi(path) || path.startsWith('/webhooks/')) return false
   const site = req.headers['sec-fetch-site']
   if (site === 'cross-site' || site === 'same-site') return true
-  const origin = req.headers.origin
+  const origin = req.headers.origin ?? req.headers.referer
   if (origin === undefined) return false
   const host = firstValue(req.headers['x-forwarded-host']) ?? req.headers.host
   return origin === 'null' || !host || hostOf(origin) !== host
@@ -151,9 +153,10 @@ export function isCrossSitePageRequest(req: IncomingMessage, path: string): bool
 const firstValue = (header: string | string[] | undefined) =>
   (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim() || undefined
 
-function hostOf(origin: string): string | undefined {
+/** The host an Origin or a Referer names (a Referer is a whole URL, whose host is all that counts here). */
+function hostOf(originOrReferer: string): string | undefined {
   try {
-    return new URL(origin).host
+    return new URL(originOrReferer).host
   } catch {
     return undefined
   }

@@ -242,6 +242,7 @@ test('a cross-site form post is refused with 403 and changes nothing; the same p
     { Origin: 'null' },
     { 'Sec-Fetch-Site': 'cross-site' },
     { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sub.evil.example' },
+    { Referer: 'https://evil.example/page' },
   ]
   for (const headers of crossSite) {
     const response = await page.request.post('/organization', { form, headers, maxRedirects: 0 })
