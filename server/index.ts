@@ -11,7 +11,7 @@ import { ERROR_STATUS } from '../app/utils/errors'
 import { createLogger } from '../app/utils/logger.server'
 import { readConfigOrExit, runEntry, stopOnSignal } from './process'
 import { errorHandler, remixHandler } from './remix-handler'
-import { drainUnread } from './request-guards'
+import { closeAfterAnswer } from './request-guards'
 
 /**
  * The HTTP entry: one Express app around the Remix build. It owns what a route cannot: request ids and access
@@ -110,15 +110,17 @@ async function webhookReceivers() {
       : receivers.receiveMetaCall(runtime, call)
     answer.then(
       ({ status, body }) => {
+        closeAfterAnswer(req, res)
         res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(body)
-        drainUnread(req)
       },
       (error: unknown) => {
         logger.error('webhook failed', { requestId: req.headers['x-request-id'], path, error })
         const { status, message } = ERROR_STATUS.SERVER_ERROR
-        if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/json' })
+        if (!res.headersSent) {
+          closeAfterAnswer(req, res)
+          res.writeHead(status, { 'Content-Type': 'application/json' })
+        }
         res.end(JSON.stringify({ ok: false, message }))
-        drainUnread(req)
       },
     )
     return true

@@ -30,7 +30,8 @@ export const declaresTooLarge = (req: IncomingMessage, maxBytes: number) =>
 
 /**
  * The whole body, counted as it streams; `undefined` as soon as it passes `maxBytes` (a chunked body, or one
- * longer than its header said). Nothing past the limit is kept: the caller answers, then drains the rest.
+ * longer than its header said). Nothing past the limit is kept: the caller answers and closes the connection
+ * (closeAfterAnswer).
  */
 export function readBody(
   req: IncomingMessage,
@@ -75,12 +76,33 @@ const DRAIN_MAX_BYTES = 64 * 1024 * 1024
 const DRAIN_MAX_MS = 5_000
 
 /**
- * After an answer sent before the body was read to its end: the rest is read and dropped (nothing is kept), so
- * that a client still sending reads the answer instead of a reset, and the connection can carry the next
- * request. A body that goes on past 64 MB or 5 s loses its connection.
+ * Before an answer sent while the body is not yet read to its end (a refusal, a webhook's 413): the answer says
+ * `Connection: close` and the server ends its side of the connection as soon as the answer is out, so that the
+ * client sends its next request on a new connection at once instead of waiting behind the rest of this body.
+ * The rest is still read and dropped, nothing kept (a lingering close, RFC 9112 section 9.6): a socket closed with
+ * unread bytes is reset, and a client still sending would see the reset (EPIPE) instead of the answer. The
+ * socket is destroyed once the body has ended, or past 64 MB or 5 s. Returns whether the connection will close.
  */
-export function drainUnread(req: IncomingMessage) {
-  if (req.readableEnded || req.destroyed) return
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.readableEnded || req.destroyed || !hasBody(req)) return false
+  res.setHeader('Connection', 'close')
+  const socket = req.socket
+  res.once('finish', () => {
+    if (req.readableEnded) return
+    // Node's own close of a `Connection: close` answer (socket.destroySoon) ends the socket, then destroys it once
+    // the end is written, with the client's bytes still unread: that destroy waits for the body instead.
+    socket.removeListener('finish', socket.destroy)
+    req.once('end', () => socket.destroy())
+  })
+  drainUnread(req)
+  return true
+}
+
+/**
+ * The rest of a body no one will read is read and dropped (nothing is kept); a body that goes on past 64 MB or
+ * 5 s loses its connection.
+ */
+function drainUnread(req: IncomingMessage) {
   req.removeAllListeners('data')
   let drained = 0
   const cut = () => req.socket.destroy()
@@ -108,6 +130,7 @@ export function refuse(
         JSON.stringify({ success: false, data: null, message: refusal.message, code: refusal.code }),
       ]
     : ['text/plain; charset=utf-8', refusal.message]
+  closeAfterAnswer(req, res)
   res
     .writeHead(refusal.status, {
       'Content-Type': type,
@@ -115,7 +138,6 @@ export function refuse(
       'Cache-Control': 'no-store',
     })
     .end(body)
-  drainUnread(req)
 }
 
 type Refusal = { status: number; code: string; message: string }

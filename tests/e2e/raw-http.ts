@@ -21,7 +21,8 @@ export type RawConnection = {
 
 export function connect(port: number): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1')
+    // Half-open allowed: a server that ends its side after an answer (Connection: close) still reads what is sent.
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true })
     let buffered = Buffer.alloc(0)
     let waiting: (() => void) | undefined
     socket.on('data', (data) => {
