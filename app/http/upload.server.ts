@@ -1,30 +1,29 @@
-import {
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from '@remix-run/node'
 import { AppError } from '~/utils/errors'
 
 export const isMultipart = (request: Request) =>
   /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')
 
 /**
- * A multipart/form-data body (an upload), each part kept in memory up to `maxPartBytes`: reading stops at the
- * first byte past it, and the upload is refused with `tooLarge` (413). The HTTP entry has already refused a whole
- * body much larger than that (REQUEST_BODY_LIMITS). A body that is not multipart is read as a plain form.
+ * A multipart/form-data body (an upload); a body that is not multipart is read as a plain form. A part larger than
+ * `maxPartBytes` is refused with `tooLarge` (413). The body is parsed whole by the platform's own parser: the HTTP
+ * entry has already read it, and refused one much larger than that (REQUEST_BODY_LIMITS). Remix's streaming parser
+ * (@web3-storage/multipart-parser) was dropped: it split the Content-Disposition header on every `;` and `=`, so a
+ * file named `a=b.txt` or `a;b.txt` was refused as unreadable (issue 31).
  */
 export async function readUploadForm(
   request: Request,
   { maxPartBytes, tooLarge }: { maxPartBytes: number; tooLarge: string },
 ): Promise<FormData> {
+  let form: FormData
   try {
-    return await unstable_parseMultipartFormData(
-      request,
-      unstable_createMemoryUploadHandler({ maxPartSize: maxPartBytes }),
-    )
+    form = await request.formData()
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge)
     if (request.signal.aborted) throw error
     throw new AppError('VALIDATION_ERROR', 'The upload could not be read as multipart/form-data')
   }
+  for (const value of form.values()) {
+    const size = typeof value === 'string' ? Buffer.byteLength(value) : value.size
+    if (size > maxPartBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge)
+  }
+  return form
 }

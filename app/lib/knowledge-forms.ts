@@ -3,9 +3,11 @@ import {
   KNOWLEDGE_FILE_EXTENSIONS,
   KNOWLEDGE_LIMITS,
   knowledgeFaqSchema,
+  knowledgeFileExtension,
   knowledgeSourceUpdateSchema,
   knowledgeTextSchema,
   knowledgeUrlSchema,
+  UNSUPPORTED_FILE_MESSAGE,
   type KnowledgeSourceKind,
 } from './knowledge'
 import { FILE_TOO_LARGE_MESSAGE } from './constants'
@@ -16,7 +18,10 @@ import { hasNoNul, NUL_MESSAGE } from './input'
 export { FILE_TOO_LARGE_MESSAGE }
 export const FILE_REQUIRED_MESSAGE = 'Choose a file to upload'
 
-/** The file picker's `accept`: a hint for the picker only; the job reads the type from the content. */
+/**
+ * The file picker's `accept`: a hint for the picker. An upload's name must end with one of these, and its content
+ * must be of a kind we read (checked on upload); the job reads the type from the content.
+ */
 export const KNOWLEDGE_FILE_ACCEPT = KNOWLEDGE_FILE_EXTENSIONS.join(',')
 
 /** The kinds added by a form of fields (a file is uploaded by a form of its own). */
@@ -41,6 +46,7 @@ export const knowledgeUploadSchema = z.object({
     .file({ error: FILE_REQUIRED_MESSAGE })
     .min(1, 'The file is empty')
     .max(KNOWLEDGE_LIMITS.fileBytes, FILE_TOO_LARGE_MESSAGE)
+    .refine((file) => knowledgeFileExtension(file.name) !== undefined, UNSUPPORTED_FILE_MESSAGE)
     .meta({ description: `A ${KNOWLEDGE_FILE_EXTENSIONS.join(', ')} file of at most 10 MB` }),
   title: z
     .string()

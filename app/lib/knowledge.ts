@@ -56,6 +56,11 @@ export const KNOWLEDGE_WEB_LIMITS = {
 } as const
 
 export const KNOWLEDGE_FILE_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx'] as const
+/** An upload whose name or content is none of these kinds. */
+export const UNSUPPORTED_FILE_MESSAGE = 'This file is not a PDF, Word (.docx), Markdown or text file.'
+/** The kind a file's name gives (its extension, in any case), if it is one we take. */
+export const knowledgeFileExtension = (name: string) =>
+  KNOWLEDGE_FILE_EXTENSIONS.find((extension) => name.trim().toLowerCase().endsWith(extension))
 
 /** What a new agent and an agent made before issue #18 take (see the agents' column defaults). */
 export const AGENT_KNOWLEDGE_DEFAULTS = {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { knowledgeSources } from '~/db/schema'
 import { INVALID_ID_MESSAGE } from '~/lib/input'
-import { KNOWLEDGE_LIMITS, type KnowledgeHit } from '~/lib/knowledge'
+import { KNOWLEDGE_LIMITS, UNSUPPORTED_FILE_MESSAGE, type KnowledgeHit } from '~/lib/knowledge'
 import { FILE_REQUIRED_MESSAGE, FILE_TOO_LARGE_MESSAGE } from '~/lib/knowledge-forms'
 import type { Runtime } from '~/runtime/runtime.server'
 import { updateAgent } from '~/services/agents/agents.server'
@@ -215,6 +215,39 @@ describe('POST and GET /organizations/{orgId}/knowledge', () => {
     ])
     const all = await ada.api<Source[]>('GET', '/knowledge')
     expect(all.body.data).toHaveLength(2)
+  })
+
+  it('takes a file whose name has = or ; in it (issue 31)', async () => {
+    const ada = await newTenant()
+    for (const name of ['a=b.txt', 'prices; 2025.md', 'x=1;y=2.txt']) {
+      const added = await ada.api<Source>('POST', '/knowledge', {
+        form: upload({ file: new Blob(['We open at nine.']), name }),
+      })
+      expect([added.status, added.body.data?.fileName], name).toEqual([201, name])
+    }
+  })
+
+  it('refuses a file that is not a PDF, Word, Markdown or text file, by its name or by its content (issue 31)', async () => {
+    const ada = await newTenant()
+    const html = '<!doctype html><html><body><h1>Not a PDF</h1></body></html>'
+    const cases: [string, BlobPart][] = [
+      ['evil.exe', 'MZ this is text, but named as a program'],
+      ['evil.exe', new Uint8Array([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0])],
+      ['page.html', html],
+      ['notes', 'no extension at all'],
+      ['fake.pdf', html],
+      ['fake.docx', html],
+      ['binary.txt', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])],
+    ]
+    for (const [name, content] of cases) {
+      const refused = await ada.api('POST', '/knowledge', { form: upload({ file: new Blob([content]), name }) })
+      expect([refused.status, refused.body.code, refused.body.message], name).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        UNSUPPORTED_FILE_MESSAGE,
+      ])
+    }
+    expect((await ada.api<Source[]>('GET', '/knowledge')).body.data).toEqual([])
   })
 
   it('refuses a body outside the contract with a 400 naming the field', async () => {

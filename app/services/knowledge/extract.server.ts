@@ -1,6 +1,7 @@
 import { inflateRawSync } from 'node:zlib'
 import mammoth from 'mammoth'
 import { htmlToMarkdown } from '~/integrations/web/html-to-markdown'
+import { knowledgeFileExtension, UNSUPPORTED_FILE_MESSAGE } from '~/lib/knowledge'
 import { readPdf, type PdfItem, type PdfReadResult } from './pdf-reader.server'
 
 /**
@@ -35,7 +36,7 @@ export const DOCX_MAX_UNZIPPED_BYTES = 50 * 1024 * 1024
 /** Of a text file's characters, at most this share may be control characters other than tab, newline, form feed. */
 const MAX_CONTROL_SHARE = 0.001
 
-export const UNSUPPORTED_FILE = 'This file is not a PDF, Word (.docx), Markdown or text file.'
+export const UNSUPPORTED_FILE = UNSUPPORTED_FILE_MESSAGE
 const EMPTY_FILE = 'This file is empty.'
 const PDF_UNREADABLE = 'This PDF could not be read: it may be damaged or incomplete.'
 const PDF_ENCRYPTED = 'This PDF is protected by a password. Remove the password and upload it again.'
@@ -54,11 +55,8 @@ const NO_TEXT = 'This file has no text in it.'
 export async function extractDocument(bytes: Uint8Array, fileName: string): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new KnowledgeExtractError(EMPTY_FILE)
   if (isPdf(bytes)) return extractPdf(bytes)
-  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
-    return extractDocx(bytes)
-  }
-  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))
-    throw new KnowledgeExtractError(DOC_LEGACY)
+  if (isZip(bytes)) return extractDocx(bytes)
+  if (isLegacyDoc(bytes)) throw new KnowledgeExtractError(DOC_LEGACY)
   const text = decodeText(bytes)
   if (text === undefined) throw new KnowledgeExtractError(UNSUPPORTED_FILE)
   if (text.trim() === '') throw new KnowledgeExtractError(NO_TEXT)
@@ -67,6 +65,27 @@ export async function extractDocument(bytes: Uint8Array, fileName: string): Prom
     ? { kind: 'markdown', format: 'markdown', text, title: firstHeading(text) }
     : { kind: 'text', format: 'plain', text }
 }
+
+/**
+ * Why an upload is refused before it is stored, if it is: its name must be one of the kinds we take, and its bytes
+ * must be of the kind its name says: a PDF named `.pdf`, a Word document named `.docx` (an HTML page saved as
+ * `fake.pdf` is not read as text). A `.txt` or `.md` may hold a PDF or a Word document (read as what it is, see
+ * above), else clean text. Whether a PDF or a Word document can be read is for the job to find out.
+ */
+export function uploadRefusal(bytes: Uint8Array, fileName: string): string | undefined {
+  if (bytes.length === 0) return EMPTY_FILE
+  if (isLegacyDoc(bytes)) return DOC_LEGACY
+  const extension = knowledgeFileExtension(fileName)
+  if (extension === '.pdf') return isPdf(bytes) ? undefined : UNSUPPORTED_FILE
+  if (extension === '.docx') return isZip(bytes) ? undefined : UNSUPPORTED_FILE
+  if (extension === undefined) return UNSUPPORTED_FILE
+  if (isPdf(bytes) || isZip(bytes)) return undefined
+  return decodeText(bytes) === undefined ? UNSUPPORTED_FILE : undefined
+}
+
+const isZip = (bytes: Uint8Array) =>
+  startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])
+const isLegacyDoc = (bytes: Uint8Array) => startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
 
 function startsWith(bytes: Uint8Array, prefix: number[], at = 0) {
   return prefix.every((byte, i) => bytes[at + i] === byte)

@@ -4,7 +4,8 @@ import { knowledgePassages } from '~/db/schema'
 import { getLogger } from '~/utils/logger.server'
 import { withTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'
-import { makeDocx, makePdf, PNG_BYTES } from '../../../tests/fakes/documents'
+import { UNSUPPORTED_FILE_MESSAGE } from '~/lib/knowledge'
+import { makeDocx, makePdf, makeZip, PNG_BYTES } from '../../../tests/fakes/documents'
 import { startSiteFake, type SiteFake } from '../../../tests/fakes/site-server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import type { KnowledgeJobData } from './knowledge-queue.server'
@@ -111,12 +112,17 @@ describe('processing knowledge sources', () => {
     expect((await passagesOf(scope, b.id))[0]).toMatchObject({ headingPath: ['Sizes'] })
   })
 
-  it('a file that is not a document fails with the reason, and nothing is indexed', async () => {
+  it('a file that is not a document is refused on upload; one that only looks like one fails with the reason, and nothing is indexed', async () => {
     const scope = await newOwnerScope(getDb())
     const { sent, jobs } = jobRecorder()
+    await expect(
+      createKnowledgeSource(scope, { kind: 'file', file: { name: 'photo.txt', bytes: PNG_BYTES } }, { jobs }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: UNSUPPORTED_FILE_MESSAGE })
+    expect(sent).toEqual([])
+    // A ZIP named .docx passes the upload's check; the job finds no Word document in it.
     const source = await createKnowledgeSource(
       scope,
-      { kind: 'file', file: { name: 'photo.txt', bytes: PNG_BYTES } },
+      { kind: 'file', file: { name: 'archive.docx', bytes: await makeZip({ 'readme.txt': 'hello' }) } },
       { jobs },
     )
     expect(await processAll(scope, sent)).toEqual(['failed'])

@@ -9,6 +9,7 @@ import {
 import { isUuid } from '~/lib/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
+import { uploadRefusal } from './extract.server'
 import { deleteSourceWithPassages } from './index-passages.server'
 import type { KnowledgeJobs } from './knowledge-queue.server'
 
@@ -130,6 +131,8 @@ export function checkFile(file: UploadedFile) {
   if (file.bytes.byteLength > KNOWLEDGE_LIMITS.fileBytes) {
     throw new AppError('PAYLOAD_TOO_LARGE', 'The file is larger than 10 MB')
   }
+  const refusal = uploadRefusal(file.bytes, file.name)
+  if (refusal) throw new AppError('VALIDATION_ERROR', refusal)
 }
 
 /** Which fields each kind of source may change. */
