@@ -93,6 +93,11 @@ export const knowledgeTextSchema = z.object({
   text: trimmed(KNOWLEDGE_LIMITS.textLength, 'Text'),
 })
 
+/** A page behind a sign-in cannot be read: a user name and password in its address are refused at once. */
+export const URL_CREDENTIALS_MESSAGE =
+  'Remove the user name and password from the address: only public web pages can be read'
+const hasCredentials = (url: URL) => url.username !== '' || url.password !== ''
+
 export const knowledgeUrlSchema = z.object({
   kind: z.literal('url'),
   url: z
@@ -103,7 +108,8 @@ export const knowledgeUrlSchema = z.object({
     .refine(
       (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
       'Enter a web address starting with https://',
-    ),
+    )
+    .refine((value) => !URL.canParse(value) || !hasCredentials(new URL(value)), URL_CREDENTIALS_MESSAGE),
   crawl: z.boolean().default(false),
   maxPages: z.coerce
     .number({ error: 'Pages must be a number' })

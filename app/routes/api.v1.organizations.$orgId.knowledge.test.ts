@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { knowledgeSources } from '~/db/schema'
 import { INVALID_ID_MESSAGE } from '~/lib/input'
-import { KNOWLEDGE_LIMITS, UNSUPPORTED_FILE_MESSAGE, type KnowledgeHit } from '~/lib/knowledge'
+import {
+  KNOWLEDGE_LIMITS,
+  UNSUPPORTED_FILE_MESSAGE,
+  URL_CREDENTIALS_MESSAGE,
+  type KnowledgeHit,
+} from '~/lib/knowledge'
 import { FILE_REQUIRED_MESSAGE, FILE_TOO_LARGE_MESSAGE } from '~/lib/knowledge-forms'
 import type { Runtime } from '~/runtime/runtime.server'
 import { updateAgent } from '~/services/agents/agents.server'
@@ -240,7 +245,9 @@ describe('POST and GET /organizations/{orgId}/knowledge', () => {
       ['binary.txt', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])],
     ]
     for (const [name, content] of cases) {
-      const refused = await ada.api('POST', '/knowledge', { form: upload({ file: new Blob([content]), name }) })
+      const refused = await ada.api('POST', '/knowledge', {
+        form: upload({ file: new Blob([content]), name }),
+      })
       expect([refused.status, refused.body.code, refused.body.message], name).toEqual([
         400,
         'VALIDATION_ERROR',
@@ -257,6 +264,9 @@ describe('POST and GET /organizations/{orgId}/knowledge', () => {
       [{ kind: 'faq', question: 'Q' }, 'answer', 'Answer is required'],
       [{ kind: 'text', title: 'T', text: '' }, 'text', 'Text is required'],
       [{ kind: 'url', url: 'ftp://shop.example' }, 'url', 'Enter a web address starting with https://'],
+      [{ kind: 'url', url: 'http://user:pass@shop.example/' }, 'url', URL_CREDENTIALS_MESSAGE],
+      [{ kind: 'url', url: 'https://owner@shop.example/help' }, 'url', URL_CREDENTIALS_MESSAGE],
+      [{ kind: 'url', url: 'https://:secret@shop.example' }, 'url', URL_CREDENTIALS_MESSAGE],
       [
         { kind: 'url', url: 'https://shop.example', crawl: true, maxPages: 51 },
         'maxPages',
@@ -273,6 +283,16 @@ describe('POST and GET /organizations/{orgId}/knowledge', () => {
       'Kind must be faq, text or url (files are uploaded as multipart/form-data)',
     ])
     expect((await ada.api<Source[]>('GET', '/knowledge')).body.data).toEqual([])
+
+    const page = await ada.api<Source>('POST', '/knowledge', {
+      body: { kind: 'url', url: 'https://shop.example/' },
+    })
+    const withPassword = await ada.api('PATCH', `/knowledge/${page.body.data.id}`, {
+      body: { url: 'https://user:pass@shop.example/' },
+    })
+    expect([withPassword.status, withPassword.body.errors]).toEqual([400, { url: [URL_CREDENTIALS_MESSAGE] }])
+    const kept = await ada.api<Source>('GET', `/knowledge/${page.body.data.id}`)
+    expect(kept.body.data.url).toBe('https://shop.example/')
   })
 })
 
