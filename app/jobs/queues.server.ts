@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '~/db/client.server'
 import { KNOWLEDGE_QUEUE } from '~/services/knowledge/knowledge-queue.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import type { Logger } from '~/utils/logger.server'
+import { replyWakeupsOf, routeReplyWakeups } from './reply-wakeups.server'
 import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channel-health'
 
 /**
@@ -121,7 +122,9 @@ export type QueueOptions = {
 function createBoss({ database, databaseUrl, schema, clock }: QueueOptions): PgBoss {
   const common = { useListenNotify: true, schedule: true, migrate: true, schema, clock, ...SUPERVISION }
   if (database.pglite) {
-    return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
+    const boss = new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' })
+    routeReplyWakeups(boss)
+    return boss
   }
   if (!databaseUrl) throw new Error('pg-boss needs DATABASE_URL when the database is PostgreSQL')
   const boss = new PgBoss({
@@ -131,6 +134,7 @@ function createBoss({ database, databaseUrl, schema, clock }: QueueOptions): PgB
     application_name: 'replypilot-jobs',
   })
   prepareRepeatedStatements(boss)
+  routeReplyWakeups(boss)
   return boss
 }
 
@@ -276,5 +280,6 @@ export function replyQueueDepthReader(boss: PgBoss, schema = DEFAULT_SCHEMA): ()
 
 /** Lets the jobs in progress finish (up to `timeoutMs`), then stops polling and closes pg-boss's own pool. */
 export async function stopQueues(boss: PgBoss, timeoutMs = 8_000): Promise<void> {
+  replyWakeupsOf(boss).stop()
   await boss.stop({ graceful: true, timeout: timeoutMs, close: true })
 }

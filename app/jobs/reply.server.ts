@@ -2,11 +2,12 @@ import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/reply-pipeline'
 import { nameMessengerCustomer, type CustomerNameDeps } from '~/services/conversations/customer-name.server'
-import { inboundOf, replyToMessage, type ReplyDeps } from '~/services/messages/reply.server'
+import { inboundOf, replyWithContext, type ReplyDeps } from '~/services/messages/reply.server'
 import { loadReplyContext, markReplyFailed } from '~/services/messages/reply-queries.server'
 import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
 import { recordReply } from '~/utils/metrics.server'
 import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
+import { replyWakeupsOf } from './reply-wakeups.server'
 
 const jobData = z.object({ messageId: z.uuid() })
 
@@ -30,8 +31,15 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
   }
   const { messageId } = parsed.data
   const log = deps.logger.child({ jobId: job.id, messageId })
+  // Unknown when the reply failed: the name is asked then as it would have been.
+  let unnamedMessengerCustomer = true
   try {
-    const result = await replyToMessage({ ...deps, logger: log, signal: job.signal }, messageId)
+    const { result, context } = await replyWithContext(
+      { ...deps, logger: log, signal: job.signal },
+      messageId,
+    )
+    unnamedMessengerCustomer =
+      context?.channel.platformName === 'facebook' && context.conversation.customerName === null
     log.info('reply job done', result)
   } catch (error) {
     if (job.retryCount < REPLY_QUEUE_OPTIONS.retryLimit || job.signal.aborted) throw error
@@ -45,7 +53,7 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
       () => undefined,
     )
   }
-  if (job.signal.aborted) return
+  if (job.signal.aborted || !unnamedMessengerCustomer) return
   try {
     await nameMessengerCustomer({ ...deps, logger: log }, messageId)
   } catch (error) {
@@ -58,13 +66,15 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
  *
  * Each worker wakes itself at the end of every job: pg-boss would otherwise wait out the polling interval before
  * its next fetch, and the job that just completed is what lets the next message of its conversation run (no
- * NOTIFY says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id.
+ * NOTIFY says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id. A
+ * new job wakes one idle worker, not all of them (ReplyWakeups).
  */
 export async function startReplyWorker(
   boss: PgBoss,
   deps: ReplyWorkerDeps,
   { concurrency = DEFAULT_REPLY_WORKER_CONCURRENCY.postgres }: { concurrency?: number } = {},
 ): Promise<string[]> {
+  const wakeups = replyWakeupsOf(boss)
   const ids: string[] = []
   for (let i = 0; i < concurrency; i++) {
     const self: { id?: string } = {}
@@ -72,13 +82,18 @@ export async function startReplyWorker(
       REPLY_QUEUE,
       { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
       async ([job]) => {
+        if (self.id) wakeups.busy(self.id)
         try {
           await handleReplyJob(deps, job)
         } finally {
-          if (self.id) boss.notifyWorker(self.id)
+          if (self.id) {
+            wakeups.idle(self.id)
+            boss.notifyWorker(self.id)
+          }
         }
       },
     )
+    wakeups.idle(self.id)
     ids.push(self.id)
   }
   return ids

@@ -43,8 +43,10 @@ export async function groundQuestion(
   agent: AgentKnowledgeSettings,
   question: string,
   embeddings?: KnowledgeEmbeddings,
+  /** Whether the agent's knowledge holds a passage, when the caller read it already (the reply's context). */
+  ready?: boolean,
 ): Promise<Grounding> {
-  if (agent.knowledgeMode === 'none') return { kind: 'none' }
+  if (agent.knowledgeMode === 'none' || ready === false) return { kind: 'none' }
   if (wordsOf(question).length === 0 || isSmallTalk(question)) return { kind: 'none' }
   const hits = await searchWithVectors(
     db,
@@ -60,7 +62,7 @@ export async function groundQuestion(
   if (hits.length > 0) return { kind: 'passages', hits }
   // Knowledge that is not there cannot miss: a new organization (or a selection) without one processed passage is
   // answered from the system prompt, as before knowledge existed. Asked only on a miss, so a hit costs nothing.
-  return (await hasPassages(db, agent)) ? { kind: 'miss' } : { kind: 'none' }
+  return (ready ?? (await hasPassages(db, agent))) ? { kind: 'miss' } : { kind: 'none' }
 }
 
 /** Whether the agent's knowledge holds any passage at all (the sources' job has processed one). */

@@ -5,9 +5,9 @@ import { prepareSql } from '~/db/prepared.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
-import { insertJobs } from 'pg-boss/dist/plans.js'
+import { insertJobs, notifyChannelSql } from 'pg-boss/dist/plans.js'
 import { burstWaitOf, ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
-import { nextJobId, REPLY_QUEUE, type ReplyQueue } from './reply-queue.server'
+import { nextJobId, REPLY_QUEUE, replyWakeupsSql, type ReplyQueue } from './reply-queue.server'
 
 /** Where pg-boss keeps the reply queue's jobs: its schema and the queue's table (read once at start). */
 export type ReplyJobTable = { schema: string; table: string }
@@ -149,9 +149,10 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
         from msg join first f on f."channelId" = msg.channel_id and f."platformMessageId" = msg.platform_message_id
         join burst_waits w on w.channel_id = msg.channel_id
         where msg.status = 'queued'
-      )::text::json${sql.raw(tail)}
+      )::text::json${sql.raw(tail)},
+      wakes as (${sql.raw(replyWakeupsSql(notifyChannelSql(jobs.schema), 'ins', `${jobs.schema}.job_now()`))})
       select id, channel_id, platform_message_id, conversation_id from msg
-      where (select count(*) from notified) >= 0`,
+      where (select count(*) from notified) >= 0 and (select count(*) from wakes) >= 0`,
     )
     statements.set(key, statement)
   }

@@ -6,6 +6,7 @@ import {
   agents,
   channels,
   conversations,
+  knowledgePassages,
   messages,
   type Agent,
   type Channel,
@@ -31,6 +32,8 @@ export type ReplyContext = {
   newerQueued: boolean
   /** The stored answer is the agent's handoff, with the model's reason. */
   replyHandoff: string | null
+  /** The agent's knowledge holds a processed passage: without one, no search is run. */
+  knowledgeReady: boolean
 }
 
 export type BurstRow = Pick<Message, 'id' | 'kind'>
@@ -108,6 +111,10 @@ function buildQueries(db: Database) {
       newerQueued: newerQueued(messages.conversationId, messages.sequence),
       replyHandoff: sql<string | null>`(select ${agentRuns.handoffReason} from ${agentRuns}
         where ${agentRuns.id} = ${reply.agentRunId})`,
+      knowledgeReady: sql<boolean>`exists (select 1 from ${knowledgePassages} p
+        where p.organization_id = ${messages.organizationId}
+          and (${agents.knowledgeMode} = 'all'
+            or (${agents.knowledgeMode} = 'selected' and p.source_id = any(${agents.knowledgeSourceIds}))))`,
     })
     .from(messages)
     .innerJoin(channels, eq(channels.id, messages.channelId))

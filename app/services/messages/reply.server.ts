@@ -231,9 +231,17 @@ async function attempt(
  * sent); anything else (the database, an abort) is thrown for the job queue to retry.
  */
 export async function replyToMessage(deps: ReplyDeps, messageId: string): Promise<ReplyOutcome> {
+  return (await replyWithContext(deps, messageId)).result
+}
+
+/** replyToMessage, with the context it was answered from (undefined when the message is gone). */
+export async function replyWithContext(
+  deps: ReplyDeps,
+  messageId: string,
+): Promise<{ result: ReplyOutcome; context: ReplyContext | undefined }> {
   const context = await loadReplyContext(deps.db, messageId, deps.conversationWindow)
   if (!context || context.message.direction !== 'inbound') {
-    return { outcome: 'skipped', reason: 'The message no longer exists' }
+    return { result: { outcome: 'skipped', reason: 'The message no longer exists' }, context: undefined }
   }
   const result = await answerMessage(deps, context)
   const platform = isReplyPlatform(context.channel.platformName) ? context.channel.platformName : 'unknown'
@@ -246,7 +254,7 @@ export async function replyToMessage(deps: ReplyDeps, messageId: string): Promis
   } else if (result.outcome === 'not-answered') {
     recordReply(platform, { kind: 'not-answered' })
   }
-  return result
+  return { result, context }
 }
 
 async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<ReplyOutcome> {
@@ -305,7 +313,13 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     const unreadable = await unreadableBurst(deps, context, verdict.agent, sender)
     if (unreadable) return unreadable
 
-    const grounding = await groundQuestion(deps.db, verdict.agent, lastCustomerTurn(context), deps.embeddings)
+    const grounding = await groundQuestion(
+      deps.db,
+      verdict.agent,
+      lastCustomerTurn(context),
+      deps.embeddings,
+      context.knowledgeReady,
+    )
     if (grounding.kind === 'miss') return knowledgeMiss(deps, context, verdict.agent, sender)
     const knowledge = grounding.kind === 'passages' ? grounding.hits : []
     const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
