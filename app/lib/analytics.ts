@@ -59,26 +59,50 @@ export function addDays(date: string, days: number): string {
 /** Days from `from` to `to`, both included. */
 export const daysIn = (from: string, to: string) => (dayNumber(to) ?? 0) - (dayNumber(from) ?? 0) + 1
 
+const analyticsQueryShape = {
+  from: dateSchema('from'),
+  to: dateSchema('to'),
+  channelId: idSchema.optional(),
+  agentId: idSchema.optional(),
+  granularity: z.enum(ANALYTICS_GRANULARITIES, { error: 'granularity must be day or hour' }).default('day'),
+}
+
+function checkPeriod(
+  query: { from: string; to: string; granularity: AnalyticsGranularity },
+  ctx: z.RefinementCtx,
+) {
+  if (dayNumber(query.from) === undefined || dayNumber(query.to) === undefined) return
+  const days = daysIn(query.from, query.to)
+  if (days < 1) ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.rangeInverted, path: ['to'] })
+  else if (days > MAX_ANALYTICS_DAYS) {
+    ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.rangeTooLong, path: ['to'] })
+  } else if (query.granularity === 'hour' && days > MAX_HOURLY_DAYS) {
+    ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.hourlyTooLong, path: ['granularity'] })
+  }
+}
+
 /** The dashboard's query: a period of dates in the organization's time zone, both ends included. */
-export const analyticsQuerySchema = z
+export const analyticsQuerySchema = z.object(analyticsQueryShape).superRefine(checkPeriod)
+export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>
+
+/**
+ * The API's query: the dashboard's, where `from` and `to` left out together stand for the dashboard's default
+ * period (see dashboard-query.ts); one without the other is refused, as a malformed date.
+ */
+export const analyticsApiQuerySchema = z
   .object({
-    from: dateSchema('from'),
-    to: dateSchema('to'),
-    channelId: idSchema.optional(),
-    agentId: idSchema.optional(),
-    granularity: z.enum(ANALYTICS_GRANULARITIES, { error: 'granularity must be day or hour' }).default('day'),
+    ...analyticsQueryShape,
+    from: analyticsQueryShape.from.optional(),
+    to: analyticsQueryShape.to.optional(),
   })
-  .superRefine((query, ctx) => {
-    if (dayNumber(query.from) === undefined || dayNumber(query.to) === undefined) return
-    const days = daysIn(query.from, query.to)
-    if (days < 1) ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.rangeInverted, path: ['to'] })
-    else if (days > MAX_ANALYTICS_DAYS) {
-      ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.rangeTooLong, path: ['to'] })
-    } else if (query.granularity === 'hour' && days > MAX_HOURLY_DAYS) {
-      ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.hourlyTooLong, path: ['granularity'] })
+  .superRefine(({ from, to, granularity }, ctx) => {
+    if (from !== undefined && to !== undefined) return checkPeriod({ from, to, granularity }, ctx)
+    if (from !== undefined)
+      ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.dateInvalid('to'), path: ['to'] })
+    if (to !== undefined) {
+      ctx.addIssue({ code: 'custom', message: ANALYTICS_TEXTS.dateInvalid('from'), path: ['from'] })
     }
   })
-export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>
 
 /** The IANA name as Intl spells it (UTC for "utc"), or undefined when Intl does not know it. */
 export function canonicalTimeZone(zone: string): string | undefined {

@@ -18,6 +18,13 @@ export const dashboardQuerySchema = z.object({
 })
 export type DashboardQuery = z.output<typeof dashboardQuerySchema>
 
+/**
+ * The period the dashboard shows when none is chosen, ending today in the organization's time zone; the API's
+ * analytics without `from` and `to` answer for it too.
+ */
+export const defaultDashboardRange = (timeZone: string, now: Date = new Date()) =>
+  presetPeriod(DEFAULT_DASHBOARD_PERIOD, timeZone, now)
+
 /** A form's empty field ("All channels", a blank date) is the same as a left-out one. */
 function withoutBlanks(params: URLSearchParams) {
   return Object.fromEntries([...params].filter(([, value]) => value.trim() !== ''))

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agents, channels, conversations, memberships, messages } from '~/db/schema'
-import { ANALYTICS_TEXTS } from '~/lib/analytics'
+import { ANALYTICS_TEXTS, daysIn } from '~/lib/analytics'
+import { defaultDashboardRange } from '~/lib/dashboard-query'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { createOrganization } from '~/services/organizations/organizations.server'
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 type Envelope<T> = { success: boolean; data: T; message: string | null; code?: string }
 type Figures = {
-  period: { timeZone: string }
+  period: { from: string; to: string; timeZone: string; granularity: string }
   totals: { received: number; answeredByAi: number }
   channels: { id: string }[]
 }
@@ -155,6 +156,27 @@ describe('GET /organizations/{orgId}/analytics', () => {
     expect(noToken.status).toBe(ERROR_STATUS.AUTH_TOKEN_MISSING.status)
   })
 
+  it("answers for the dashboard's default period when from and to are left out (issue 31)", async () => {
+    const tenant = await newTenant('eve')
+    const zone = 'Pacific/Kiritimati'
+    await call(tenant.token, 'PATCH', `/organizations/${tenant.orgId}`, { timeZone: zone })
+    const before = new Date()
+    const figures = await call<Figures>(tenant.token, 'GET', `/organizations/${tenant.orgId}/analytics`)
+    const after = new Date()
+    expect(figures.status).toBe(200)
+    // The same period the dashboard shows with nothing chosen (7 days to today, in the organization's zone).
+    const expected = [defaultDashboardRange(zone, before), defaultDashboardRange(zone, after)]
+    expect(expected).toContainEqual({ from: figures.body.data.period.from, to: figures.body.data.period.to })
+    expect(figures.body.data.period).toMatchObject({ timeZone: zone, granularity: 'day' })
+    expect(daysIn(figures.body.data.period.from, figures.body.data.period.to)).toBe(7)
+    const filtered = await call<Figures>(
+      tenant.token,
+      'GET',
+      `/organizations/${tenant.orgId}/analytics?channelId=${tenant.channelId}`,
+    )
+    expect(filtered.status).toBe(200)
+  })
+
   it('refuses an inverted, over-long or malformed period with 400 and says why', async () => {
     const cases: [string, string][] = [
       ['from=2025-03-11&to=2025-03-10', ANALYTICS_TEXTS.rangeInverted],
@@ -162,6 +184,8 @@ describe('GET /organizations/{orgId}/analytics', () => {
       ['from=2025-01-01&to=2025-01-08&granularity=hour', ANALYTICS_TEXTS.hourlyTooLong],
       ['from=2025-02-30&to=2025-03-01', ANALYTICS_TEXTS.dateInvalid('from')],
       ['from=2025-03-01', ANALYTICS_TEXTS.dateInvalid('to')],
+      ['to=2025-03-01', ANALYTICS_TEXTS.dateInvalid('from')],
+      ['from=&to=2025-03-01', ANALYTICS_TEXTS.dateInvalid('from')],
       [`${period}&granularity=week`, 'granularity must be day or hour'],
     ]
     for (const [query, message] of cases) {
