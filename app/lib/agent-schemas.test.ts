@@ -3,7 +3,6 @@ import { AGENT_BEHAVIOUR_DEFAULTS } from './agent-behaviour'
 import { AGENT_KNOWLEDGE_TEXTS } from './agent-knowledge'
 import { AGENT_KNOWLEDGE_DEFAULTS } from './knowledge'
 import {
-  AGENT_DEFAULTS,
   createAgentBodySchema,
   createAgentSchema,
   patchAgentBodySchema,
@@ -22,7 +21,13 @@ describe('the agent create body', () => {
   it("takes the spec defaults (section 9) and a new agent's behaviour (issue #17) for every field left out", () => {
     expect(createAgentBodySchema.parse(required)).toEqual({
       ...required,
-      ...AGENT_DEFAULTS,
+      // The spec's agent defaults (section 9), written out rather than read from AGENT_DEFAULTS.
+      modelType: 'medium',
+      creativityLevel: 0.7,
+      maxTokens: 1000,
+      topP: 0.9,
+      topK: 40,
+      status: 'active',
       ...AGENT_BEHAVIOUR_DEFAULTS,
       ...AGENT_KNOWLEDGE_DEFAULTS,
     })

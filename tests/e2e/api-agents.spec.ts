@@ -1,5 +1,4 @@
 import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '../../app/lib/agent-behaviour'
-import { AGENT_DEFAULTS } from '../../app/lib/agent-schemas'
 import { expect, test } from './helpers'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 
@@ -24,6 +23,16 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
   systemPrompt: 'You are a helpful support agent.',
   ...overrides,
 })
+
+/** The spec's agent defaults (section 9), written out: a test that spread AGENT_DEFAULTS would follow a change to it. */
+const SPEC_AGENT_DEFAULTS = {
+  modelType: 'medium',
+  creativityLevel: 0.7,
+  maxTokens: 1000,
+  topP: 0.9,
+  topK: 40,
+  status: 'active',
+}
 
 async function setup(request: Parameters<typeof apiUser>[0]) {
   const user = await apiUser(request)
@@ -232,8 +241,11 @@ test('a create body with only the required fields gets the spec defaults (sectio
     systemPrompt: 'Answer politely, always.',
   })
   expect(created.status).toBe(201)
-  // AGENT_DEFAULTS holds the spec's values (section 9); agents.server.test.ts asserts them literally.
-  expect(created.body.data).toMatchObject({ name: 'Minimal Agent', description: null, ...AGENT_DEFAULTS })
+  expect(created.body.data).toMatchObject({
+    name: 'Minimal Agent',
+    description: null,
+    ...SPEC_AGENT_DEFAULTS,
+  })
 })
 
 test('PATCH with one field changes only that field; null clears an optional one', async ({ request }) => {
@@ -308,7 +320,7 @@ test('the OpenAPI document shows the agent defaults and which fields are optiona
   const create = body('post', '')
   expect([...create.required].sort()).toEqual(['name', 'readableId', 'systemPrompt'])
   expect(create.properties.modelType.enum).toEqual(['simple', 'medium', 'pro'])
-  for (const [field, value] of Object.entries(AGENT_DEFAULTS)) {
+  for (const [field, value] of Object.entries(SPEC_AGENT_DEFAULTS)) {
     expect(create.properties[field].default, field).toBe(value)
   }
   expect(body('patch', '/{agentId}').required ?? []).toEqual([])

@@ -9,7 +9,6 @@ import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.serv
 import { NO_ANSWER } from '~/lib/knowledge'
 import { createModelClient } from '~/integrations/llm/model.server'
 import {
-  AGENT_DEFAULTS,
   createAgentBodySchema,
   createAgentSchema,
   patchAgentBodySchema,
@@ -34,6 +33,16 @@ afterAll(async () => {
 
 const newScope = () => newOwnerScope(handle.db)
 
+/** The spec's agent defaults (section 9), written out: a test that spread AGENT_DEFAULTS would follow a change to it. */
+const SPEC_AGENT_DEFAULTS = {
+  modelType: 'medium',
+  creativityLevel: 0.7,
+  maxTokens: 1000,
+  topP: 0.9,
+  topK: 40,
+  status: 'active',
+}
+
 const input = (overrides: Record<string, unknown> = {}) =>
   createAgentSchema.parse({
     name: 'Support Bot',
@@ -47,9 +56,9 @@ const input = (overrides: Record<string, unknown> = {}) =>
 describe('agents', () => {
   it('creates with the spec defaults and the creator, active', async () => {
     const scope = await newScope()
-    const agent = await createAgent(scope, input())
-    // The values themselves are the spec's (lib/agent-schemas.ts; the API contract test checks them on the wire).
-    expect(agent).toMatchObject({ ...AGENT_DEFAULTS, createdBy: 'Ada', description: null })
+    const { name, readableId, systemPrompt } = input()
+    const agent = await createAgent(scope, createAgentSchema.parse({ name, readableId, systemPrompt }))
+    expect(agent).toMatchObject({ ...SPEC_AGENT_DEFAULTS, createdBy: 'Ada', description: null })
   })
 
   it('keeps readable ids unique per organization, not across organizations', async () => {
@@ -87,7 +96,7 @@ describe('agents', () => {
     const scope = await newScope()
     const { name, readableId, systemPrompt } = input()
     const agent = await createAgent(scope, createAgentBodySchema.parse({ name, readableId, systemPrompt }))
-    expect(agent).toMatchObject({ ...AGENT_DEFAULTS, description: null })
+    expect(agent).toMatchObject({ ...SPEC_AGENT_DEFAULTS, description: null })
   })
 
   it('a partial update changes only the fields given; null clears an optional one', async () => {
