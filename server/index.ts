@@ -172,7 +172,14 @@ async function main() {
   const server = createServer((req, res) => {
     if (!receive?.(req, res)) app(req, res)
   })
-  server.listen(port, () => logger.info('listening', { url: `http://localhost:${port}` }))
+  server.listen(port, config.host, () => {
+    logger.info('listening', { url: `http://localhost:${port}`, host: config.host ?? 'all addresses' })
+    if (config.emulatorExposed) {
+      logger.warn(
+        `HOST=${config.host} lets other machines reach this instance, and it signs people in with the Firebase Auth emulator, which accepts unsigned tokens: anyone who reaches it can act as any user. Never expose the embedded default to the internet; configure a real Firebase project (FIREBASE_PROJECT_ID, FIREBASE_API_KEY) for that.`,
+      )
+    }
+  })
 
   stopOnSignal(logger, 10_000, () => {
     server.close(async () => {

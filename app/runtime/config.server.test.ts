@@ -7,6 +7,15 @@ import { ConfigError, loadConfig } from '~/runtime/config.server'
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'replypilot-env-'))
 const SECRET = 'a'.repeat(40)
 const KEY = 'b'.repeat(64)
+/** Everything production needs. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: SECRET,
+  ENCRYPTION_KEY: KEY,
+  FIREBASE_PROJECT_ID: 'real-project',
+  FIREBASE_API_KEY: 'key',
+  PUBLIC_URL: 'https://replies.example.com',
+}
 
 function problemsOf(env: Record<string, string>) {
   try {
@@ -54,6 +63,19 @@ describe('loadConfig', () => {
     expect(config.port).toBe(4123)
     expect(config.publicUrl).toBe('https://example.com')
     expect(config.secureCookies).toBe(true)
+  })
+
+  it('listens on this machine only on the embedded default, everywhere in production, or where HOST says', () => {
+    const embedded = loadConfig({ DATA_DIR: tempDir() })
+    expect(embedded.host).toBe('127.0.0.1')
+    expect(embedded.emulatorExposed).toBe(false)
+    const opened = loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' })
+    expect(opened.host).toBe('0.0.0.0')
+    expect(opened.emulatorExposed).toBe(true)
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '::1' }).emulatorExposed).toBe(false)
+    const production = loadConfig({ ...PRODUCTION, DATA_DIR: tempDir() })
+    expect(production.host).toBeUndefined()
+    expect(loadConfig({ ...PRODUCTION, DATA_DIR: tempDir(), HOST: '0.0.0.0' }).emulatorExposed).toBe(false)
   })
 
   it('refuses to start in production without secrets, naming each', () => {

@@ -17,6 +17,7 @@ import { LOG_LEVELS } from '~/utils/logger.server'
 import { isPublicHttpsUrl } from '~/utils/public-url.server'
 
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
+const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|::1|localhost)$/
 const DEFAULT_PROJECT_ID = 'demo-replypilot'
 
 /** Divisors of 24: the check runs at the same hours every day. */
@@ -46,6 +47,7 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   EMBEDDED_DEFAULTS: optionalString,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: optionalString,
   /** Behind a proxy ("loopback", a hop count, "true"), req.ip is the client's address, for rate limits. */
   TRUST_PROXY: optionalString,
   MIGRATIONS_DIR: optionalString,
@@ -293,6 +295,13 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** Secure cookies only where the site is really served over https. */
     secureCookies: publicUrl.startsWith('https://'),
     port: env.PORT,
+    /**
+     * Where the web process listens: this machine only on the embedded default, whose Auth emulator accepts
+     * unsigned tokens for any user; every address otherwise. HOST decides when set.
+     */
+    host: env.HOST ?? (emulatorHost ? '127.0.0.1' : undefined),
+    /** HOST opens the embedded default's sign-in, which anyone can forge, beyond this machine: said at start. */
+    emulatorExposed: Boolean(emulatorHost && env.HOST && !LOOPBACK_HOST.test(env.HOST)),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl,
     dataDir,
