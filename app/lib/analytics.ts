@@ -230,7 +230,9 @@ const outcomesShape = {
   failed: z.number().int(),
   paused: z.number().int(),
   noAgent: z.number().int(),
-  /** Not answered: failed + paused + noAgent. */
+  /** Left to a person because the agent's knowledge had no answer (it said so): a handoff too. */
+  noKnowledge: z.number().int(),
+  /** Not answered: failed + paused + noAgent + noKnowledge. */
   notAnswered: z.number().int(),
   /** Still waiting for the AI's answer (queued). */
   waiting: z.number().int(),

@@ -39,7 +39,7 @@ export function Figures({ totals, attentionHref }: { totals: Totals; attentionHr
       <Figure
         label="Not answered"
         value={formatCount(totals.notAnswered)}
-        note={`${formatCount(totals.failed)} failed · ${formatCount(totals.paused)} paused · ${formatCount(totals.noAgent)} no agent`}
+        note={`${formatCount(totals.failed)} failed · ${formatCount(totals.paused)} paused · ${formatCount(totals.noKnowledge)} no answer in knowledge · ${formatCount(totals.noAgent)} no agent`}
       />
       <Figure label="AI answer rate" value={formatRate(totals.aiAnswerRate)} />
       <Figure

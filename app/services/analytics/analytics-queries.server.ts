@@ -123,13 +123,16 @@ const PERSON_ANSWER = (o: string) =>
     and (${o}.author_user_id is not null or (${o}.reply_to_message_id is null and ${o}.client_key is null))`)
 
 /**
- * A customer message's outcome, first match: replied → ai; a person's answer later in the conversation → person;
- * queued → waiting; failed → failed; left to a person because the AI was paused → paused; anything else (no
- * agent, agent off, out of hours, not text, channel in error) → no_agent. Only a message the AI did not answer
- * is looked up further (its conversation's later messages, from the (conversation, sequence) index).
+ * A customer message's outcome, first match: replied → ai; the agent's knowledge had no answer (it sent its
+ * no-answer notice and left the message to a person) → no_knowledge, a handoff, whether a person has answered
+ * since or not (as a model's handoff stays the AI's answer); a person's answer later in the conversation →
+ * person; queued → waiting; failed → failed; left to a person because the AI was paused → paused; anything else
+ * (no agent, agent off, out of hours, not text, channel in error) → no_agent. Only a message the AI did not
+ * answer is looked up further (its conversation's later messages, from the (conversation, sequence) index).
  */
 const OUTCOME = sql`case
   when m.status = 'replied' then 'ai'
+  when m.status = 'received' and m.failure_reason = ${REPLY_FAILURES.noKnowledge} then 'no_knowledge'
   when exists (select 1 from messages o where o.conversation_id = m.conversation_id
     and o.sequence > m.sequence and ${PERSON_ANSWER('o')}) then 'person'
   when m.status = 'queued' then 'waiting'
@@ -137,6 +140,10 @@ const OUTCOME = sql`case
   when m.status = 'received' and m.failure_reason = ${REPLY_FAILURES.aiPaused} then 'paused'
   else 'no_agent' end`
 
+/**
+ * The counts of each outcome but no_knowledge, which is what `received` leaves over: the rollup's buckets have no
+ * column of their own for it (outcomeRows reads it so from both halves).
+ */
 const OUTCOME_SUMS = sql`count(*)::int as received,
   count(*) filter (where outcome = 'ai')::int as answered_by_ai,
   count(*) filter (where outcome = 'person')::int as answered_by_person,
@@ -220,6 +227,7 @@ export type OutcomeRow = {
   paused: number
   noAgent: number
   waiting: number
+  noKnowledge: number
 }
 
 /** The period's customer messages by bucket and channel, with their outcomes' counts. */
@@ -231,7 +239,9 @@ export async function outcomeRows(db: Database, filter: PeriodFilter): Promise<O
     select ${bucketName(sql`bucket`, filter)} as bucket, channel_id as "channelId", sum(received)::int as received,
       sum(answered_by_ai)::int as "answeredByAi", sum(answered_by_person)::int as "answeredByPerson",
       sum(failed)::int as failed, sum(paused)::int as paused, sum(no_agent)::int as "noAgent",
-      sum(waiting)::int as waiting
+      sum(waiting)::int as waiting,
+      (sum(received) - sum(answered_by_ai) - sum(answered_by_person) - sum(failed) - sum(paused) - sum(no_agent)
+        - sum(waiting))::int as "noKnowledge"
     from (
       select ${bucketOfHour(sql`b.local_hour`, filter)} as bucket, b.channel_id, b.received, b.answered_by_ai,
         b.answered_by_person, b.failed, b.paused, b.no_agent, b.waiting

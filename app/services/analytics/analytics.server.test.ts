@@ -216,6 +216,7 @@ const zeroOutcomes = {
   failed: 0,
   paused: 0,
   noAgent: 0,
+  noKnowledge: 0,
   notAnswered: 0,
   waiting: 0,
 }
@@ -239,6 +240,7 @@ describe('getAnalytics', () => {
       failed: 1,
       paused: 1,
       noAgent: 1,
+      noKnowledge: 0,
       notAnswered: 3,
       waiting: 1,
       aiAnswerRate: 4 / 9,
@@ -493,6 +495,116 @@ describe('the rollup', () => {
     expect((await getAnalytics(t.scope, query())).totals).toMatchObject({ answeredByAi: 5, waiting: 0 })
     await rollUpAnalytics(db, { now: new Date('2025-03-13T00:20:00Z') })
     expect((await getAnalytics(t.scope, query())).totals).toMatchObject({ answeredByAi: 4, waiting: 1 })
+  })
+})
+
+describe("the knowledge's no-answer outcome", () => {
+  it('counts a message the agent left to a person for want of knowledge as not answered and a handoff, alike from the messages and the buckets', async () => {
+    const db = getDb()
+    const scope = await newOwnerScope(db, 'Kim', "Kim's shop")
+    const org = scope.organizationId
+    const [agent] = await db
+      .insert(agents)
+      .values({
+        organizationId: org,
+        readableId: `kb-${randomUUID().slice(0, 6)}`,
+        name: 'K',
+        systemPrompt: 'Help.',
+      })
+      .returning({ id: agents.id })
+    const [channel] = await db
+      .insert(channels)
+      .values({
+        organizationId: org,
+        platformName: 'telegram',
+        channelType: 'telegram_bot',
+        platformChannelId: randomUUID(),
+        agentId: agent.id,
+      })
+      .returning({ id: channels.id })
+    const say = async (
+      conversationId: string,
+      at: string,
+      values: Pick<typeof messages.$inferInsert, 'status'> & Partial<typeof messages.$inferInsert>,
+    ) => {
+      const [row] = await db
+        .insert(messages)
+        .values({
+          organizationId: org,
+          channelId: channel.id,
+          conversationId,
+          direction: 'inbound',
+          text: 'hi',
+          createdAt: new Date(at),
+          ...values,
+        })
+        .returning({ id: messages.id })
+      return row.id
+    }
+    const conversation = async (at: string) => {
+      const [row] = await db
+        .insert(conversations)
+        .values({
+          organizationId: org,
+          channelId: channel.id,
+          platformChatId: randomUUID(),
+          createdAt: new Date(at),
+        })
+        .returning({ id: conversations.id })
+      return row.id
+    }
+    // Two questions the knowledge had no answer for, each with the agent's no-answer notice (a key, no run): the
+    // second is answered by a person later. And one message with no agent.
+    for (const [at, personAnswers] of [
+      ['2025-03-10T09:00:00Z', false],
+      ['2025-03-10T10:00:00Z', true],
+    ] as const) {
+      const c = await conversation(at)
+      const asked = await say(c, at, { status: 'received', failureReason: REPLY_FAILURES.noKnowledge })
+      await say(c, at.replace(':00Z', ':05Z'), {
+        direction: 'outbound',
+        status: 'sent',
+        text: "I don't have that information",
+        replyToMessageId: asked,
+        clientKey: `no-knowledge:${asked}`,
+      })
+      if (personAnswers) {
+        await say(c, at.replace(':00:00Z', ':30:00Z'), {
+          direction: 'outbound',
+          status: 'sent',
+          text: 'We open at nine',
+          authorUserId: scope.userId,
+          clientKey: randomUUID(),
+        })
+      }
+    }
+    await say(await conversation('2025-03-10T11:00:00Z'), '2025-03-10T11:00:00Z', {
+      status: 'received',
+      failureReason: NO_AGENT,
+    })
+
+    const live = await getAnalytics(scope, query())
+    expect(live.totals).toMatchObject({
+      ...zeroOutcomes,
+      received: 3,
+      noKnowledge: 2,
+      noAgent: 1,
+      notAnswered: 3,
+      handoffs: 2,
+    })
+    expect(live.series[0]).toMatchObject({ noKnowledge: 2, noAgent: 1, handoffs: 2 })
+    expect(live.agents[0]).toMatchObject({ noKnowledge: 2, handoffs: 2 })
+    expect(live.channels[0]).toMatchObject({ noKnowledge: 2, handoffs: 2 })
+    expect(live.failureReasons.map((r) => [r.reason, r.kind, r.messages])).toContainEqual([
+      REPLY_FAILURES.noKnowledge,
+      'not_answered',
+      2,
+    ])
+    const hourly = query({ from: '2025-03-10', to: '2025-03-10', granularity: 'hour' })
+    const liveHourly = await getAnalytics(scope, hourly)
+    await rollUpAnalytics(db, { now: new Date('2025-03-12T00:00:00Z') })
+    expect(await getAnalytics(scope, query())).toEqual(live)
+    expect(await getAnalytics(scope, hourly)).toEqual(liveHourly)
   })
 })
 

@@ -42,16 +42,20 @@ import {
  *   - waiting: still queued for the AI.
  *   - failed: the reply failed after its retries (the model, the platform...).
  *   - paused: stored and left to a person because the AI was paused in the conversation, and no person answered.
+ *   - no answer in knowledge: the agent's knowledge had no answer; it sent its no-answer notice and left the
+ *     message to a person (whether a person has answered since or not: what the agent did, as with a handoff).
  *   - no agent: stored and left to a person for any other reason (no agent or agent off on the channel, out of
  *     office hours, not text, channel in error), and no person answered.
- *   not answered = failed + paused + no agent; AI answer rate = answered by the AI / received.
+ *   not answered = failed + paused + no answer in knowledge + no agent; AI answer rate = answered by the AI /
+ *   received.
  * - first-response time: per conversation started in the period, from its customer's first message to the first
  *   answer after it (the AI's or a person's, sent; the agent's fixed notices are not answers). Per conversation
  *   rather than per message: it is what a customer waits when they write in, it is not stretched by a burst wait
  *   on every message, and it costs one index probe per conversation instead of one per message. Median and 90th
  *   percentile over the conversations answered; null when none was.
  * - conversations started: conversations created in the period (by their first message either way).
- * - handoffs: runs of the period in which the model handed the conversation to a person.
+ * - handoffs: runs of the period in which the model handed the conversation to a person, and customer messages
+ *   with no answer in knowledge (above): the agent handed those to a person too.
  * - needing attention: conversations that need a person now (not bound to the period).
  * - tokens: prompt and completion tokens of the period's runs that answered customers (the Agents screen's tests
  *   are left out); cost: tokens × the model's price (lib/analytics: DEFAULT_MODEL_PRICES and LLM_PRICES), an
@@ -78,6 +82,7 @@ type Tally = {
   failed: number
   paused: number
   noAgent: number
+  noKnowledge: number
   notAnswered: number
   waiting: number
   conversationsStarted: number
@@ -96,6 +101,7 @@ const emptyTally = (): Tally => ({
   failed: 0,
   paused: 0,
   noAgent: 0,
+  noKnowledge: 0,
   notAnswered: 0,
   waiting: 0,
   conversationsStarted: 0,
@@ -114,12 +120,15 @@ const OUTCOME_FIELDS = [
   'failed',
   'paused',
   'noAgent',
+  'noKnowledge',
   'waiting',
 ] as const
 
 function addOutcomes(tally: Tally, row: OutcomeRow) {
   for (const field of OUTCOME_FIELDS) tally[field] += row[field]
-  tally.notAnswered += row.failed + row.paused + row.noAgent
+  tally.notAnswered += row.failed + row.paused + row.noAgent + row.noKnowledge
+  // The agent's knowledge had no answer: it told the customer so and handed the conversation to a person.
+  tally.handoffs += row.noKnowledge
 }
 
 function addRun(tally: Tally, run: RunRow, cost: number | null) {
