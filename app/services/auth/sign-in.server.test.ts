@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '~/utils/errors'
 import { withTestDatabase } from '../../../tests/setup/database'
-import { testIdentity, uniqueEmail } from '../../../tests/setup/identity'
+import { emulatorOobCodes, testIdentity, uniqueEmail } from '../../../tests/setup/identity'
 import { findSessionUser } from './sessions.server'
 import {
   requestPasswordReset,
@@ -54,6 +54,17 @@ describe('email sign-up and sign-in through the Auth emulator', () => {
     await signUpWithEmail({ ...deps(), email, password: PASSWORD, displayName: 'A' })
     await expect(requestPasswordReset({ identity, email })).resolves.toBeUndefined()
     await expect(requestPasswordReset({ identity, email: uniqueEmail('nobody') })).resolves.toBeUndefined()
+  })
+
+  it('a password reset request makes the provider send the reset email to that address', async () => {
+    const email = uniqueEmail('reset')
+    await signUpWithEmail({ ...deps(), email, password: PASSWORD, displayName: 'A' })
+    expect(await emulatorOobCodes(email)).toEqual([])
+
+    await requestPasswordReset({ identity, email })
+    expect(await emulatorOobCodes(email)).toEqual([
+      expect.objectContaining({ email, requestType: 'PASSWORD_RESET', oobCode: expect.any(String) }),
+    ])
   })
 })
 
