@@ -3,11 +3,13 @@
  * `npm test`: every test, as CI runs it.
  *   lint → typecheck → vitest on PGlite → vitest on a throwaway PostgreSQL server → build → Playwright.
  * Installs Debian's chromium and postgresql when missing (as root), starts the Firebase Auth emulator once for
- * all steps, and ends with one line "N passed, N failed".
+ * all steps, and ends with one line "N passed, N failed, N skipped", after a line naming the end-to-end tests that
+ * passed only on a retry when there are any.
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { ensureAuthEmulator } from './lib/emulator.js'
+import { closingLines, flakyTests, playwrightCounts } from './lib/playwright-report.js'
 import { startThrowawayPostgres } from './lib/postgres.js'
 import { run } from './lib/processes.js'
 import { ensureSystemPackages } from './lib/system-packages.js'
@@ -19,6 +21,7 @@ mkdirSync(reports, { recursive: true })
 const node = process.execPath
 const bin = (name) => path.resolve('node_modules/.bin', name)
 const counts = { passed: 0, failed: 0, skipped: 0 }
+const flaky = []
 
 function step(title, fn) {
   const started = Date.now()
@@ -27,7 +30,10 @@ function step(title, fn) {
   console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
 }
 
-/** Runs a test runner and adds its JSON report to the counts; a run that failed with no failed test counts one. */
+/**
+ * Runs a test runner and adds its JSON report to the counts (and its flaky tests to the list); a run that failed
+ * with no failed test counts one.
+ */
 function runCounted(command, args, env, file, pick) {
   let failure
   try {
@@ -43,6 +49,7 @@ function runCounted(command, args, env, file, pick) {
   }
   if (failure && !got.failed) got.failed = 1
   for (const key of Object.keys(counts)) counts[key] += got[key] ?? 0
+  flaky.push(...(got.flaky ?? []))
   if (failure) throw failure
 }
 
@@ -92,11 +99,7 @@ try {
       ['test', '--reporter=list,json'],
       { ...env, DATABASE_URL: '', PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
       e2eReport,
-      (r) => ({
-        passed: r.stats.expected + r.stats.flaky,
-        failed: r.stats.unexpected,
-        skipped: r.stats.skipped,
-      }),
+      (r) => ({ ...playwrightCounts(r), flaky: flakyTests(r) }),
     ),
   )
 } catch (error) {
@@ -107,5 +110,5 @@ try {
   await emulator?.stop()
 }
 if (counts.failed > 0) exitCode = 1
-console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`)
+console.log(`\n${closingLines(counts, flaky).join('\n')}`)
 process.exit(exitCode)
