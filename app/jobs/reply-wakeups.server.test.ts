@@ -1,7 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ingestInboundBatch } from '~/services/messages/ingest-batch.server'
-import { normalizeTelegramUpdate, type NormalizedMessage } from '~/services/messages/ingest.server'
-import { readReplyWakeup } from '~/services/messages/reply-queue.server'
+import {
+  ingestInbound,
+  normalizeTelegramUpdate,
+  type NormalizedMessage,
+} from '~/services/messages/ingest.server'
+import { announcingReplyQueue, readReplyWakeup } from '~/services/messages/reply-queue.server'
 import { authenticateTelegramWebhook } from '~/services/messages/telegram-webhook.server'
 import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
 import { startPipeline, textUpdate, waitFor, type Pipeline } from '../../tests/setup/pipeline'
@@ -123,6 +127,20 @@ describe('a batch of messages announces its reply jobs', () => {
     expect(woken).toHaveLength(2)
     // Not before the wait: the jobs are not due until then.
     expect(Math.min(...woken) - stored).toBeGreaterThanOrEqual(1_000)
+  })
+
+  it('a message stored alone with a burst wait is announced too', async () => {
+    const bot = await p.newBot({ behaviour: { burstWaitSeconds: 1 } })
+    const [message] = await batchOf(bot, 1)
+    const woken = recordWakes()
+    const stored = Date.now()
+    await ingestInbound({ db: p.db, boss: announcingReplyQueue(p.boss, p.jobs.schema), message })
+    await waitFor(
+      async () => woken.length,
+      (n) => n >= 1,
+    )
+    expect(woken).toHaveLength(1)
+    expect(woken[0] - stored).toBeGreaterThanOrEqual(1_000)
   })
 
   it('reads its own announcements only', () => {

@@ -11,6 +11,7 @@ import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '
 import { startJobWorkers } from '~/jobs/workers.server'
 import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
 import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest-batch.server'
+import { announcingReplyQueue } from '~/services/messages/reply-queue.server'
 import { createWebhookChannels, type WebhookChannels } from '~/services/messages/webhook-channels.server'
 import {
   createReplyQueuePressure,
@@ -111,6 +112,8 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw error
   }
   const jobs = await replyJobTable(boss, options.queueSchema ?? DEFAULT_SCHEMA)
+  // Messages stored one by one (long polling, a failed batch's fallback) announce their burst wait too.
+  const replies = announcingReplyQueue(boss, jobs.schema)
   const queuesMs = Math.round(performance.now() - started) - databaseMs
   const replyQueue = createReplyQueuePressure({
     readDepth: replyQueueDepthReader(boss, options.queueSchema),
@@ -137,7 +140,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (config.telegramUpdates === 'polling') {
       telegramPolling = startTelegramPolling({
         db: database.db,
-        boss,
+        boss: replies,
         telegram,
         encryptionKey: config.encryptionKey,
         logger,
@@ -171,7 +174,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     boss,
     ingest: createIngestBatcher({
       db: database.db,
-      boss,
+      boss: replies,
       jobs,
       onBatchFailure: (error, size) =>
         logger.warn('ingest batch failed: storing its messages one by one', { error, size }),

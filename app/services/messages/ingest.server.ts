@@ -6,7 +6,13 @@ import { agents, channels, conversations, messages, type Channel } from '~/db/sc
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import type { TelegramUpdateBody, TelegramUser } from '~/integrations/telegram/update.server'
 import { unreadableText, type MessageKind } from '~/lib/conversations'
-import { REPLY_QUEUE, replyJobOptions, type ReplyJobData, type ReplyQueue } from './reply-queue.server'
+import {
+  REPLY_QUEUE,
+  replyJobOptions,
+  replyWakeupSql,
+  type ReplyJobData,
+  type ReplyQueue,
+} from './reply-queue.server'
 
 /** An inbound message as every platform's receiver hands it over, whatever the platform's own shape. */
 export type NormalizedMessage = {
@@ -75,6 +81,10 @@ export async function ingestInbound({
         ...replyJobOptions(conversation.id, conversation.burstWaitSeconds),
         db: jobsIn(tx),
       })
+      // Not due yet, so pg-boss tells no worker: announced with its delay (jobs/reply-wakeups).
+      if (conversation.burstWaitSeconds > 0 && boss.schema) {
+        await tx.execute(sql.raw(replyWakeupSql(boss.schema, conversation.burstWaitSeconds * 1000, 1)))
+      }
     }
     return { stored: true, messageId: inserted.id }
   })

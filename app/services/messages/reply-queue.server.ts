@@ -1,13 +1,26 @@
 import { randomBytes } from 'node:crypto'
 import type { PgBoss, SendOptions } from 'pg-boss'
+import { notifyChannelSql } from 'pg-boss/dist/plans.js'
 
 /** The queue of reply jobs: one job per inbound text message, ordered per conversation. */
 export const REPLY_QUEUE = 'reply'
 
 export type ReplyJobData = { messageId: string }
 
-/** What sending a reply job needs of pg-boss (tests may pass a stand-in). */
-export type ReplyQueue = Pick<PgBoss, 'send'>
+/**
+ * What sending a reply job needs of pg-boss, and its schema when the jobs sent with a burst wait are to be announced
+ * to the workers (replyWakeupSql): without it, such a job is taken at a worker's next poll.
+ */
+export type ReplyQueue = {
+  send(name: string, data: object, options: SendOptions): Promise<string | null>
+  schema?: string
+}
+
+/** The reply queue of this pg-boss, its delayed jobs announced. */
+export const announcingReplyQueue = (boss: PgBoss, schema: string): ReplyQueue => ({
+  send: (name, data, options) => boss.send(name, data, options),
+  schema,
+})
 
 let lastMs = 0
 let counter = 0
@@ -61,6 +74,10 @@ export function readReplyWakeup(payload: string): { ms: number; count: number } 
   const match = WAKEUP.exec(payload)
   return match ? { ms: Number(match[1]), count: Number(match[2]) } : undefined
 }
+
+/** The announcement, in SQL, of `count` jobs due in `ms` milliseconds, on pg-boss's channel for `schema`. */
+export const replyWakeupSql = (schema: string, ms: number, count: number) =>
+  `select pg_notify(${notifyChannelSql(schema)}, '${REPLY_QUEUE}@${Math.round(ms)}:${count}')`
 
 /**
  * The announcement, in SQL, of the jobs in `inserted` (a relation of pg-boss's job rows with `start_after`): one
