@@ -12,6 +12,7 @@ import {
 } from '~/services/messages/telegram-webhook.server'
 import { replyToMessage } from '~/services/messages/reply.server'
 import { AppError } from '~/utils/errors'
+import type { RecordedRequest } from '../../../tests/fakes/openai-server'
 import {
   messagesOf,
   startPipeline,
@@ -19,6 +20,7 @@ import {
   type Pipeline,
   type TestBot,
   type TestMetaChannel,
+  waitFor,
 } from '../../../tests/setup/pipeline'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { getConversation, listConversations } from './inbox.server'
@@ -341,7 +343,10 @@ describe('a person replying and taking over', () => {
     const { inbound, conversationId } = await receive(bot, 'slow question')
     p.model.enqueue({ delayMs: 700, match: 'slow question' })
     const replying = replyToMessage(p.deps, inbound.id)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The person takes over while the model is writing: its request has arrived and is not answered yet.
+    const writing = ({ body, answeredAt }: RecordedRequest) =>
+      answeredAt === undefined && JSON.stringify(body.messages).includes('slow question')
+    await waitFor(async () => p.model.requests.some(writing), Boolean)
     await pauseConversation(bot.scope, conversationId, {}, deps.scheduleResume)
     expect(await replying).toEqual({ outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused })
     expect(p.telegram.sentMessages(bot.token)).toEqual([])
