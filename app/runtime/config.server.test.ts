@@ -86,41 +86,20 @@ describe('loadConfig', () => {
   })
 
   it('refuses the Auth emulator in production', () => {
-    const problems = problemsOf({
-      NODE_ENV: 'production',
-      SESSION_SECRET: SECRET,
-      ENCRYPTION_KEY: KEY,
-      FIREBASE_PROJECT_ID: 'real-project',
-      FIREBASE_API_KEY: 'key',
-      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
-      PUBLIC_URL: 'https://replies.example.com',
-    })
+    const problems = problemsOf({ ...PRODUCTION, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })
     expect(problems).toHaveLength(1)
     expect(problems[0]).toContain('FIREBASE_AUTH_EMULATOR_HOST is set')
   })
 
   it('starts in production when everything is set, without the emulator', () => {
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      SESSION_SECRET: SECRET,
-      ENCRYPTION_KEY: KEY,
-      FIREBASE_PROJECT_ID: 'real-project',
-      FIREBASE_API_KEY: 'key',
-      PUBLIC_URL: 'https://replies.example.com',
-    })
+    const config = loadConfig(PRODUCTION)
     expect(config.firebase.emulatorHost).toBeUndefined()
     expect(config.sessionSecret).toBe(SECRET)
     expect(config.secureCookies).toBe(true)
   })
 
   it('refuses production over http or without PUBLIC_URL: the session cookie must be Secure', () => {
-    const production = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: SECRET,
-      ENCRYPTION_KEY: KEY,
-      FIREBASE_PROJECT_ID: 'real-project',
-      FIREBASE_API_KEY: 'key',
-    }
+    const { PUBLIC_URL: _, ...production } = PRODUCTION
     for (const PUBLIC_URL of ['http://replies.example.com', undefined]) {
       const problems = problemsOf({ ...production, ...(PUBLIC_URL ? { PUBLIC_URL } : {}) })
       expect(problems).toHaveLength(1)
