@@ -101,8 +101,9 @@ test('creating an agent with the defaults; the card, the details and a taken rea
   const supportBot = card(page, 'Support Bot')
   await expect(supportBot).toContainText('Active')
   await expect(supportBot).toContainText('Answers the questions customers ask most')
-  await expect(supportBot).toContainText('Medium')
-  await expect(supportBot).toContainText('70%')
+  // Label then value: '0%' alone would also match 70% or 100%, 'Pro' a name with Pro in it.
+  await expect(supportBot).toContainText(/Model\s*Medium/)
+  await expect(supportBot).toContainText(/Creativity\s*70%/)
   const box = await supportBot.boundingBox()
   expect(box).toMatchObject({ width: 280, height: 240 })
 
@@ -230,7 +231,7 @@ test('editing an agent, filtering by status and deleting (archiving) one', async
   await chooseOption(page, edit.getByRole('textbox', { name: 'Model Type' }), 'Pro - Complex reasoning')
   await edit.getByRole('slider', { name: 'Creativity Level' }).focus()
   await page.keyboard.press('Home')
-  await expect(edit.getByText('0% · Focused')).toBeVisible()
+  await expect(edit.getByText('0% · Focused', { exact: true })).toBeVisible()
   await edit.getByRole('tab', { name: 'Advanced' }).click()
   await chooseOption(page, edit.getByRole('textbox', { name: 'Status' }), 'Inactive')
   await edit.getByRole('button', { name: 'Update Agent' }).click()
@@ -239,8 +240,8 @@ test('editing an agent, filtering by status and deleting (archiving) one', async
 
   const sales = card(page, 'Sales Agent Pro')
   await expect(sales).toContainText('Inactive')
-  await expect(sales).toContainText('Pro')
-  await expect(sales).toContainText('0%')
+  await expect(sales).toContainText(/Model\s*Pro/)
+  await expect(sales).toContainText(/Creativity\s*0%/)
 
   const filter = page.getByRole('textbox', { name: 'Filter by status' })
   await chooseOption(page, filter, 'Active')
@@ -375,8 +376,8 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL('/agents')
     const plain = card(page, 'Plain Agent')
     await expect(plain).toContainText('Active')
-    await expect(plain).toContainText('Pro')
-    await expect(plain).toContainText('50%')
+    await expect(plain).toContainText(/Model\s*Pro/)
+    await expect(plain).toContainText(/Creativity\s*50%/)
 
     await plain.getByRole('link', { name: /^View/ }).click()
     const details = page.getByRole('region', { name: 'Agent Details' })

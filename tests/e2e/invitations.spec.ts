@@ -62,7 +62,8 @@ test('an owner invites by email in Settings; the invitee accepts in the switcher
     'You have been invited to Invite Co',
   )
   await dismissCreateOrganization(inviteePage)
-  await expect(switcher(inviteePage)).toContainText('1 pending invitation')
+  // The whole line: '1 pending invitation' is also in '11 pending invitations'.
+  await expect(switcher(inviteePage).getByText('1 pending invitation', { exact: true })).toBeVisible()
   await switcher(inviteePage).click()
   const menu = inviteePage.getByRole('menu')
   await expect(menu.getByRole('group', { name: 'Invitation to Invite Co' })).toContainText(

@@ -187,7 +187,7 @@ test('Messenger: pages connected through Facebook login answer every message of 
   await signUpWithOrganization(page, 'Messenger Owner')
   await createAgent(page, 'Page Helper', 'Answers on Messenger')
   await chooseAddChannel(page, 'Facebook Page')
-  await expect(page.getByText('2 Facebook pages connected successfully')).toBeVisible()
+  await expect(page.getByText(/^2 Facebook pages connected successfully/)).toBeVisible()
   for (const { name } of user.pages) {
     const details = await openDetails(page, name)
     await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
