@@ -82,5 +82,17 @@ export const answerInvitationSchema = z.object({
   invitationId: z.uuid('Invalid invitation id'),
 })
 
+/** Invitations to the user's address that wait until they confirm it is theirs (issue 31). */
+export type AwaitingEmail = { email: string; organizations: number }
+
+export const awaitingEmailTitle = 'Confirm your email address'
+export const awaitingEmailText = ({ email, organizations }: AwaitingEmail) =>
+  `${organizations === 1 ? 'An invitation is' : `${organizations} invitations are`} waiting for you. ` +
+  `To see ${organizations === 1 ? 'it' : 'them'} and join, open the link we emailed to ${email}.`
+export const confirmationSentText = (email: string) =>
+  `Email sent to ${email}. It can take a few minutes to arrive; check your spam folder too.`
+export const CONFIRMATION_NOT_SENT =
+  'We could not send the email just now. Please try again in a few minutes.'
+
 /** An invitation as a page shows it to its invitee (dates left out: JSON would make them strings). */
 export type InvitationToAnswer = Pick<ReceivedInvitation, 'id' | 'organizationName' | 'invitedBy'>

@@ -7,11 +7,25 @@ import { FormError } from '~/components/auth/form-error'
 import { CreateOrganizationForm } from '~/components/organizations/create-organization-form'
 import { PageHeader } from '~/components/layout/page-header'
 import { PRODUCT_NAME } from '~/lib/constants'
+import {
+  CONFIRM_EMAIL_INTENT,
+  EmailConfirmationNotice,
+} from '~/components/organizations/email-confirmation-notice'
 import { InvitationAnswerForms } from '~/components/organizations/invitation-answer-forms'
 import { ListRow, RowList } from '~/components/organizations/list-row'
-import { answerInvitationSchema, createOrganizationSchema } from '~/lib/organization-schemas'
+import {
+  answerInvitationSchema,
+  CONFIRMATION_NOT_SENT,
+  createOrganizationSchema,
+} from '~/lib/organization-schemas'
 import { safeRedirectPath } from '~/lib/safe-redirect'
-import { acceptInvitation, declineInvitation } from '~/services/organizations/invitations.server'
+import { authErrorMessage } from '~/lib/auth-errors'
+import { consumeAccountAttempt } from '~/http/rate-limit.server'
+import {
+  acceptInvitation,
+  declineInvitation,
+  sendInvitationEmailConfirmation,
+} from '~/services/organizations/invitations.server'
 import { createOrganization, switchOrganization } from '~/services/organizations/organizations.server'
 import { requireSignedIn } from '~/http/auth.server'
 import { isAppError } from '~/utils/errors'
@@ -29,11 +43,32 @@ const switchSchema = z.object({ intent: z.literal('switch'), organizationId: z.s
  * fetcher; without JavaScript the same forms post here as pages and are sent back where they came from
  * (redirectTo).
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const { user, session } = await requireSignedIn(request)
-  const { database, logger } = await getRuntime()
+  const { database, identity, logger } = await getRuntime()
   const formData = await request.formData()
   const redirectTo = formData.get('redirectTo')
+
+  if (formData.get('intent') === CONFIRM_EMAIL_INTENT) {
+    // Each press sends an email: limited as sign-up and password reset are, per address and per account.
+    const attempt = consumeAccountAttempt({
+      ip: context.clientIp ?? 'unknown',
+      account: user.email ?? user.id,
+    })
+    if (!attempt.allowed) {
+      return data(
+        { confirmationSentTo: null, confirmationError: authErrorMessage('TOO_MANY_ATTEMPTS_TRY_LATER') },
+        { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
+      )
+    }
+    try {
+      const sentTo = await sendInvitationEmailConfirmation({ db: database.db, identity, userId: user.id })
+      return { confirmationSentTo: sentTo, confirmationError: null }
+    } catch (error) {
+      logger.warn('email confirmation not sent', { error, userId: user.id })
+      return data({ confirmationSentTo: null, confirmationError: CONFIRMATION_NOT_SENT }, 502)
+    }
+  }
 
   if (formData.get('intent') === 'switch') {
     const parsed = switchSchema.safeParse(Object.fromEntries(formData))
@@ -56,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'accept-invitation' || intent === 'decline-invitation') {
     const parsed = answerInvitationSchema.safeParse(Object.fromEntries(formData))
     if (!parsed.success) throw data('Invalid request', 400)
-    const args = { db: database.db, userId: user.id, invitationId: parsed.data.invitationId }
+    const args = { db: database.db, identity, userId: user.id, invitationId: parsed.data.invitationId }
     try {
       if (parsed.data.intent === 'decline-invitation') {
         await declineInvitation(args)
@@ -74,8 +109,8 @@ export async function action({ request }: ActionFunctionArgs) {
       if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
       return { answered: 'accepted' as const, joined, invitationError: null }
     } catch (error) {
-      if (isAppError(error, 'NOT_FOUND') || isAppError(error, 'CONFLICT')) {
-        const status = isAppError(error, 'NOT_FOUND') ? 404 : 409
+      if (isAppError(error, 'NOT_FOUND') || isAppError(error, 'CONFLICT') || isAppError(error, 'FORBIDDEN')) {
+        const status = isAppError(error, 'NOT_FOUND') ? 404 : isAppError(error, 'FORBIDDEN') ? 403 : 409
         return data({ answered: null, joined: null, invitationError: error.message }, status)
       }
       throw error
@@ -110,7 +145,12 @@ export default function OrganizationPage() {
   const actionData = useActionData<typeof action>()
   const organizations = app?.organizations ?? []
   const invitations = app?.invitations ?? []
+  const awaitingEmail = app?.awaitingEmail ?? null
   const invitationError = actionData && 'invitationError' in actionData ? actionData.invitationError : null
+  const confirmation =
+    actionData && 'confirmationSentTo' in actionData
+      ? { confirmationSentTo: actionData.confirmationSentTo, confirmationError: actionData.confirmationError }
+      : undefined
   const createResult = actionData && 'result' in actionData ? actionData.result : undefined
   return (
     <>
@@ -121,9 +161,12 @@ export default function OrganizationPage() {
             Invitations
           </Title>
           <FormError message={invitationError ?? undefined} />
-          {invitations.length === 0 ? (
+          {awaitingEmail ? (
+            <EmailConfirmationNotice awaitingEmail={awaitingEmail} result={confirmation} />
+          ) : null}
+          {invitations.length === 0 && !awaitingEmail ? (
             <Text c="gray.7">No pending invitations</Text>
-          ) : (
+          ) : invitations.length === 0 ? null : (
             <RowList gap="sm">
               {invitations.map((invitation) => (
                 <ListRow

@@ -15,7 +15,7 @@ import { getRuntime } from '~/runtime/runtime.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, session } = await requireSignedIn(request)
-  const { database } = await getRuntime()
+  const { database, identity } = await getRuntime()
   const [{ organizations, current }, received] = await Promise.all([
     resolveCurrentOrganization({
       db: database.db,
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       sessionId: session.id,
       storedId: session.currentOrganizationId,
     }),
-    listMyInvitations({ db: database.db, userId: user.id }),
+    listMyInvitations({ db: database.db, identity, userId: user.id }),
   ])
   // The current organization is one of the user's (resolveCurrentOrganization lists their memberships).
   const health = current ? await getChannelsHealth(database.db, current.id) : []
@@ -33,7 +33,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     organizations,
     currentOrganization: current,
     /** Pending invitations to the signed-in user, answered in the switcher (or on /organization). */
-    invitations: received.map(({ id, organizationName, invitedBy }) => ({ id, organizationName, invitedBy })),
+    invitations: received.invitations.map(({ id, organizationName, invitedBy }) => ({
+      id,
+      organizationName,
+      invitedBy,
+    })),
+    /** Invitations to the user's address, waiting until they confirm it is theirs (not named until then). */
+    awaitingEmail: received.awaitingEmail,
     /** The session had no choice yet (a new sign-in): the browser's stored choice may take over. */
     currentDefaulted: session.currentOrganizationId === null,
     /** The banner's channels: those that need attention, each with its first reason (docs/decisions/046). */
@@ -47,8 +53,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = () => true
 
 export default function AppLayout() {
-  const { sidebarOpen, organizations, currentOrganization, currentDefaulted, invitations, attention } =
-    useLoaderData<typeof loader>()
+  const {
+    sidebarOpen,
+    organizations,
+    currentOrganization,
+    currentDefaulted,
+    invitations,
+    awaitingEmail,
+    attention,
+  } = useLoaderData<typeof loader>()
   // The create dialog opens by itself while the user has no organization (the spec's modal flag).
   const [createOpen, setCreateOpen] = useState(organizations.length === 0)
   const closeCreate = useCallback(() => setCreateOpen(false), [])
@@ -63,6 +76,7 @@ export default function AppLayout() {
           organizations={organizations}
           current={currentOrganization}
           invitations={invitations}
+          awaitingEmail={awaitingEmail}
           onCreate={() => setCreateOpen(true)}
         />
       }

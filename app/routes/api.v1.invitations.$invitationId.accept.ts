@@ -6,6 +6,7 @@ const route = apiRoute(
   handle(endpoints.acceptInvitation, async ({ caller, params }) => {
     const organization = await acceptInvitation({
       db: caller.db,
+      identity: caller.runtime.identity,
       userId: caller.user.id,
       invitationId: params.invitationId,
     })

@@ -4,7 +4,12 @@ import { apiRoute, handle } from '~/http/api.server'
 
 const route = apiRoute(
   handle(endpoints.declineInvitation, async ({ caller, params }) => {
-    await declineInvitation({ db: caller.db, userId: caller.user.id, invitationId: params.invitationId })
+    await declineInvitation({
+      db: caller.db,
+      identity: caller.runtime.identity,
+      userId: caller.user.id,
+      invitationId: params.invitationId,
+    })
     return { data: null, message: 'Invitation declined' }
   }),
 )

@@ -21,6 +21,7 @@ import { googleSignInSchema, resetSchema, signInSchema, signUpSchema } from '~/l
 import { ALREADY_LOGGED_IN_REDIRECT_MS, PRODUCT_NAME } from '~/lib/constants'
 import { safeRedirectPath } from '~/lib/safe-redirect'
 import { requestPasswordReset } from '~/services/auth/sign-in.server'
+import { sendInvitationEmailConfirmation } from '~/services/organizations/invitations.server'
 import { commitSessionCookie, getSignedIn } from '~/http/auth.server'
 import { authenticateForm } from '~/http/authenticator.server'
 import { isAppError } from '~/utils/errors'
@@ -102,8 +103,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await requestPasswordReset({ identity, email: String(email).trim() })
       return data<LoginActionData>({ intent, result: submission.reply({ resetForm: true }), resetSent: true })
     }
-    const { session } = await authenticateForm(intent, formData)
+    const { session, user } = await authenticateForm(intent, formData)
     if (intent === 'sign-in') signInGuard.succeeded(who)
+    await remindToConfirmEmail(user.id)
     return redirect(safeRedirectPath(formData.get('redirectTo')), {
       headers: { 'Set-Cookie': await commitSessionCookie(session.id) },
     })
@@ -116,6 +118,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
       )
     }
     throw error
+  }
+}
+
+/**
+ * Invitations to an address wait until its account confirms it (issue 31): signing in with some waiting sends
+ * the confirmation link. Sign-in goes on if the email cannot be sent; the switcher offers to send it again.
+ */
+async function remindToConfirmEmail(userId: string) {
+  const { database, identity, logger } = await getRuntime()
+  try {
+    await sendInvitationEmailConfirmation({ db: database.db, identity, userId })
+  } catch (error) {
+    logger.warn('email confirmation not sent at sign-in', { error, userId })
   }
 }
 

@@ -10,8 +10,12 @@ export type Envelope<T = unknown> = {
 }
 
 /** A product API client for one user, over real HTTP, with an ID token from the Auth emulator. */
-export async function apiUser(request: APIRequestContext, name = 'API User') {
-  const account = await createAccount(name)
+export async function apiUser(
+  request: APIRequestContext,
+  name = 'API User',
+  options?: Parameters<typeof createAccount>[1],
+) {
+  const account = await createAccount(name, options)
   const headers = (extra?: Record<string, string>) => ({
     Authorization: `Bearer ${account.idToken}`,
     ...extra,

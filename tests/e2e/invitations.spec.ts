@@ -206,3 +206,59 @@ test.describe('without JavaScript', () => {
     await expect(switcher(page)).toContainText('No organizations yet')
   })
 })
+
+test('an invitation to an unconfirmed address waits: the switcher says why and sends the email again', async ({
+  page,
+  request,
+}) => {
+  const owner = await apiUser(request, 'Owner')
+  const invitee = await apiUser(request, 'Una Unconfirmed', { emailConfirmed: false })
+  const org = await createOrg(owner, 'Quiet Bakery')
+  const invited = await owner.call<{ id: string }>('POST', `/organizations/${org.id}/invitations`, {
+    body: { email: invitee.email },
+  })
+  // Signing in sends the confirmation email.
+  await signIn(page, invitee.email)
+  await expect(page).toHaveURL('/')
+  await dismissCreateOrganization(page)
+  await expect.poll(() => verifyEmailLinks(invitee.email)).toBe(1)
+
+  await expect(switcher(page)).toContainText('1 pending invitation')
+  await switcher(page).click()
+  const menu = page.getByRole('menu')
+  await expect(menu.getByText('Confirm your email address')).toBeVisible()
+  await expect(
+    menu.getByText(
+      `An invitation is waiting for you. To see it and join, open the link we emailed to ${invitee.email}.`,
+    ),
+  ).toBeVisible()
+  // The organization is not named before the address is confirmed.
+  await expect(menu).not.toContainText('Quiet Bakery')
+  await page.screenshot({ path: test.info().outputPath('switcher-waiting-1280.png') })
+  await menu.getByRole('menuitem', { name: 'Send again' }).click()
+  await expect(page.getByText(`Email sent to ${invitee.email}.`, { exact: false })).toBeVisible()
+  await expect.poll(() => verifyEmailLinks(invitee.email)).toBe(2)
+
+  // On a phone, the organizations page says the same, with the same button.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/organization')
+  await dismissCreateOrganization(page)
+  await expect(page.getByRole('button', { name: 'Send again' })).toBeVisible()
+  await expect(page.getByText('Quiet Bakery')).toHaveCount(0)
+  await page.screenshot({ path: test.info().outputPath('organization-waiting-390.png'), fullPage: true })
+
+  // Over the API too, accepting waits for the confirmed address.
+  const refused = await invitee.call('POST', `/invitations/${invited.body.data.id}/accept`)
+  expect(refused.status).toBe(403)
+  expect(refused.body.message).toBe(
+    'Please confirm your email address first: open the link in the email we sent you, then try again',
+  )
+})
+
+/** How many confirmation emails (VERIFY_EMAIL links) the Auth emulator has sent to an address. */
+async function verifyEmailLinks(email: string) {
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'
+  const response = await fetch(`http://${host}/emulator/v1/projects/demo-replypilot/oobCodes`)
+  const { oobCodes }: { oobCodes: { email: string; requestType: string }[] } = await response.json()
+  return oobCodes.filter((code) => code.email === email && code.requestType === 'VERIFY_EMAIL').length
+}

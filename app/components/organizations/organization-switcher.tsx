@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications'
 import { IconCheck, IconPlus, IconSelector, IconX } from '@tabler/icons-react'
 import { useFetcher } from '@remix-run/react'
 import { useEffect } from 'react'
-import type { InvitationToAnswer, OrganizationSummary } from '~/lib/organization-schemas'
+import type { AwaitingEmail, InvitationToAnswer, OrganizationSummary } from '~/lib/organization-schemas'
+import { EmailConfirmationMenuNotice } from './email-confirmation-notice'
 import { OrgBadge } from './org-badge'
 import classes from './organization-switcher.module.css'
 
@@ -35,18 +36,21 @@ export function OrganizationSwitcher({
   organizations,
   current,
   invitations,
+  awaitingEmail = null,
   onCreate,
 }: {
   organizations: OrganizationSummary[]
   current: OrganizationSummary | undefined
   invitations: InvitationToAnswer[]
+  /** Invitations to the user's address that wait until they confirm it: counted, not named. */
+  awaitingEmail?: AwaitingEmail | null
   onCreate: () => void
 }) {
   const fetcher = useFetcher()
   const switchTo = (organizationId: string) =>
     fetcher.submit({ intent: 'switch', organizationId }, { method: 'post', action: '/organization' })
   const answer = useInvitationAnswer()
-  const pending = invitations.length
+  const pending = invitations.length + (awaitingEmail?.organizations ?? 0)
   // The accessible name starts with the text shown (WCAG 2.5.3, label in name), then says what the link does.
   const shown = [
     current ? `${current.name}, ${current.role} · ${current.plan}` : 'No organizations yet',
@@ -96,6 +100,7 @@ export function OrganizationSwitcher({
         {pending ? (
           <>
             <Menu.Label>Invitations</Menu.Label>
+            {awaitingEmail ? <EmailConfirmationMenuNotice awaitingEmail={awaitingEmail} /> : null}
             {invitations.map((invitation) => (
               <Box
                 key={invitation.id}

@@ -6,13 +6,22 @@ import { upsertUser } from '~/services/auth/users.server'
 import { withTestDatabase } from '../../../tests/setup/database'
 import { newTestUser } from '../../../tests/setup/scope'
 import {
+  EMAIL_CONFIRMED,
+  newEmulatorUser,
+  openConfirmationLink,
+  sentLinks,
+} from '../../../tests/setup/email-verification'
+import { testIdentity } from '../../../tests/setup/identity'
+import {
   acceptInvitation,
   ALREADY_A_MEMBER,
+  CONFIRM_EMAIL_FIRST,
   declineInvitation,
   inviteMember,
   listInvitations,
   listMyInvitations,
   revokeInvitation,
+  sendInvitationEmailConfirmation,
 } from './invitations.server'
 import {
   addMember,
@@ -39,8 +48,14 @@ async function team(name = 'Team') {
   return { owner, org, ownerScope: await scope(owner.id, org.id) }
 }
 
-const mine = (userId: string) => listMyInvitations({ db: db(), userId })
-const answer = (userId: string, invitationId: string) => ({ db: db(), userId, invitationId })
+const mine = async (userId: string) =>
+  (await listMyInvitations({ db: db(), identity: EMAIL_CONFIRMED, userId })).invitations
+const answer = (userId: string, invitationId: string) => ({
+  db: db(),
+  identity: EMAIL_CONFIRMED,
+  userId,
+  invitationId,
+})
 
 describe('invitations', () => {
   it('accepted: an owner invites by email, the invitee sees it, accepts and becomes a member', async () => {
@@ -292,5 +307,67 @@ describe('leaving an organization', () => {
     expect(await removeMember(ownerScope, member.firebaseUid)).toHaveLength(1)
     await expect(scope(member.id, org.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     expect((await addMember(ownerScope, member.firebaseUid)).created).toBe(true)
+  })
+})
+
+describe('an invitation by email waits until the invitee confirms the address (issue 31)', () => {
+  const identity = testIdentity()
+
+  it('unconfirmed: the organization is only counted and cannot be answered; confirmed through the emulator, it can', async () => {
+    const { org, ownerScope } = await team('Secret Recipes')
+    const invitee = await newEmulatorUser(db(), 'Claimant')
+    const email = invitee.email ?? ''
+    const { invitation } = await inviteMember(ownerScope, { email })
+    const as = { db: db(), identity, userId: invitee.id }
+
+    expect(await listMyInvitations(as)).toEqual({
+      invitations: [],
+      awaitingEmail: { email, organizations: 1 },
+    })
+    for (const answerIt of [acceptInvitation, declineInvitation]) {
+      await expect(answerIt({ ...as, invitationId: invitation.id })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        message: CONFIRM_EMAIL_FIRST,
+      })
+    }
+    await expect(scope(invitee.id, org.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect((await listInvitations(ownerScope)).map((i) => i.status)).toEqual(['pending'])
+
+    // Asking for the email sends Firebase's confirmation link to that address.
+    expect(await sendInvitationEmailConfirmation(as)).toBe(email)
+    expect((await sentLinks(email)).map((link) => link.requestType)).toEqual(['VERIFY_EMAIL'])
+    await openConfirmationLink(email)
+
+    const confirmed = await listMyInvitations(as)
+    expect(confirmed.awaitingEmail).toBeNull()
+    expect(confirmed.invitations.map((i) => i.organizationName)).toEqual(['Secret Recipes'])
+    expect(await acceptInvitation({ ...as, invitationId: invitation.id })).toMatchObject({ id: org.id })
+    expect((await scope(invitee.id, org.id)).role).toBe('member')
+    // Nothing waits any more: no email is sent (the emulator forgets a link once it is used).
+    expect(await sendInvitationEmailConfirmation(as)).toBeNull()
+    expect(await sentLinks(email)).toEqual([])
+  })
+
+  it('sends nothing, and asks the provider nothing, for a user without invitations to their address', async () => {
+    const user = await newEmulatorUser(db(), 'Nobody invited')
+    let asked = 0
+    const counting = {
+      isEmailVerified: (uid: string) => ((asked += 1), identity.isEmailVerified(uid)),
+      sendEmailVerification: identity.sendEmailVerification,
+    }
+    const as = { db: db(), identity: counting, userId: user.id }
+    expect(await listMyInvitations(as)).toEqual({ invitations: [], awaitingEmail: null })
+    expect(await sendInvitationEmailConfirmation(as)).toBeNull()
+    expect(asked).toBe(0)
+    expect(await sentLinks(user.email ?? '')).toEqual([])
+  })
+
+  it('an invitation by user id needs no confirmed address: the owner named the person, not an address', async () => {
+    const { org, ownerScope } = await team('By Id')
+    const invitee = await newEmulatorUser(db(), 'Named')
+    const { invitation } = await addMember(ownerScope, invitee.firebaseUid)
+    const as = { db: db(), identity, userId: invitee.id }
+    expect((await listMyInvitations(as)).invitations.map((i) => i.organizationName)).toEqual(['By Id'])
+    expect(await acceptInvitation({ ...as, invitationId: invitation.id })).toMatchObject({ id: org.id })
   })
 })

@@ -1,7 +1,9 @@
 import { aliasedTable, and, asc, count, eq, notExists, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { invitations, memberships, organizations, users, type Invitation } from '~/db/schema'
+import type { FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import {
+  type AwaitingEmail,
   INVITED_USER_LABEL,
   MAX_PENDING_INVITATIONS,
   type OrganizationInvitation,
@@ -14,6 +16,15 @@ import { isUuid } from '~/lib/input'
 
 export const INVITATION_NOT_FOUND = 'Invitation not found'
 export const ALREADY_A_MEMBER = 'This person is already a member of the organization'
+export const CONFIRM_EMAIL_FIRST =
+  'Please confirm your email address first: open the link in the email we sent you, then try again'
+
+/**
+ * Whether the invitee has proven the address an invitation names is theirs: asked of the identity provider at
+ * the moment it matters, since the ID token's `email_verified` stays false until the next sign-in (issue 31).
+ */
+export type EmailOwnership = Pick<FirebaseIdentity, 'isEmailVerified'>
+type Invitee = { db: Database; identity: EmailOwnership; userId: string }
 
 /** Whom an owner invites: the address they typed, or a user who has signed in at least once, by uid. */
 export type InviteTarget = { email: string } | { uid: string }
@@ -145,11 +156,18 @@ export async function revokeInvitation(scope: OrganizationScope, invitationId: s
   if (!revoked) throw new AppError('CONFLICT', `This invitation was already ${invitation.status}`)
 }
 
-/** The invitations addressed to a user: by their user id, or by the email their sign-in account carries. */
-async function addressedTo(db: Database, userId: string) {
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId))
+/** The user an invitation may be for: their uid, and the address their sign-in account carries. */
+async function inviteeAccount(db: Database, userId: string) {
+  const [user] = await db
+    .select({ email: users.email, firebaseUid: users.firebaseUid })
+    .from(users)
+    .where(eq(users.id, userId))
   if (!user) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
-  const email = user.email?.trim().toLowerCase()
+  return { ...user, email: user.email?.trim().toLowerCase() || null }
+}
+
+/** The invitations addressed to a user: by their user id, or by the email their sign-in account carries. */
+function addressedTo(userId: string, email: string | null) {
   return email
     ? or(eq(invitations.invitedUserId, userId), eq(invitations.email, email))
     : eq(invitations.invitedUserId, userId)
@@ -158,15 +176,15 @@ async function addressedTo(db: Database, userId: string) {
 /**
  * The user's pending invitations, one per organization, oldest first; organizations they already belong to are
  * left out. The invitee sees the organization and who invited them (by name), never other invitees.
+ * An invitation by email names an address, not a person: until the account proves the address is its own, such
+ * an organization is only counted (`awaitingEmail`), not named, so that signing up with someone else's address
+ * reveals nothing. The identity provider is asked only when there is such an invitation.
  */
-export async function listMyInvitations({
-  db,
-  userId,
-}: {
-  db: Database
-  userId: string
-}): Promise<ReceivedInvitation[]> {
-  const mine = await addressedTo(db, userId)
+export async function listMyInvitations({ db, identity, userId }: Invitee): Promise<{
+  invitations: ReceivedInvitation[]
+  awaitingEmail: AwaitingEmail | null
+}> {
+  const account = await inviteeAccount(db, userId)
   const rows = await db
     .select({
       id: invitations.id,
@@ -175,6 +193,7 @@ export async function listMyInvitations({
       role: invitations.role,
       invitedBy: inviter.displayName,
       createdAt: invitations.createdAt,
+      invitedUserId: invitations.invitedUserId,
     })
     .from(invitations)
     .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
@@ -182,7 +201,7 @@ export async function listMyInvitations({
     .where(
       and(
         eq(invitations.status, 'pending'),
-        mine,
+        addressedTo(userId, account.email),
         notExists(
           db
             .select({ one: sql`1` })
@@ -194,11 +213,36 @@ export async function listMyInvitations({
       ),
     )
     .orderBy(asc(invitations.createdAt), asc(invitations.id))
+  const namedById = new Set(rows.filter((r) => r.invitedUserId === userId).map((r) => r.organizationId))
+  const byEmailOnly = new Set(rows.map((r) => r.organizationId).filter((id) => !namedById.has(id)))
+  const proven = byEmailOnly.size === 0 || (await identity.isEmailVerified(account.firebaseUid))
   const firstPerOrganization = new Map<string, ReceivedInvitation>()
-  for (const row of rows) {
+  for (const { invitedUserId: _, ...row } of rows) {
+    if (!proven && byEmailOnly.has(row.organizationId)) continue
     if (!firstPerOrganization.has(row.organizationId)) firstPerOrganization.set(row.organizationId, row)
   }
-  return [...firstPerOrganization.values()]
+  return {
+    invitations: [...firstPerOrganization.values()],
+    awaitingEmail:
+      !proven && account.email ? { email: account.email, organizations: byEmailOnly.size } : null,
+  }
+}
+
+/**
+ * Emails the user the link that confirms their address, if invitations to it are waiting for that (and sends
+ * nothing otherwise, so that it cannot be used to send mail for any other reason). Answers the address written
+ * to, or null when nothing was sent.
+ */
+export async function sendInvitationEmailConfirmation(
+  deps: Omit<Invitee, 'identity'> & {
+    identity: Pick<FirebaseIdentity, 'isEmailVerified' | 'sendEmailVerification'>
+  },
+): Promise<string | null> {
+  const { awaitingEmail } = await listMyInvitations(deps)
+  if (!awaitingEmail) return null
+  const { firebaseUid } = await inviteeAccount(deps.db, deps.userId)
+  await deps.identity.sendEmailVerification(firebaseUid)
+  return awaitingEmail.email
 }
 
 const RESPONDED: Record<Invitation['status'], string> = {
@@ -210,14 +254,39 @@ const RESPONDED: Record<Invitation['status'], string> = {
 
 /**
  * The invitee's answer. Only the person invited can answer (anyone else is told it does not exist); every
- * pending invitation of the same organization to them is answered with it.
+ * pending invitation of the same organization to them is answered with it. An invitation by email is answered
+ * only once the account has confirmed that address (unless the organization also invited the user by id).
+ * Declining needs it too, though it grants nothing: otherwise whoever signed up with an address first could
+ * turn down invitations meant for its owner.
  */
 async function answerInvitation(
-  { db, userId, invitationId }: { db: Database; userId: string; invitationId: string },
+  { db, identity, userId, invitationId }: Invitee & { invitationId: string },
   answer: 'accepted' | 'declined',
 ) {
   if (!isUuid(invitationId)) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
-  const mine = await addressedTo(db, userId)
+  const account = await inviteeAccount(db, userId)
+  const mine = addressedTo(userId, account.email)
+  const [addressed] = await db
+    .select({ organizationId: invitations.organizationId, invitedUserId: invitations.invitedUserId })
+    .from(invitations)
+    .where(and(eq(invitations.id, invitationId), mine))
+  if (!addressed) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND)
+  if (addressed.invitedUserId !== userId) {
+    const [byId] = await db
+      .select({ id: invitations.id })
+      .from(invitations)
+      .where(
+        and(
+          eq(invitations.organizationId, addressed.organizationId),
+          eq(invitations.invitedUserId, userId),
+          eq(invitations.status, 'pending'),
+        ),
+      )
+      .limit(1)
+    if (!byId && !(await identity.isEmailVerified(account.firebaseUid))) {
+      throw new AppError('FORBIDDEN', CONFIRM_EMAIL_FIRST)
+    }
+  }
   return db.transaction(async (tx) => {
     const [invitation] = await tx
       .select()
@@ -247,11 +316,9 @@ async function answerInvitation(
 }
 
 /** Accepts an invitation: the invitee becomes a member and gets the organization's summary. */
-export async function acceptInvitation(args: {
-  db: Database
-  userId: string
-  invitationId: string
-}): Promise<OrganizationSummary> {
+export async function acceptInvitation(
+  args: Invitee & { invitationId: string },
+): Promise<OrganizationSummary> {
   const invitation = await answerInvitation(args, 'accepted')
   const [organization] = await args.db
     .select({
@@ -270,10 +337,6 @@ export async function acceptInvitation(args: {
 }
 
 /** Declines an invitation; the organization learns only that it was declined. */
-export async function declineInvitation(args: {
-  db: Database
-  userId: string
-  invitationId: string
-}): Promise<void> {
+export async function declineInvitation(args: Invitee & { invitationId: string }): Promise<void> {
   await answerInvitation(args, 'declined')
 }

@@ -14,6 +14,7 @@ import {
   resolveCurrentOrganization,
   switchOrganization,
 } from './organizations.server'
+import { EMAIL_CONFIRMED } from '../../../tests/setup/email-verification'
 import { acceptInvitation } from './invitations.server'
 import { requireOrganizationScope } from './scope.server'
 
@@ -53,7 +54,12 @@ describe('organizations', () => {
     // Adding by uid only invites: the person is no member until they accept.
     const { invitation } = await addMember(ownerScope, member.firebaseUid)
     await expect(scope(member.id, org.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    await acceptInvitation({ db: db(), userId: member.id, invitationId: invitation.id })
+    await acceptInvitation({
+      db: db(),
+      identity: EMAIL_CONFIRMED,
+      userId: member.id,
+      invitationId: invitation.id,
+    })
     const memberScope = await scope(member.id, org.id)
     expect(memberScope.role).toBe('member')
     await expect(renameOrganization(memberScope, 'X')).rejects.toMatchObject({ code: 'FORBIDDEN' })
