@@ -130,6 +130,7 @@ test('the checklist ticks through a first setup, then the figures and charts sho
 
   // The charts are drawn (lazily loaded) as they come into view; their tables stay for screen readers.
   const outcomes = page.getByRole('region', { name: 'Messages per day by outcome' })
+  await outcomes.scrollIntoViewIfNeeded()
   await expect(outcomes.locator('[data-chart] .recharts-surface').first()).toBeVisible()
   await expect(outcomes.locator('[data-chart]')).toHaveAttribute('aria-hidden', 'true')
   await expect(outcomes.getByRole('table', { name: 'Messages per day by outcome' })).toBeAttached()
