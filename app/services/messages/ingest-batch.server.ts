@@ -24,11 +24,15 @@ const PG_BOSS_INSERT_JOBS = '$1::text::json'
 const PG_BOSS_INSERT_TAIL =
   /SELECT\s+id\s+FROM\s+ins\s+WHERE\s+\(SELECT\s+count\(\*\)\s+FROM\s+notified\)\s+>=\s+0\s*$/
 
+/** pg-boss's NOTIFY of a statement that sent a job due now: replaced by the batch's own announcement. */
+const PG_BOSS_NOTIFIED = /notified\s+AS\s+\(\s*SELECT\s+pg_notify\([\s\S]*?LIMIT\s+1\s*\)/
+
 /**
- * pg-boss's own statement for inserting the reply queue's jobs (and notifying the workers), cut open so that it
- * reads its jobs from the messages inserted by the same statement (docs/decisions/027). pg-boss is pinned to one
- * version (ADR 012); if a new one writes this statement differently, this throws at the first batch (and every
- * test that stores a message fails) instead of inserting jobs wrongly.
+ * pg-boss's own statement for inserting the reply queue's jobs, cut open so that it reads its jobs from the
+ * messages inserted by the same statement (docs/decisions/027), and so that its NOTIFY says how many jobs are due
+ * and when (replyWakeupsSql, ADR 050) instead of only that one is. pg-boss is pinned to one version (ADR 012); if a
+ * new one writes this statement differently, this throws at the first batch (and every test that stores a message
+ * fails) instead of inserting jobs wrongly.
  */
 function jobInsertOf({ schema, table }: ReplyJobTable) {
   const text = insertJobs(schema, { table, name: REPLY_QUEUE, returnId: true, notify: true })
@@ -36,13 +40,18 @@ function jobInsertOf({ schema, table }: ReplyJobTable) {
   if (
     !PG_BOSS_INSERT_HEAD.test(text) ||
     !PG_BOSS_INSERT_TAIL.test(text) ||
+    text.match(new RegExp(PG_BOSS_NOTIFIED, 'g'))?.length !== 1 ||
     at < 0 ||
     text.indexOf(PG_BOSS_INSERT_JOBS, at + 1) >= 0 ||
     /\$[2-9]/.test(text)
   ) {
     throw new Error("pg-boss's job insert is not the statement ingestInboundBatch was written for")
   }
-  const body = text.replace(PG_BOSS_INSERT_HEAD, '').replace(PG_BOSS_INSERT_TAIL, '')
+  const announced = `notified AS (${replyWakeupsSql(notifyChannelSql(schema), 'ins', `${schema}.job_now()`)})`
+  const body = text
+    .replace(PG_BOSS_INSERT_HEAD, '')
+    .replace(PG_BOSS_INSERT_TAIL, '')
+    .replace(PG_BOSS_NOTIFIED, announced)
   const jobsAt = body.indexOf(PG_BOSS_INSERT_JOBS)
   return { head: body.slice(0, jobsAt), tail: body.slice(jobsAt + PG_BOSS_INSERT_JOBS.length) }
 }
@@ -149,10 +158,9 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
         from msg join first f on f."channelId" = msg.channel_id and f."platformMessageId" = msg.platform_message_id
         join burst_waits w on w.channel_id = msg.channel_id
         where msg.status = 'queued'
-      )::text::json${sql.raw(tail)},
-      wakes as (${sql.raw(replyWakeupsSql(notifyChannelSql(jobs.schema), 'ins', `${jobs.schema}.job_now()`))})
+      )::text::json${sql.raw(tail)}
       select id, channel_id, platform_message_id, conversation_id from msg
-      where (select count(*) from notified) >= 0 and (select count(*) from wakes) >= 0`,
+      where (select count(*) from notified) >= 0`,
     )
     statements.set(key, statement)
   }

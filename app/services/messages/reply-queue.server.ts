@@ -64,9 +64,9 @@ export function replyJobOptions(conversationId: string, burstWaitSeconds = 0): S
 }
 
 /**
- * The workers are told of reply jobs on pg-boss's own NOTIFY channel: pg-boss says `reply` when a statement sent a
- * job that is due now; ours says `reply@<ms>:<count>` for `count` more jobs due in `ms` milliseconds (a burst
- * wait, or a batch of several jobs due now), so that each is taken as soon as it is due (jobs/reply-wakeups).
+ * The workers are told of reply jobs on pg-boss's own NOTIFY channel: pg-boss says `reply` when its send stored a
+ * job that is due now; ours says `reply@<ms>:<count>` for `count` jobs due in `ms` milliseconds (a receivers'
+ * batch, a job with a burst wait), so that each is taken as soon as it is due (jobs/reply-wakeups).
  */
 const WAKEUP = new RegExp(`^${REPLY_QUEUE}@(\\d{1,9}):(\\d{1,6})$`)
 
@@ -81,14 +81,13 @@ export const replyWakeupSql = (schema: string, ms: number, count: number) =>
 
 /**
  * The announcement, in SQL, of the jobs in `inserted` (a relation of pg-boss's job rows with `start_after`): one
- * NOTIFY per distinct delay, with how many jobs are due then, leaving out the one job due now that pg-boss's own
- * NOTIFY already announces. `channel` is pg-boss's channel expression for its schema.
+ * NOTIFY per distinct delay, with how many jobs are due then. `channel` is pg-boss's channel expression for its
+ * schema.
  */
 export function replyWakeupsSql(channel: string, inserted: string, now: string): string {
-  return `select pg_notify(${channel}, '${REPLY_QUEUE}@' || d.ms || ':' || (d.jobs - (d.ms = 0)::int))
+  return `select pg_notify(${channel}, '${REPLY_QUEUE}@' || d.ms || ':' || d.jobs)
     from (
       select greatest(0, ceil(extract(epoch from (start_after - ${now})) * 1000))::bigint as ms, count(*)::int as jobs
       from ${inserted} group by 1
-    ) d
-    where d.jobs - (d.ms = 0)::int > 0`
+    ) d`
 }
