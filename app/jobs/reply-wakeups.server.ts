@@ -3,10 +3,9 @@ import { readReplyWakeup, REPLY_QUEUE } from '~/services/messages/reply-queue.se
 
 /**
  * Who wakes the reply workers of this process, and how many (docs/decisions/050). pg-boss wakes every worker of a
- * queue on each NOTIFY, and every woken worker runs the queue's fetch: with 64 idle workers, one message cost
- * dozens of fetches. Here a NOTIFY for the reply queue wakes one idle worker per job it announces, in turn, and a
- * job sent with a burst wait (no NOTIFY from pg-boss: it is not due yet) is announced with its delay and woken
- * when it is due, instead of at the workers' next poll.
+ * queue on each NOTIFY, whatever the number of jobs it sent. Here a NOTIFY for the reply queue wakes one idle
+ * worker per job it announces, in turn, and a job sent with a burst wait (no NOTIFY from pg-boss: it is not due
+ * yet) is announced with its delay and woken when it is due, instead of at the workers' next poll.
  */
 export class ReplyWakeups {
   readonly #idle = new Set<string>()
