@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversations, messages } from '~/db/schema'
-import { rowsOf } from '~/db/rows.server'
 import { messagesOf, startPipeline, type Pipeline, type TestBot } from '../../../tests/setup/pipeline'
-import type { PgDialect } from 'drizzle-orm/pg-core'
-import { createIngestBatcher, ingestBatchQuery, ingestInboundBatch } from './ingest-batch.server'
+import { createIngestBatcher, ingestInboundBatch } from './ingest-batch.server'
 import { ingestInbound, type NormalizedMessage } from './ingest.server'
 import { REPLY_QUEUE } from './reply-queue.server'
 
@@ -163,23 +161,6 @@ describe('ingestInboundBatch', () => {
     expect((await summary(44)).words.split(' ')).toEqual(
       expect.arrayContaining(['hello', 'thanks', 'please']),
     )
-  })
-  it('probes for a stored copy of each message by the unique key, whatever the statistics say', async () => {
-    // Planned once per connection, often while the table looks empty: a probe that an index partial on
-    // direction = 'inbound' could serve took the analytics index and read every inbound message.
-    const { dialect } = p.db as unknown as { dialect: PgDialect }
-    const text = dialect.sqlToQuery(ingestBatchQuery(p.jobs)).sql
-    const plan = await p.db.transaction(async (tx) => {
-      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`)
-      await tx.execute(sql.raw(`prepare ingest_batch_plan as ${text}`))
-      const rows = rowsOf<{ 'QUERY PLAN': string }>(
-        await tx.execute(sql`explain execute ingest_batch_plan('[]', '[]', 'paused')`),
-      )
-      await tx.execute(sql`deallocate ingest_batch_plan`)
-      return rows.map((row) => row['QUERY PLAN']).join('\n')
-    })
-    const probes = [...plan.matchAll(/Scan using (\w+) on messages/g)].map((match) => match[1])
-    expect(probes).toEqual(['messages_channel_platform_message_idx'])
   })
 })
 
