@@ -65,6 +65,8 @@ export type RuntimeOptions = {
   worker?: boolean
   /** pg-boss's schema (default pgboss); tests sharing one PostgreSQL database each take their own. */
   queueSchema?: string
+  /** A new PGlite database's starting data directory (see DatabaseOptions): tests skip PGlite's initdb with it. */
+  pgliteDataDir?: Blob
 }
 
 declare global {
@@ -80,6 +82,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     migrationsFolder: config.migrationsDir,
+    pgliteDataDir: options.pgliteDataDir,
     onPoolError: (error) =>
       logger.warn('an idle database connection was lost; the pool opens another', { reason: error.message }),
   })

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { newQueueSchema } from './database'
+import { newQueueSchema, pgliteDataDir } from './database'
 import { closeRuntime, getRuntime, type RuntimeOptions } from '~/runtime/runtime.server'
 
 /**
@@ -21,7 +21,11 @@ export async function bootRuntime(name: string, env: Record<string, string>, opt
     LOG_LEVEL: 'warn',
     ...env,
   })
-  const runtime = await getRuntime({ queueSchema: newQueueSchema(), ...options })
+  const runtime = await getRuntime({
+    queueSchema: newQueueSchema(),
+    pgliteDataDir: await pgliteDataDir(),
+    ...options,
+  })
   return {
     runtime,
     async close() {
