@@ -27,6 +27,8 @@ export type Drill = {
   bots: RigBot[]
   /** Starts the n-th worker process (its log is kept for workerLogs). */
   startWorker(n: number): AppProcess
+  /** Starts the web process (server/index.ts, in development: the drills run before the build) on `port`. */
+  startWeb(port: number): AppProcess
   /** The end of every worker's log, for a failure's message. */
   workerLogs(): string
   /** Reply jobs claimed by a worker and not settled. */
@@ -61,6 +63,7 @@ export async function startDrill({
   const scratch = mkdtempSync(path.join(tmpdir(), 'replypilot-drill-'))
   const encryptionKey = randomBytes(32).toString('hex')
   const workers: AppProcess[] = []
+  const webs: AppProcess[] = []
 
   const [telegram, model] = await Promise.all([startTelegramFake(), startOpenAiFake()])
   model.setBehavior({ delayMs: modelDelayMs })
@@ -77,23 +80,31 @@ export async function startDrill({
     behaviour,
   })
 
+  const appEnv = () => ({
+    NODE_ENV: 'development',
+    DATABASE_URL: drillUrl,
+    DATA_DIR: path.join(scratch, 'data'),
+    ENCRYPTION_KEY: encryptionKey,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+    // Updates come through the webhook receiver's service here; auto mode would long-poll the fake instead.
+    TELEGRAM_UPDATES: 'webhook',
+    LLM_BASE_URL: model.url,
+    LLM_API_KEY: 'sk-drill',
+    LOG_LEVEL: 'info',
+  })
+
   function startWorker(n: number) {
-    const env = {
-      NODE_ENV: 'development',
-      DATABASE_URL: drillUrl,
-      DATA_DIR: path.join(scratch, 'data'),
-      ENCRYPTION_KEY: encryptionKey,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      TELEGRAM_API_ROOT: telegram.apiRoot,
-      // Updates come through the webhook receiver's service here; auto mode would long-poll the fake instead.
-      TELEGRAM_UPDATES: 'webhook',
-      LLM_BASE_URL: model.url,
-      LLM_API_KEY: 'sk-drill',
-      LOG_LEVEL: 'info',
-    }
-    const worker = startAppProcess('server/worker.ts', env, path.join(scratch, `worker-${n}.log`))
+    const worker = startAppProcess('server/worker.ts', appEnv(), path.join(scratch, `worker-${n}.log`))
     workers.push(worker)
     return worker
+  }
+
+  function startWeb(port: number) {
+    const env = { ...appEnv(), PORT: String(port), HOST: '127.0.0.1', WORKER_IN_PROCESS: 'false' }
+    const web = startAppProcess('server/index.ts', env, path.join(scratch, 'web.log'))
+    webs.push(web)
+    return web
   }
 
   return {
@@ -103,6 +114,7 @@ export async function startDrill({
     model,
     bots,
     startWorker,
+    startWeb,
     workerLogs: () =>
       workers
         .map((_, i) => readFileSync(path.join(scratch, `worker-${i + 1}.log`), 'utf8').slice(-4000))
@@ -125,7 +137,7 @@ export async function startDrill({
       return new Map(rows.map((r) => [r.inboundId ?? '', r]))
     },
     async close() {
-      for (const worker of workers) await worker.stop()
+      for (const app of [...workers, ...webs]) await app.stop()
       await boss.stop({ graceful: false, close: true }).catch(() => undefined)
       await handle.close()
       await Promise.all([telegram.close(), model.close()])
