@@ -174,6 +174,8 @@ describe('nextJobId', () => {
     ).toBe(true)
     expect([...ids].sort()).toEqual(ids)
     expect(new Set(ids).size).toBe(ids.length)
+    // The random part is fresh for every id (drawn from a pool refilled as it runs out).
+    expect(new Set(ids.map((id) => id.slice(24))).size).toBe(ids.length)
     expect(nextJobId(now + 5000) > ids[ids.length - 1]).toBe(true)
   })
 })
