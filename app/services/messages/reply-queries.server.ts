@@ -93,11 +93,6 @@ function newerQueued(conversationId: SQLWrapper, sequence: SQLWrapper) {
     where n.conversation_id = ${conversationId} and n.sequence > ${sequence} and n.status = 'queued')`
 }
 
-/**
- * The reply path's statements, prepared once per database: at 100 replies/s, building these queries anew (five
- * joined tables and some eighty columns; inserts and updates of a wide table) cost the worker more CPU than
- * running them.
- */
 /** The reply's context (see loadReplyContext), unprepared: exported for its plan's test. */
 export function replyContextQuery(db: Database) {
   const reply = aliasedTable(messages, 'reply')
@@ -127,6 +122,11 @@ export function replyContextQuery(db: Database) {
     .limit(1)
 }
 
+/**
+ * The reply path's statements, prepared once per database: at 100 replies/s, building these queries anew (five
+ * joined tables and some eighty columns; inserts and updates of a wide table) cost the worker more CPU than
+ * running them.
+ */
 function buildQueries(db: Database) {
   const context = replyContextQuery(db).prepare('reply_context')
 
