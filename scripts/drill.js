@@ -6,12 +6,16 @@
  */
 import { startThrowawayPostgres } from './lib/postgres.js'
 import { run } from './lib/processes.js'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 
 const args = process.argv.slice(2)
 let postgres
 let exitCode = 0
 try {
+  // The web drill runs the production build, as production does.
+  if (!existsSync('build/server/index.js'))
+    run(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'])
   let databaseUrl = process.env.DATABASE_URL
   if (!databaseUrl) {
     postgres = await startThrowawayPostgres()

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test, as CI runs it.
- *   lint → typecheck → vitest on PGlite → vitest on a throwaway PostgreSQL server → build → Playwright.
+ *   lint → typecheck → vitest on PGlite → build → vitest on a throwaway PostgreSQL server → Playwright.
  * Installs Debian's chromium and postgresql when missing (as root), starts the Firebase Auth emulator once for
  * all steps, and ends with one line "N passed, N failed, N skipped", after a line naming the end-to-end tests that
  * passed only on a retry when there are any.
@@ -82,6 +82,9 @@ try {
 
   step('Unit and service tests on PGlite', () => vitest('pglite', { ...env, DATABASE_URL: '' }))
 
+  // Before the PostgreSQL pass: its web drill runs the production build, as the end-to-end tests do.
+  step('Build', () => run(node, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { env }))
+
   let databaseUrl = process.env.DATABASE_URL
   if (!databaseUrl) {
     postgres = await startThrowawayPostgres()
@@ -91,7 +94,6 @@ try {
     vitest('postgres', { ...env, DATABASE_URL: databaseUrl }),
   )
 
-  step('Build', () => run(node, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { env }))
   const e2eReport = path.join(reports, 'playwright.json')
   step('End-to-end tests (Playwright, Chromium)', () =>
     runCounted(

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { and, eq, inArray } from 'drizzle-orm'
@@ -27,7 +27,7 @@ export type Drill = {
   bots: RigBot[]
   /** Starts the n-th worker process (its log is kept for workerLogs). */
   startWorker(n: number): AppProcess
-  /** Starts the web process (server/index.ts, in development: the drills run before the build) on `port`. */
+  /** Starts the web process (server/index.ts, as production runs it: npm test builds before the drills) on `port`. */
   startWeb(port: number): AppProcess
   /** The end of every worker's log, for a failure's message. */
   workerLogs(): string
@@ -101,6 +101,9 @@ export async function startDrill({
   }
 
   function startWeb(port: number) {
+    if (!existsSync(path.join('build', 'server', 'index.js'))) {
+      throw new Error('The web drill runs the production build: run `npm run build` first (npm test does).')
+    }
     const env = { ...appEnv(), PORT: String(port), HOST: '127.0.0.1', WORKER_IN_PROCESS: 'false' }
     const web = startAppProcess('server/index.ts', env, path.join(scratch, 'web.log'))
     webs.push(web)

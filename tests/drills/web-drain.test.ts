@@ -65,7 +65,7 @@ describe('the web process stopped with SIGTERM while it serves a request', () =>
     const url = `http://127.0.0.1:${port}/webhooks/telegram/${bot.channelId}`
     const headers = { 'x-telegram-bot-api-secret-token': bot.secret }
 
-    // In development the route is compiled on its first request: warm it up first.
+    // A first delivery, answered: the process serves webhooks, and its access line is printed.
     const first = await waitFor(
       () =>
         post(url, headers, JSON.stringify(textUpdate(900_001, 900_001, 900_001, 'web drain warm-up'))).catch(
@@ -94,5 +94,5 @@ describe('the web process stopped with SIGTERM while it serves a request', () =>
       .from(messages)
       .where(and(eq(messages.channelId, bot.channelId), eq(messages.text, text)))
     expect(stored).toHaveLength(1)
-  })
+  }, 60_000)
 })
