@@ -5,8 +5,7 @@
  * instead of a throwaway server. Arguments go to vitest, e.g. `npm run drill -- tests/drills/burst-crash.test.ts`.
  */
 import { startThrowawayPostgres } from './lib/postgres.js'
-import { run } from './lib/processes.js'
-import { existsSync } from 'node:fs'
+import { buildAppIfMissing, run } from './lib/processes.js'
 import path from 'node:path'
 
 const args = process.argv.slice(2)
@@ -14,8 +13,7 @@ let postgres
 let exitCode = 0
 try {
   // The web drill runs the production build, as production does.
-  if (!existsSync('build/server/index.js'))
-    run(process.execPath, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'])
+  buildAppIfMissing()
   let databaseUrl = process.env.DATABASE_URL
   if (!databaseUrl) {
     postgres = await startThrowawayPostgres()
