@@ -6,12 +6,12 @@ import {
 } from '~/integrations/meta/signature.server'
 import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/reply-pipeline'
 import { metaWebhookPlatform } from '~/integrations/meta/webhook-payload.server'
-import { META_WEBHOOK_TEXTS, receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
+import { META_WEBHOOK_TEXTS, receiveMetaWebhook } from '~/services/messages/inbound/meta.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
   WEBHOOK_TEXTS,
-} from '~/services/messages/telegram-webhook.server'
+} from '~/services/messages/inbound/telegram.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
 import {
   recordWebhook,

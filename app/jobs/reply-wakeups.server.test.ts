@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { ingestInboundBatch } from '~/services/messages/ingest-batch.server'
+import { ingestInboundBatch } from '~/services/messages/ingest/batch.server'
 import {
   ingestInbound,
   normalizeTelegramUpdate,
   type NormalizedMessage,
-} from '~/services/messages/ingest.server'
-import { announcingReplyQueue, readReplyWakeup } from '~/services/messages/reply-queue.server'
-import { authenticateTelegramWebhook } from '~/services/messages/telegram-webhook.server'
+} from '~/services/messages/ingest/ingest.server'
+import { announcingReplyQueue, readReplyWakeup } from '~/services/messages/ingest/reply-queue.server'
+import { authenticateTelegramWebhook } from '~/services/messages/inbound/telegram.server'
 import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
 import { startPipeline, textUpdate, waitFor, type Pipeline } from '../../tests/setup/pipeline'
 import { replyWakeupsOf, ReplyWakeups } from './reply-wakeups.server'

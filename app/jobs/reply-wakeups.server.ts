@@ -1,5 +1,5 @@
 import type { PgBoss } from 'pg-boss'
-import { readReplyWakeup, REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { readReplyWakeup, REPLY_QUEUE } from '~/services/messages/ingest/reply-queue.server'
 
 /**
  * Who wakes the reply workers of this process, and how many (docs/decisions/050). pg-boss wakes every worker of a

@@ -4,7 +4,7 @@ import type { Job } from 'pg-boss'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
+} from '~/services/messages/inbound/telegram.server'
 import type { RecordedRequest } from '../../tests/fakes/openai-server'
 import {
   messagesOf,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '~/db/schema'
 import { signMetaPayload } from '~/integrations/meta/signature.server'
 import { assignAgent } from '~/services/channels/channels.server'
-import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { REPLY_QUEUE } from '~/services/messages/ingest/reply-queue.server'
 import type { Runtime } from '~/runtime/runtime.server'
 import {
   deliverSignedWebhook,

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node'
-import { META_WEBHOOK_TEXTS } from '~/services/messages/meta-webhook.server'
+import { META_WEBHOOK_TEXTS } from '~/services/messages/inbound/meta.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { callFromRequest, metaHandshakeChallenge, receiveMetaCall } from '~/http/webhook-receivers.server'
 

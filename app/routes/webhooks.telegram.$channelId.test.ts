@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
+import { REPLY_QUEUE } from '~/services/messages/ingest/reply-queue.server'
 import { setTelegramWebhook } from '~/services/channels/telegram.server'
 import { assignAgent } from '~/services/channels/channels.server'
 import type { Runtime } from '~/runtime/runtime.server'

@@ -10,13 +10,13 @@ import { createTelegramClient, type TelegramClient } from '~/integrations/telegr
 import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
 import { startJobWorkers } from '~/jobs/workers.server'
 import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
-import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest-batch.server'
-import { announcingReplyQueue } from '~/services/messages/reply-queue.server'
-import { createWebhookChannels, type WebhookChannels } from '~/services/messages/webhook-channels.server'
+import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest/batch.server'
+import { announcingReplyQueue } from '~/services/messages/ingest/reply-queue.server'
+import { createWebhookChannels, type WebhookChannels } from '~/services/messages/inbound/channels.server'
 import {
   createReplyQueuePressure,
   type ReplyQueuePressure,
-} from '~/services/messages/reply-queue-pressure.server'
+} from '~/services/messages/ingest/queue-pressure.server'
 import {
   createInboxEvents,
   INBOX_EVENTS_CHANNEL,

@@ -5,7 +5,7 @@ import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { toChannelView } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { setTelegramWebhook } from '~/services/channels/telegram.server'
-import { claimTelegramPolling } from '~/services/messages/telegram-polling.server'
+import { claimTelegramPolling } from '~/services/messages/inbound/telegram-polling.server'
 import {
   messagesOf,
   startPipeline,

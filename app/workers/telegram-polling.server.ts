@@ -5,7 +5,7 @@ import type { Database } from '~/db/client.server'
 import type { Channel } from '~/db/schema'
 import { PlatformError } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
-import type { ReplyQueue } from '~/services/messages/reply-queue.server'
+import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
 import {
   claimTelegramPolling,
   ingestTelegramUpdates,
@@ -13,7 +13,7 @@ import {
   markTelegramChannelError,
   releaseTelegramPolling,
   UpdateIngestError,
-} from '~/services/messages/telegram-polling.server'
+} from '~/services/messages/inbound/telegram-polling.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import type { Logger } from '~/utils/logger.server'
 

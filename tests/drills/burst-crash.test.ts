@@ -22,7 +22,7 @@ import { messages } from '~/db/schema'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
+} from '~/services/messages/inbound/telegram.server'
 import type { TelegramFake } from '../fakes/telegram-server'
 import { textUpdate, type RigBot } from '../setup/app-rig'
 import { startDrill, type Drill } from './drill-rig'

@@ -9,7 +9,7 @@ import { messages } from '~/db/schema'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
+} from '~/services/messages/inbound/telegram.server'
 import { textUpdate } from '../setup/app-rig'
 import { waitFor } from '../setup/pipeline'
 import { startDrill, type Drill } from './drill-rig'

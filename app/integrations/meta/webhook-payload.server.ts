@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 // Meta's webhook payloads (`/webhooks/meta`), only the fields we read; anything else passes through untouched.
 // Meta's reference pages show fields that are not always there, so the envelope is strict and each event is
-// checked on its own by the service that reads it (services/messages/meta-webhook, docs/decisions/029).
+// checked on its own by the service that reads it (services/messages/inbound/meta, docs/decisions/029).
 
 const idOf = z.looseObject({ id: z.string().min(1) })
 // Milliseconds as a number, or as a string on some reference pages (messaging_optins shows "TIMESTAMP").

@@ -6,8 +6,8 @@ import { archiveAgent } from '~/services/agents/agents.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
-import { replyToMessage } from '~/services/messages/reply.server'
+} from '~/services/messages/inbound/telegram.server'
+import { replyToMessage } from '~/services/messages/reply/reply.server'
 import { createLogger } from '~/utils/logger.server'
 import {
   messagesOf,

@@ -5,12 +5,12 @@ import { channels, conversations, messages } from '~/db/schema'
 import { CONVERSATION_TEXTS, personReplyAvailability } from '~/lib/conversations'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { updateChannel } from '~/services/channels/channels.server'
-import { ingestInbound } from '~/services/messages/ingest.server'
+import { ingestInbound } from '~/services/messages/ingest/ingest.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
-import { replyToMessage } from '~/services/messages/reply.server'
+} from '~/services/messages/inbound/telegram.server'
+import { replyToMessage } from '~/services/messages/reply/reply.server'
 import { AppError } from '~/utils/errors'
 import type { RecordedRequest } from '../../../tests/fakes/openai-server'
 import {

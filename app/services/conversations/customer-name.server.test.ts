@@ -4,11 +4,11 @@ import type { Job } from 'pg-boss'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversations } from '~/db/schema'
 import { handleReplyJob } from '~/jobs/reply.server'
-import { receiveMetaWebhook } from '~/services/messages/meta-webhook.server'
+import { receiveMetaWebhook } from '~/services/messages/inbound/meta.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
+} from '~/services/messages/inbound/telegram.server'
 import {
   META_TEST_APP,
   messagesOf,

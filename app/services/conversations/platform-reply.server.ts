@@ -1,6 +1,6 @@
 import type { Database } from '~/db/client.server'
 import { messages, type Channel } from '~/db/schema'
-import { upsertConversation } from '~/services/messages/ingest.server'
+import { upsertConversation } from '~/services/messages/ingest/ingest.server'
 import { pauseForPersonReply } from './takeover.server'
 
 // A person's reply written on the platform itself (the Page inbox, Meta Business Suite, the WhatsApp Business

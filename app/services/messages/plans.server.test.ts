@@ -2,8 +2,8 @@ import { OUTBOUND_MESSAGE_STATUSES } from '~/lib/conversations'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { genericPlan, indexesReadOn } from '../../../tests/setup/plans'
 import { startPipeline, type Pipeline } from '../../../tests/setup/pipeline'
-import { ingestBatchQuery } from './ingest-batch.server'
-import { replyContextQuery } from './reply-queries.server'
+import { ingestBatchQuery } from './ingest/batch.server'
+import { replyContextQuery } from './reply/queries.server'
 
 // The hot path's statements are prepared once per connection and often planned while a table still looks empty
 // (a new installation, a bench). An index partial on direction = 'inbound' (analytics') then looks as cheap as

@@ -1,13 +1,10 @@
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handleReplyJob } from '~/jobs/reply.server'
-import { ingestInboundBatch } from '~/services/messages/ingest-batch.server'
-import { normalizeTelegramUpdate, type NormalizedMessage } from '~/services/messages/ingest.server'
-import { REPLY_QUEUE } from '~/services/messages/reply-queue.server'
-import {
-  authenticateTelegramWebhook,
-  receiveTelegramUpdate,
-} from '~/services/messages/telegram-webhook.server'
+import { ingestInboundBatch } from './ingest/batch.server'
+import { normalizeTelegramUpdate, type NormalizedMessage } from './ingest/ingest.server'
+import { REPLY_QUEUE } from './ingest/reply-queue.server'
+import { authenticateTelegramWebhook, receiveTelegramUpdate } from './inbound/telegram.server'
 import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
 import { addTestShop } from '../../../tests/setup/knowledge'
 import { startPipeline, textUpdate, type Pipeline, type TestBot } from '../../../tests/setup/pipeline'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '~/utils/logger.server'
 import { getMetrics } from '~/utils/metrics.server'
-import { createReplyQueuePressure } from './reply-queue-pressure.server'
+import { createReplyQueuePressure } from './queue-pressure.server'
 
 const overCount = async () =>
   (await getMetrics().ackedOverHighWater.get()).values.find((v) => v.labels.platform === 'whatsapp')?.value ??

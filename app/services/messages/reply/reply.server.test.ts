@@ -5,16 +5,19 @@ import { BEHAVIOUR_TEXTS } from '~/lib/agent-behaviour'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { archiveAgent } from '~/services/agents/agents.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
-import type { RecordedRequest } from '../../../tests/fakes/openai-server'
+import type { RecordedRequest } from '../../../../tests/fakes/openai-server'
 import {
   messagesOf,
   startPipeline,
   textUpdate,
   type Pipeline,
   type TestBot,
-} from '../../../tests/setup/pipeline'
-import { authenticateTelegramWebhook, receiveTelegramUpdate } from './telegram-webhook.server'
-import { trimToBudget } from './reply-prompt.server'
+} from '../../../../tests/setup/pipeline'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/inbound/telegram.server'
+import { trimToBudget } from './prompt.server'
 import { replyToMessage } from './reply.server'
 
 // The reply service called directly, one message at a time (no worker: the job tests cover the queue).

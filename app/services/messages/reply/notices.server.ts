@@ -2,9 +2,9 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { splitMessage } from '~/lib/reply-pipeline'
-import type { ReplyContext } from './reply-queries.server'
-import { withReplyRetries, type ReplyRetryOptions } from './reply-retries.server'
-import type { Sender } from './reply-senders.server'
+import type { ReplyContext } from './queries.server'
+import { withReplyRetries, type ReplyRetryOptions } from './retries.server'
+import type { Sender } from './senders.server'
 
 // The agent's fixed messages (issue #17): the fallback when the model fails, "text only", out of hours, and
 // (issue #18) "I don't know" when no knowledge answers. Each is

@@ -1,7 +1,7 @@
 import type { Message } from '~/db/schema'
 import type { ChatMessage } from '~/integrations/llm/model.server'
 import { estimateTokens, PROMPT_HISTORY_TOKEN_BUDGET } from '~/lib/reply-pipeline'
-import type { PromptRow } from './reply-queries.server'
+import type { PromptRow } from './queries.server'
 
 /**
  * The prompt rows (newest first) as the model's messages, oldest first, within the token budget. Messages in a

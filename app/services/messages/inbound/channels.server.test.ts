@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels } from '~/db/schema'
-import { startPipeline, type Pipeline } from '../../../tests/setup/pipeline'
-import { createWebhookChannels } from './webhook-channels.server'
+import { startPipeline, type Pipeline } from '../../../../tests/setup/pipeline'
+import { createWebhookChannels } from './channels.server'
 
 let p: Pipeline
 beforeAll(async () => {

@@ -13,10 +13,14 @@ import {
   recordSkippedEvent,
   type WebhookSkipReason,
 } from '~/utils/metrics.server'
-import type { Ingest } from './ingest-batch.server'
-import { ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
-import type { ReplyQueue } from './reply-queue.server'
-import type { WebhookChannels } from './webhook-channels.server'
+import type { Ingest } from '~/services/messages/ingest/batch.server'
+import {
+  ingestInbound,
+  type IngestResult,
+  type NormalizedMessage,
+} from '~/services/messages/ingest/ingest.server'
+import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
+import type { WebhookChannels } from './channels.server'
 import {
   MESSENGER_KINDS,
   messengerDelivery,

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels, conversations, messages } from '~/db/schema'
-import type { ReplyQueue } from './reply-queue.server'
+import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
 import { PLATFORM_TEXT_LIMITS } from '~/lib/reply-pipeline'
 import { isAppError } from '~/utils/errors'
 import { getMetrics } from '~/utils/metrics.server'
@@ -15,8 +15,8 @@ import {
   waitForSettled,
   type Pipeline,
   type TestMetaChannel,
-} from '../../../tests/setup/pipeline'
-import { receiveMetaWebhook } from './meta-webhook.server'
+} from '../../../../tests/setup/pipeline'
+import { receiveMetaWebhook } from './meta.server'
 
 // Meta deliveries handed to the receiving service, answered by this process's reply worker through the Graph fake.
 let p: Pipeline

@@ -17,8 +17,11 @@ import {
   waitForSettled,
   type Pipeline,
   type TestBot,
-} from '../../../tests/setup/pipeline'
-import { authenticateTelegramWebhook, receiveTelegramUpdate } from './telegram-webhook.server'
+} from '../../../../tests/setup/pipeline'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/inbound/telegram.server'
 
 // Answers grounded in the organization's knowledge (issue #18): a Telegram customer's question through the webhook,
 // the reply worker, the model fake and the Telegram fake over HTTP.

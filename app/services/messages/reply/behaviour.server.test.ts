@@ -4,7 +4,7 @@ import { agentRuns, conversations } from '~/db/schema'
 import { DEFAULT_OFFICE_HOURS, type OfficeHours } from '~/lib/agent-behaviour'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
 import { resumeConversation } from '~/services/conversations/takeover.server'
-import type { RecordedRequest } from '../../../tests/fakes/openai-server'
+import type { RecordedRequest } from '../../../../tests/fakes/openai-server'
 import {
   messagesOf,
   startPipeline,
@@ -13,8 +13,11 @@ import {
   waitForSettled,
   type Pipeline,
   type TestBot,
-} from '../../../tests/setup/pipeline'
-import { authenticateTelegramWebhook, receiveTelegramUpdate } from './telegram-webhook.server'
+} from '../../../../tests/setup/pipeline'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/inbound/telegram.server'
 import { replyToMessage } from './reply.server'
 
 // How the agent behaves in a conversation (issue #17), through the reply worker and the fakes over HTTP.

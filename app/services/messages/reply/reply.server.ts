@@ -13,8 +13,8 @@ import type { KnowledgeHit } from '~/lib/knowledge'
 import { decryptSecret } from '~/utils/crypto.server'
 import { recordReply } from '~/utils/metrics.server'
 import type { Database } from '~/db/client.server'
-import { promptOf } from './reply-prompt.server'
-import { sendNotice } from './reply-notices.server'
+import { promptOf } from './prompt.server'
+import { sendNotice } from './notices.server'
 import {
   handOver,
   hasNewerQueued,
@@ -30,18 +30,12 @@ import {
   storeAnswer,
   type Inbound,
   type ReplyContext,
-} from './reply-queries.server'
-import { failureReason, withReplyRetries, type ReplyRetryOptions } from './reply-retries.server'
-import {
-  isReplyPlatform,
-  senderFor,
-  whileTyping,
-  type Sender,
-  type SenderClients,
-} from './reply-senders.server'
+} from './queries.server'
+import { failureReason, withReplyRetries, type ReplyRetryOptions } from './retries.server'
+import { isReplyPlatform, senderFor, whileTyping, type Sender, type SenderClients } from './senders.server'
 
 // The reply state machine: which state a message is in and what comes next. Its statements are in
-// reply-queries, the platforms' sends in reply-senders, the retry policy in reply-retries.
+// queries.server, the platforms' sends in senders.server, the retry policy in retries.server.
 
 export type ReplyDeps = SenderClients &
   ReplyRetryOptions & {

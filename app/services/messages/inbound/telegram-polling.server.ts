@@ -3,8 +3,8 @@ import type { Database } from '~/db/client.server'
 import { channels, telegramPollers, type Channel } from '~/db/schema'
 import { isForeignKeyViolation } from '~/db/errors.server'
 import { isAppError } from '~/utils/errors'
-import type { ReplyQueue } from './reply-queue.server'
-import { receiveTelegramUpdate } from './telegram-webhook.server'
+import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
+import { receiveTelegramUpdate } from './telegram.server'
 
 /**
  * The Telegram channels that long polling serves (when there is no public URL for webhooks): active, with their
