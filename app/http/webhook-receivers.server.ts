@@ -7,6 +7,7 @@ import {
 import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/reply-pipeline'
 import { metaWebhookPlatform } from '~/integrations/meta/webhook-payload.server'
 import { META_WEBHOOK_TEXTS, receiveMetaWebhook } from '~/services/messages/inbound/meta.server'
+import { platformReplies } from '~/services/conversations/platform-reply.server'
 import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
@@ -119,7 +120,7 @@ export async function receiveMetaCall(runtime: ReceiverRuntime, call: WebhookCal
       boss,
       body: payload,
       appId: config.meta.appId,
-      scheduleResume: resumeScheduler(runtime),
+      personReplies: platformReplies(database.db, resumeScheduler(runtime)),
       ingest,
       lookup: webhookChannels,
       logger,

@@ -1,12 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ingestInboundBatch } from '~/services/messages/ingest/batch.server'
-import {
-  ingestInbound,
-  normalizeTelegramUpdate,
-  type NormalizedMessage,
-} from '~/services/messages/ingest/ingest.server'
+import { ingestInbound, type NormalizedMessage } from '~/services/messages/ingest/ingest.server'
 import { announcingReplyQueue, readReplyWakeup } from '~/services/messages/ingest/reply-queue.server'
-import { authenticateTelegramWebhook } from '~/services/messages/inbound/telegram.server'
+import {
+  authenticateTelegramWebhook,
+  normalizeTelegramUpdate,
+} from '~/services/messages/inbound/telegram.server'
 import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
 import { startPipeline, textUpdate, waitFor, type Pipeline } from '../../tests/setup/pipeline'
 import { replyWakeupsOf, ReplyWakeups } from './reply-wakeups.server'

@@ -1,3 +1,4 @@
+import { platformReplies } from './platform-reply.server'
 import { randomInt, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { Job } from 'pg-boss'
@@ -57,7 +58,13 @@ async function customerWrites(page: TestMetaChannel, psid: string, text: string)
     object: 'page',
     entry: [{ id: page.platformChannelId, time: Date.now(), messaging: [event] }],
   }
-  await receiveMetaWebhook({ db: p.db, boss: noQueue, body, appId: META_TEST_APP.appId })
+  await receiveMetaWebhook({
+    db: p.db,
+    boss: noQueue,
+    body,
+    appId: META_TEST_APP.appId,
+    personReplies: platformReplies(p.db),
+  })
   const inbound = (await messagesOf(p.db, page.channelId, 'inbound')).find(
     (m) => m.platformMessageId === platformMessageId,
   )

@@ -1,22 +1,13 @@
 import type { Database } from '~/db/client.server'
 import { messages, type Channel } from '~/db/schema'
 import { upsertConversation } from '~/services/messages/ingest/ingest.server'
-import { pauseForPersonReply } from './takeover.server'
+import type { PlatformReply } from '~/integrations/inbound-message'
+import type { PersonReplies } from '~/services/messages/inbound/meta.server'
+import { pauseForPersonReply, type ResumeScheduler } from './takeover.server'
 
 // A person's reply written on the platform itself (the Page inbox, Meta Business Suite, the WhatsApp Business
 // app), as its echo tells it: it belongs in the conversation as our outbound message, and it pauses the AI as a
 // reply from the composer does (docs/decisions/036).
-
-export type PlatformReply = {
-  /** The customer: Messenger's PSID, WhatsApp's wa_id. */
-  platformChatId: string
-  /** The mid or wamid: a redelivered echo is dropped by the unique key. */
-  platformMessageId: string
-  text: string
-  /** Where it was written ('Page inbox', 'WhatsApp Business app'): the inbox shows it beside the message. */
-  senderName: string
-  platformSentAt: Date
-}
 
 /** What storing a reply did: stored now (and the AI paused, until the time given if any), or already stored. */
 export type PlatformReplyResult =
@@ -65,3 +56,17 @@ export async function recordPlatformReply(
     return { stored: true, conversationId: conversation.id, aiPausedUntil }
   })
 }
+
+/**
+ * The inbound stage's port for a person's reply on the platform: recorded (recordPlatformReply), and its
+ * conversation's hand-back job sent. Without a scheduler, the sweep that runs every minute hands back
+ * (jobs/conversation-resume).
+ */
+export const platformReplies =
+  (db: Database, scheduleResume?: ResumeScheduler): PersonReplies =>
+  async (channel, reply) => {
+    const recorded = await recordPlatformReply(db, channel, reply)
+    if (recorded.stored && recorded.aiPausedUntil)
+      await scheduleResume?.(recorded.conversationId, recorded.aiPausedUntil)
+    return recorded.stored
+  }

@@ -1,6 +1,6 @@
 import type { PgBoss } from 'pg-boss'
 import type { Database } from '~/db/client.server'
-import { jobsIn } from '~/services/messages/ingest/ingest.server'
+import { jobsIn } from '~/db/jobs.server'
 
 /** The queue of knowledge jobs: one per source change or re-fetch (docs/decisions/042). */
 export const KNOWLEDGE_QUEUE = 'knowledge-process'

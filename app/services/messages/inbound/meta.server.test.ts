@@ -16,6 +16,7 @@ import {
   type Pipeline,
   type TestMetaChannel,
 } from '../../../../tests/setup/pipeline'
+import { platformReplies } from '~/services/conversations/platform-reply.server'
 import { receiveMetaWebhook } from './meta.server'
 
 // Meta deliveries handed to the receiving service, answered by this process's reply worker through the Graph fake.
@@ -28,7 +29,13 @@ afterAll(async () => {
 })
 
 const receive = (body: unknown) =>
-  receiveMetaWebhook({ db: p.db, boss: p.boss, body, appId: META_TEST_APP.appId })
+  receiveMetaWebhook({
+    db: p.db,
+    boss: p.boss,
+    body,
+    appId: META_TEST_APP.appId,
+    personReplies: platformReplies(p.db),
+  })
 const person = () => String(randomInt(1_000_000_000, 9_000_000_000))
 let mids = 0
 const mid = () => `m_${Date.now()}_${++mids}`
@@ -365,7 +372,13 @@ describe('replies a person wrote on the platform (echoes)', () => {
     return { calls, scheduleResume }
   }
   const receiveWith = (body: unknown, scheduleResume: (id: string, at: Date) => Promise<void>) =>
-    receiveMetaWebhook({ db: p.db, boss: p.boss, body, appId: META_TEST_APP.appId, scheduleResume })
+    receiveMetaWebhook({
+      db: p.db,
+      boss: p.boss,
+      body,
+      appId: META_TEST_APP.appId,
+      personReplies: platformReplies(p.db, scheduleResume),
+    })
 
   const messengerEcho = (page: TestMetaChannel, psid: string, text: string, appId?: number, id = mid()) => ({
     sender: { id: page.platformChannelId },
@@ -547,7 +560,7 @@ describe('replies a person wrote on the platform (echoes)', () => {
         boss,
         body: pageDelivery({ page, messaging }),
         appId: META_TEST_APP.appId,
-        scheduleResume,
+        personReplies: platformReplies(p.db, scheduleResume),
       })
     // Meta's order puts the echo first; the text is stored and queued all the same (see receiveMetaWebhook).
     const result = await deliver(

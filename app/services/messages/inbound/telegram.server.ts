@@ -1,13 +1,18 @@
 import { eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { channels, type Channel } from '~/db/schema'
-import { telegramUpdateEnvelope, telegramUpdateSchema } from '~/integrations/telegram/update.server'
+import {
+  telegramUpdateEnvelope,
+  telegramUpdateSchema,
+  type TelegramUpdateBody,
+} from '~/integrations/telegram/update.server'
 import { matchesSecretHash } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
 import type { Logger } from '~/utils/logger.server'
 import { recordInboundMessage, recordSkippedEvent, type WebhookSkipReason } from '~/utils/metrics.server'
 import type { Ingest } from '~/services/messages/ingest/batch.server'
-import { ingestInbound, normalizeTelegramUpdate } from '~/services/messages/ingest/ingest.server'
+import { ingestInbound, type NormalizedMessage } from '~/services/messages/ingest/ingest.server'
+import { telegramInbound } from '~/integrations/telegram/inbound.server'
 import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
 import type { WebhookChannels } from './channels.server'
 import { isUuid } from '~/lib/input'
@@ -97,4 +102,13 @@ function skip(update: Record<string, unknown>, reason: WebhookSkipReason, logger
   recordSkippedEvent('telegram', reason)
   logger?.info('webhook events skipped', { events: [{ platform: 'telegram', kind, reason }] })
   return { stored: false }
+}
+
+/** Telegram's normalizer: the update's message (see telegramInbound) on the channel it arrived on. */
+export function normalizeTelegramUpdate(
+  channel: Pick<Channel, 'id' | 'organizationId'>,
+  update: TelegramUpdateBody,
+): NormalizedMessage | undefined {
+  const inbound = telegramInbound(update)
+  return inbound && { ...inbound, organizationId: channel.organizationId, channelId: channel.id }
 }

@@ -5,56 +5,16 @@ import { prepareSql } from '~/db/prepared.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
-import { insertJobs, notifyChannelSql } from 'pg-boss/dist/plans.js'
+import { jobChannelOf, jobInsertSql, jobNowSql, jobTableOf, type JobTable } from '~/db/jobs.server'
 import { burstWaitOf, ingestInbound, type IngestResult, type NormalizedMessage } from './ingest.server'
 import { nextJobId, REPLY_QUEUE, replyWakeupsSql, type ReplyQueue } from './reply-queue.server'
 
-/** Where pg-boss keeps the reply queue's jobs: its schema and the queue's table (read once at start). */
-export type ReplyJobTable = { schema: string; table: string }
+/** Where pg-boss keeps the reply queue's jobs (read once at start). */
+export type ReplyJobTable = JobTable
 
 /** The reply queue's table, from pg-boss's own record of the queue. */
-export async function replyJobTable(boss: Pick<PgBoss, 'getQueue'>, schema: string): Promise<ReplyJobTable> {
-  const queue = await boss.getQueue(REPLY_QUEUE)
-  if (!queue) throw new Error(`The ${REPLY_QUEUE} queue does not exist yet`)
-  return { schema, table: queue.table }
-}
-
-const PG_BOSS_INSERT_HEAD = /^\s*WITH\s+ins\s+AS\s+\(/
-const PG_BOSS_INSERT_JOBS = '$1::text::json'
-const PG_BOSS_INSERT_TAIL =
-  /SELECT\s+id\s+FROM\s+ins\s+WHERE\s+\(SELECT\s+count\(\*\)\s+FROM\s+notified\)\s+>=\s+0\s*$/
-
-/** pg-boss's NOTIFY of a statement that sent a job due now: replaced by the batch's own announcement. */
-const PG_BOSS_NOTIFIED = /notified\s+AS\s+\(\s*SELECT\s+pg_notify\([\s\S]*?LIMIT\s+1\s*\)/
-
-/**
- * pg-boss's own statement for inserting the reply queue's jobs, cut open so that it reads its jobs from the
- * messages inserted by the same statement (docs/decisions/027), and so that its NOTIFY says how many jobs are due
- * and when (replyWakeupsSql, ADR 050) instead of only that one is. pg-boss is pinned to one version (ADR 012); if a
- * new one writes this statement differently, this throws at the first batch (and every test that stores a message
- * fails) instead of inserting jobs wrongly.
- */
-function jobInsertOf({ schema, table }: ReplyJobTable) {
-  const text = insertJobs(schema, { table, name: REPLY_QUEUE, returnId: true, notify: true })
-  const at = text.indexOf(PG_BOSS_INSERT_JOBS)
-  if (
-    !PG_BOSS_INSERT_HEAD.test(text) ||
-    !PG_BOSS_INSERT_TAIL.test(text) ||
-    text.match(new RegExp(PG_BOSS_NOTIFIED, 'g'))?.length !== 1 ||
-    at < 0 ||
-    text.indexOf(PG_BOSS_INSERT_JOBS, at + 1) >= 0 ||
-    /\$[2-9]/.test(text)
-  ) {
-    throw new Error("pg-boss's job insert is not the statement ingestInboundBatch was written for")
-  }
-  const announced = `notified AS (${replyWakeupsSql(notifyChannelSql(schema), 'ins', `${schema}.job_now()`)})`
-  const body = text
-    .replace(PG_BOSS_INSERT_HEAD, '')
-    .replace(PG_BOSS_INSERT_TAIL, '')
-    .replace(PG_BOSS_NOTIFIED, announced)
-  const jobsAt = body.indexOf(PG_BOSS_INSERT_JOBS)
-  return { head: body.slice(0, jobsAt), tail: body.slice(jobsAt + PG_BOSS_INSERT_JOBS.length) }
-}
+export const replyJobTable = (boss: Pick<PgBoss, 'getQueue'>, schema: string) =>
+  jobTableOf(boss, schema, REPLY_QUEUE)
 
 const batchStatements = new WeakMap<Database, Map<string, ReturnType<typeof prepareSql>>>()
 
@@ -73,7 +33,6 @@ function batchStatementFor(db: Database, jobs: ReplyJobTable) {
 
 /** The batch's statement, its values as placeholders (rows, chats, pausedReason). Exported for its plan's test. */
 export function ingestBatchQuery(jobs: ReplyJobTable) {
-  const { head, tail } = jobInsertOf(jobs)
   return sql`
       with input as (
         select * from rows from (
@@ -158,15 +117,17 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
         select distinct on ("channelId", "platformMessageId") *
         from input order by "channelId", "platformMessageId", ord
       ),
-      ins as (${sql.raw(head)}(
-        select json_agg(
-          json_build_object('id', f."jobId", 'singletonKey', msg.conversation_id, 'data',
-            json_build_object('messageId', msg.id), 'startAfter', w.burst_wait::text)
-          order by f.ord)
+      -- The queued messages' reply jobs, with ids taken in arrival order, and the workers told when each is due.
+      ins as (${jobInsertSql(
+        jobs,
+        sql`select f."jobId" as id, jsonb_build_object('messageId', msg.id) as data,
+          msg.conversation_id::text as singleton_key,
+          ${sql.raw(jobNowSql(jobs.schema))} + w.burst_wait * interval '1 second' as start_after
         from msg join first f on f."channelId" = msg.channel_id and f."platformMessageId" = msg.platform_message_id
         join burst_waits w on w.channel_id = msg.channel_id
-        where msg.status = 'queued'
-      )::text::json${sql.raw(tail)}
+        where msg.status = 'queued'`,
+      )}),
+      notified as (${sql.raw(replyWakeupsSql(jobChannelOf(jobs.schema), 'ins', jobNowSql(jobs.schema)))})
       select id, channel_id, platform_message_id, conversation_id from msg
       where (select count(*) from notified) >= 0`
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversations, messages } from '~/db/schema'
 import { messagesOf, startPipeline, textUpdate, type Pipeline } from '../../../../tests/setup/pipeline'
 import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
-import { ingestInbound, normalizeTelegramUpdate, type NormalizedMessage } from './ingest.server'
+import { normalizeTelegramUpdate } from '~/services/messages/inbound/telegram.server'
+import { ingestInbound, type NormalizedMessage } from './ingest.server'
 import { nextJobId, REPLY_QUEUE } from './reply-queue.server'
 
 let p: Pipeline

@@ -1,11 +1,9 @@
-import { SQL, sql, type SQLWrapper } from 'drizzle-orm'
-import { fromDrizzle } from 'pg-boss'
+import { sql, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
-import { rowsOf } from '~/db/rows.server'
-import { agents, channels, conversations, messages, type Channel } from '~/db/schema'
+import { jobsIn } from '~/db/jobs.server'
+import { agents, channels, conversations, messages } from '~/db/schema'
 import { REPLY_FAILURES } from '~/lib/reply-pipeline'
-import type { TelegramUpdateBody, TelegramUser } from '~/integrations/telegram/update.server'
-import { unreadableText, type MessageKind } from '~/lib/conversations'
+import type { InboundMessage } from '~/integrations/inbound-message'
 import {
   REPLY_QUEUE,
   replyJobOptions,
@@ -14,24 +12,8 @@ import {
   type ReplyQueue,
 } from './reply-queue.server'
 
-/** An inbound message as every platform's receiver hands it over, whatever the platform's own shape. */
-export type NormalizedMessage = {
-  organizationId: string
-  channelId: string
-  /** The conversation: Telegram's chat id, Messenger's PSID, WhatsApp's wa_id. */
-  platformChatId: string
-  /** Unique per channel for the platform (Telegram: `<chat id>:<message id>`), so a redelivery is dropped. */
-  platformMessageId: string
-  senderId: string | null
-  senderName: string | null
-  /** The text; for a message that is not text, its label and caption ("[photo] my order"), see unreadableText. */
-  text: string
-  /** Text, or what else the customer sent: the agent answers text, and says once per burst that it reads only text. */
-  kind: MessageKind
-  /** From a person: the agent answers it (queued). False: stored only. */
-  answerable: boolean
-  platformSentAt: Date
-}
+/** An inbound message with the channel it arrived on: what the ingest stage stores. */
+export type NormalizedMessage = InboundMessage & { organizationId: string; channelId: string }
 
 /** What storing one inbound message did: stored now (with its reply job), or dropped as already stored. */
 export type IngestResult = { stored: boolean; messageId?: string }
@@ -123,70 +105,4 @@ export async function upsertConversation(
       burstWaitSeconds: burstWaitOf(conversations.channelId),
     })
   return conversation
-}
-
-/**
- * pg-boss statements that run inside our transaction (its drizzle adapter). Our Database type is generic over the
- * driver, so `execute` answers `unknown` to the compiler: the shapes the two drivers give are checked instead.
- */
-export function jobsIn(tx: Transaction) {
-  return fromDrizzle(
-    {
-      async execute(query: unknown) {
-        if (!(query instanceof SQL)) throw new Error('pg-boss passed a query that is not drizzle SQL')
-        return { rows: rowsOf(await tx.execute(query)) }
-      },
-    },
-    sql,
-  )
-}
-
-function senderName(from: TelegramUser | undefined): string | null {
-  if (!from) return null
-  const full = [from.first_name, from.last_name].filter(Boolean).join(' ')
-  return full || from.username || null
-}
-
-/** What a Telegram message without text carries, by the field that holds it (Bot API's Message object). */
-const TELEGRAM_KINDS: [string, Exclude<MessageKind, 'text'>][] = [
-  ['voice', 'voice'],
-  ['video_note', 'video'],
-  ['photo', 'photo'],
-  ['sticker', 'sticker'],
-  ['animation', 'video'],
-  ['video', 'video'],
-  ['audio', 'audio'],
-  ['document', 'file'],
-  ['location', 'location'],
-  ['venue', 'location'],
-  ['contact', 'contact'],
-]
-
-/**
- * A Telegram update as a NormalizedMessage, or undefined when there is nothing to store: updates other than a
- * new message (edits, channel posts, callbacks, member changes...) and messages from bots. A message without
- * text (a photo, a sticker, a voice note...) is stored with its kind, its label and caption as text, and queued:
- * the agent tells the customer it reads only text.
- */
-export function normalizeTelegramUpdate(
-  channel: Pick<Channel, 'id' | 'organizationId'>,
-  update: TelegramUpdateBody,
-): NormalizedMessage | undefined {
-  const message = update.message
-  if (!message || message.from?.is_bot) return undefined
-  const text = message.text?.trim() ? message.text : undefined
-  const kind =
-    text !== undefined ? 'text' : (TELEGRAM_KINDS.find(([field]) => field in message)?.[1] ?? 'other')
-  return {
-    organizationId: channel.organizationId,
-    channelId: channel.id,
-    platformChatId: String(message.chat.id),
-    platformMessageId: `${message.chat.id}:${message.message_id}`,
-    senderId: message.from ? String(message.from.id) : null,
-    senderName: senderName(message.from),
-    text: kind === 'text' ? (text ?? '') : unreadableText(kind, message.caption),
-    kind,
-    answerable: true,
-    platformSentAt: new Date(message.date * 1000),
-  }
 }

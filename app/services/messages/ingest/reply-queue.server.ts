@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto'
 import type { PgBoss, SendOptions } from 'pg-boss'
-import { notifyChannelSql } from 'pg-boss/dist/plans.js'
+import { jobChannelOf } from '~/db/jobs.server'
 
 /** The queue of reply jobs: one job per inbound text message, ordered per conversation. */
 export const REPLY_QUEUE = 'reply'
@@ -89,7 +89,7 @@ export function readReplyWakeup(payload: string): { ms: number; count: number } 
 
 /** The announcement, in SQL, of `count` jobs due in `ms` milliseconds, on pg-boss's channel for `schema`. */
 export const replyWakeupSql = (schema: string, ms: number, count: number) =>
-  `select pg_notify(${notifyChannelSql(schema)}, '${REPLY_QUEUE}@${Math.round(ms)}:${count}')`
+  `select pg_notify(${jobChannelOf(schema)}, '${REPLY_QUEUE}@${Math.round(ms)}:${count}')`
 
 /**
  * The announcement, in SQL, of the jobs in `inserted` (a relation of pg-boss's job rows with `start_after`): one

@@ -1,0 +1,50 @@
+import type { InboundMessage } from '~/integrations/inbound-message'
+import { unreadableText, type MessageKind } from '~/lib/conversations'
+import type { TelegramUpdateBody, TelegramUser } from './update.server'
+
+// Telegram's Update in our words: the customer's message as the inbound stage takes it.
+
+function senderName(from: TelegramUser | undefined): string | null {
+  if (!from) return null
+  const full = [from.first_name, from.last_name].filter(Boolean).join(' ')
+  return full || from.username || null
+}
+
+/** What a Telegram message without text carries, by the field that holds it (Bot API's Message object). */
+const TELEGRAM_KINDS: [string, Exclude<MessageKind, 'text'>][] = [
+  ['voice', 'voice'],
+  ['video_note', 'video'],
+  ['photo', 'photo'],
+  ['sticker', 'sticker'],
+  ['animation', 'video'],
+  ['video', 'video'],
+  ['audio', 'audio'],
+  ['document', 'file'],
+  ['location', 'location'],
+  ['venue', 'location'],
+  ['contact', 'contact'],
+]
+
+/**
+ * A Telegram update as a NormalizedMessage, or undefined when there is nothing to store: updates other than a
+ * new message (edits, channel posts, callbacks, member changes...) and messages from bots. A message without
+ * text (a photo, a sticker, a voice note...) is stored with its kind, its label and caption as text, and queued:
+ * the agent tells the customer it reads only text.
+ */
+export function telegramInbound(update: TelegramUpdateBody): InboundMessage | undefined {
+  const message = update.message
+  if (!message || message.from?.is_bot) return undefined
+  const text = message.text?.trim() ? message.text : undefined
+  const kind =
+    text !== undefined ? 'text' : (TELEGRAM_KINDS.find(([field]) => field in message)?.[1] ?? 'other')
+  return {
+    platformChatId: String(message.chat.id),
+    platformMessageId: `${message.chat.id}:${message.message_id}`,
+    senderId: message.from ? String(message.from.id) : null,
+    senderName: senderName(message.from),
+    text: kind === 'text' ? (text ?? '') : unreadableText(kind, message.caption),
+    kind,
+    answerable: true,
+    platformSentAt: new Date(message.date * 1000),
+  }
+}
