@@ -42,24 +42,82 @@ const NO_PARENT = {
   group: ['../*'],
   message: 'Import app code as ~/<layer>/…, so the layer rules can see it (docs/decisions/032).',
 }
+const layerPatterns = (forbidden, message) => [
+  NO_ROUTES,
+  NO_PARENT,
+  { group: forbidden.map((name) => `~/${name}/*`), message: `${message} (docs/decisions/032)` },
+  ...(SERVER_ONLY.every((name) => forbidden.includes(name))
+    ? [{ group: ['*.server', '*.server.*'], message: `${message} (docs/decisions/032)` }]
+    : []),
+]
+const restricted = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
 const layerRules = LAYERS.map(([layer, forbidden, message]) => ({
   files: [`app/${layer}/**/*.{ts,tsx}`],
   ignores: ['**/*.test.{ts,tsx}'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          NO_ROUTES,
-          NO_PARENT,
-          { group: forbidden.map((name) => `~/${name}/*`), message: `${message} (docs/decisions/032)` },
-          ...(SERVER_ONLY.every((name) => forbidden.includes(name))
-            ? [{ group: ['*.server', '*.server.*'], message: `${message} (docs/decisions/032)` }]
-            : []),
-        ],
-      },
-    ],
-  },
+  rules: restricted(layerPatterns(forbidden, message)),
+}))
+
+/**
+ * The order of the service domains (docs/decisions/052): each may import only those before it, so no two import
+ * each other. Those above the message pipeline reach it through its port (services/messages/port.server).
+ */
+const DOMAINS = [
+  'organizations',
+  'auth',
+  'knowledge',
+  'agents',
+  'messages',
+  'channels',
+  'conversations',
+  'analytics',
+  'health',
+]
+/** The pipeline's stages: inbound and reply both build on ingest, and neither knows the other. */
+const STAGES = [
+  ['ingest', ['inbound', 'reply']],
+  ['inbound', ['reply']],
+  ['reply', ['inbound']],
+]
+const SERVICES_LAYER = LAYERS.find(([layer]) => layer === 'services')
+const servicePatterns = layerPatterns(SERVICES_LAYER[1], SERVICES_LAYER[2])
+const domainRules = DOMAINS.map((domain, at) => {
+  const above = DOMAINS.slice(at + 1)
+  const patterns = [...servicePatterns]
+  if (above.length > 0) {
+    patterns.push({
+      group: above.map((name) => `~/services/${name}/*`),
+      message: `services/${domain} may import only the domains before it: ${DOMAINS.slice(0, at).join(', ') || 'none'} (docs/decisions/052)`,
+    })
+  }
+  if (at > DOMAINS.indexOf('messages')) {
+    patterns.push({
+      group: STAGES.map(([stage]) => `~/services/messages/${stage}/*`),
+      message: 'Above the pipeline, use its port: ~/services/messages/port.server (docs/decisions/052)',
+    })
+  }
+  return {
+    files: [`app/services/${domain}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: restricted(patterns),
+  }
+})
+const stageRules = STAGES.map(([stage, forbidden]) => ({
+  files: [`app/services/messages/${stage}/**/*.ts`],
+  ignores: ['**/*.test.ts'],
+  rules: restricted([
+    ...servicePatterns,
+    {
+      group: [
+        ...DOMAINS.slice(DOMAINS.indexOf('messages') + 1).map((name) => `~/services/${name}/*`),
+        '~/services/messages/port.server',
+      ],
+      message: `services/messages may import only the domains before it (docs/decisions/052)`,
+    },
+    {
+      group: forbidden.map((name) => `~/services/messages/${name}/*`),
+      message: `The pipeline runs one way: ${stage}/ does not import ${forbidden.join(' or ')}/ (docs/decisions/052)`,
+    },
+  ]),
 }))
 
 export default tseslint.config(
@@ -106,4 +164,6 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  ...domainRules,
+  ...stageRules,
 )

@@ -9,7 +9,7 @@ import { firstMessage } from '~/lib/form-reply'
 import { TRY_QUESTION_LIMIT, tryQuestionSchema } from '~/lib/knowledge-forms'
 import { listKnowledgeSources } from '~/services/knowledge/sources.server'
 import { fieldErrors } from '~/utils/validation'
-import { searchKnowledge } from '~/services/knowledge/search-knowledge.server'
+import { searchKnowledge } from '~/services/agents/knowledge-search.server'
 import { getCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
 

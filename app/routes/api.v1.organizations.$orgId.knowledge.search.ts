@@ -1,6 +1,6 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
-import { searchKnowledge } from '~/services/knowledge/search-knowledge.server'
+import { searchKnowledge } from '~/services/agents/knowledge-search.server'
 
 // A static segment: Remix ranks `knowledge/search` above `knowledge/$sourceId`, so a POST here is a search.
 const route = apiRoute(

@@ -50,6 +50,51 @@ const ALLOWED: [string, string][] = [
   ['app/services/channels/example.server.test.ts', '~/runtime/runtime.server'],
 ]
 
+// The order of the service domains and the pipeline's stages (docs/decisions/052).
+const DOMAIN_REFUSED: [string, string][] = [
+  ['app/services/knowledge/example.server.ts', '~/services/agents/agents.server'],
+  ['app/services/agents/example.server.ts', '~/services/messages/reply/reply.server'],
+  ['app/services/messages/ingest/example.server.ts', '~/services/conversations/takeover.server'],
+  ['app/services/messages/inbound/example.server.ts', '~/services/channels/channels.server'],
+  ['app/services/organizations/example.server.ts', '~/services/auth/users.server'],
+  ['app/services/conversations/example.server.ts', '~/services/messages/reply/senders.server'],
+  ['app/services/messages/ingest/example.server.ts', '~/services/messages/reply/queries.server'],
+  ['app/services/messages/inbound/example.server.ts', '~/services/messages/reply/senders.server'],
+  ['app/services/messages/reply/example.server.ts', '~/services/messages/inbound/meta.server'],
+  ['app/services/messages/reply/example.server.ts', '~/services/messages/port.server'],
+]
+
+const DOMAIN_ALLOWED: [string, string][] = [
+  ['app/services/agents/example.server.ts', '~/services/knowledge/embeddings.server'],
+  ['app/services/conversations/example.server.ts', '~/services/messages/port.server'],
+  ['app/services/messages/inbound/example.server.ts', '~/services/messages/ingest/ingest.server'],
+  ['app/services/messages/reply/example.server.ts', '~/services/agents/run-agent.server'],
+  ['app/services/analytics/example.server.ts', '~/services/organizations/scope.server'],
+  ['app/services/knowledge/example.server.test.ts', '~/services/messages/reply/reply.server'],
+]
+
+describe('the domain order', () => {
+  it.each(DOMAIN_REFUSED)('refuses, in %s, an import of %s', async (file, from) => {
+    const problems = await problemsOf(file, from)
+    expect(problems.length).toBeGreaterThan(0)
+    for (const problem of problems) expect(problem).toMatch(/docs\/decisions\/052/)
+  })
+
+  it.each(DOMAIN_ALLOWED)('allows, in %s, an import of %s', async (file, from) => {
+    expect(await problemsOf(file, from)).toEqual([])
+  })
+
+  // The services layer's own rules still hold in a domain's files.
+  it('keeps the layer rules in a domain and a stage', async () => {
+    expect(await problemsOf('app/services/conversations/example.server.ts', '~/http/api.server')).not.toEqual(
+      [],
+    )
+    expect(
+      await problemsOf('app/services/messages/reply/example.server.ts', '~/jobs/reply.server'),
+    ).not.toEqual([])
+  })
+})
+
 describe('the layer rules', () => {
   it.each(REFUSED)('refuse, in %s, an import of %s', async (file, from) => {
     const problems = await problemsOf(file, from)
@@ -64,6 +109,21 @@ describe('the layer rules', () => {
 
   const violation = path.resolve('app/services/zz-layer-violation.server.ts')
   afterAll(() => rmSync(violation, { force: true }))
+
+  const domainViolation = path.resolve('app/services/knowledge/zz-domain-violation.server.ts')
+  afterAll(() => rmSync(domainViolation, { force: true }))
+
+  it('fail `eslint` on a real file that breaks the domain order', () => {
+    writeFileSync(
+      domainViolation,
+      "import { getAgent } from '~/services/agents/agents.server'\nexport const y = getAgent\n",
+    )
+    const run = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', domainViolation], {
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(1)
+    expect(run.stdout).toContain('services/knowledge may import only the domains before it')
+  })
 
   it('fail `eslint` on a real file that crosses a layer', () => {
     writeFileSync(

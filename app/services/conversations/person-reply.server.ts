@@ -10,9 +10,15 @@ import { CONVERSATION_TEXTS, personReplyWindow, type personReplyResultSchema } f
 import { isUuid } from '~/lib/input'
 import { REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
 import { jobsIn } from '~/db/jobs.server'
-import { REPLY_QUEUE, replyJobOptions, type ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
-import { failureReason } from '~/services/messages/reply/retries.server'
-import { isReplyPlatform, senderFor, type SenderClients } from '~/services/messages/reply/senders.server'
+import {
+  failureReason,
+  isReplyPlatform,
+  REPLY_QUEUE,
+  replyJobOptions,
+  senderFor,
+  type ReplyQueue,
+  type SenderClients,
+} from '~/services/messages/port.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'

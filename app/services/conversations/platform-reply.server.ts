@@ -1,8 +1,7 @@
 import type { Database } from '~/db/client.server'
 import { messages, type Channel } from '~/db/schema'
-import { upsertConversation } from '~/services/messages/ingest/ingest.server'
 import type { PlatformReply } from '~/integrations/inbound-message'
-import type { PersonReplies } from '~/services/messages/inbound/meta.server'
+import { upsertConversation, type PersonReplies } from '~/services/messages/port.server'
 import { pauseForPersonReply, type ResumeScheduler } from './takeover.server'
 
 // A person's reply written on the platform itself (the Page inbox, Meta Business Suite, the WhatsApp Business

@@ -18,7 +18,7 @@ import { searchWithVectors } from './fused-search.server'
 import type { KnowledgeJobData } from './knowledge-queue.server'
 import { processKnowledgeSource } from './process-source.server'
 import { searchPassages } from './search.server'
-import { searchKnowledge } from './search-knowledge.server'
+import { searchKnowledge } from '~/services/agents/knowledge-search.server'
 import { rankByVector } from './vector-search.server'
 import {
   createKnowledgeSource,

@@ -1,8 +1,8 @@
 import type { KnowledgeHit } from '~/lib/knowledge'
-import { getAgent } from '~/services/agents/agents.server'
+import { getAgent } from './agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
-import type { KnowledgeEmbeddings } from './embeddings.server'
-import { searchWithVectors } from './fused-search.server'
+import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
+import { searchWithVectors } from '~/services/knowledge/fused-search.server'
 
 /**
  * Retrieval for the "Try a question" box and the API's search: the organization's passages, or those an agent
