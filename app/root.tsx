@@ -6,8 +6,8 @@ import type { LinksFunction, MetaFunction } from '@remix-run/node'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from '@remix-run/react'
 import type { ReactNode } from 'react'
 import { ErrorFallback } from '~/components/error-fallback'
-import { useNonce, useStyleNonce } from '~/lib/content-security-policy'
-import { PRODUCT_NAME, TOAST_AUTO_CLOSE_MS, TOAST_LIMIT, TOAST_WIDTH_PX } from '~/lib/constants'
+import { useNonce, useStyleNonce } from './lib/shared/content-security-policy'
+import { PRODUCT_NAME, TOAST_AUTO_CLOSE_MS, TOAST_LIMIT, TOAST_WIDTH_PX } from './lib/shared/constants'
 import { cssVariablesResolver, theme } from '~/theme'
 
 export const links: LinksFunction = () => [

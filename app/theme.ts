@@ -1,5 +1,5 @@
 import { createTheme, DEFAULT_THEME, type CSSVariablesResolver } from '@mantine/core'
-import { TOOLTIP_DELAY_MS } from '~/lib/constants'
+import { TOOLTIP_DELAY_MS } from './lib/shared/constants'
 
 export const theme = createTheme({
   primaryColor: 'indigo',

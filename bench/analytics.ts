@@ -30,7 +30,7 @@ import { drizzle } from 'drizzle-orm/node-postgres'
 import type pg from 'pg'
 import { openDatabase, type Database } from '../app/db/client.server'
 import * as schema from '../app/db/schema'
-import { ANALYTICS_ROLLUP, presetPeriod } from '../app/lib/analytics'
+import { ANALYTICS_ROLLUP, presetPeriod } from '../app/lib/analytics/analytics'
 import { getAnalytics } from '../app/services/analytics/analytics.server'
 import {
   needingAttention,

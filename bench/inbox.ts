@@ -47,7 +47,7 @@ import {
   CONVERSATION_PAGE_SIZE,
   CONVERSATION_STATES,
   type ConversationFilters,
-} from '../app/lib/conversations'
+} from '../app/lib/conversations/conversations'
 import { getConversation, listConversations } from '../app/services/conversations/inbox.server'
 import { requireOrganizationScope } from '../app/services/organizations/scope.server'
 import { finishBench, runBench } from './report'

@@ -29,7 +29,7 @@ import { replaceSourcePassages } from '../app/services/knowledge/index-passages.
 import { searchPassages, searchStatement } from '../app/services/knowledge/search.server'
 import { searchWithVectors } from '../app/services/knowledge/fused-search.server'
 import { createEmbeddingClient } from '../app/integrations/llm/embeddings.server'
-import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '../app/lib/knowledge'
+import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '../app/lib/knowledge/knowledge'
 import { createLogger } from '../app/utils/logger.server'
 import { fakeEmbedding, startEmbeddingFake } from '../tests/fakes/embedding-server'
 import { rowsOf } from '../app/db/rows.server'

@@ -20,7 +20,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
-import { REQUEST_BODY_LIMITS } from '../app/lib/constants'
+import { REQUEST_BODY_LIMITS } from '../app/lib/shared/constants'
 
 const BASE = new URL(process.env.FUZZ_BASE_URL ?? 'http://127.0.0.1:3930')
 const REQUESTS = positiveInt(process.env.FUZZ_REQUESTS, 1200)
@@ -33,7 +33,7 @@ const EMULATOR = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'
 const TIMEOUT_MS = 30_000
 const API_PREFIX = '/api/v1'
 const BODY_LIMIT = REQUEST_BODY_LIMITS.default
-/** Platform names the API knows (app/lib/channels.ts), for {platform}. */
+/** Platform names the API knows (app/lib/channels/channels.ts), for {platform}. */
 const PLATFORMS = ['telegram', 'facebook', 'whatsapp', 'instagram', 'tiktok']
 /** 5xx answers that mean "a platform we cannot reach" or "not configured here", not a bug. */
 const UPSTREAM_CODES = new Set(['UPSTREAM_ERROR', 'NOT_CONFIGURED'])

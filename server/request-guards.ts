@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
-import { REQUEST_BODY_LIMITS } from '../app/lib/constants'
+import { REQUEST_BODY_LIMITS } from '../app/lib/shared/constants'
 
 /**
  * What the HTTP entry checks before Remix or a route sees a request (docs/decisions/028): the body's size, read

@@ -18,15 +18,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agent-schemas'
-import { BEHAVIOUR_TEXTS, EXISTING_AGENT_BEHAVIOUR, type OfficeHours } from '~/lib/agent-behaviour'
+import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agents/schemas'
+import { BEHAVIOUR_TEXTS, EXISTING_AGENT_BEHAVIOUR, type OfficeHours } from '~/lib/agents/behaviour'
 import {
   CONVERSATION_STATES,
   MESSAGE_DIRECTIONS,
   MESSAGE_KINDS,
   MESSAGE_STATUSES,
   OUTBOUND_MESSAGE_STATUSES,
-} from '~/lib/conversations'
+} from '~/lib/conversations/conversations'
 import {
   AGENT_KNOWLEDGE_DEFAULTS,
   AGENT_KNOWLEDGE_MODES,
@@ -34,10 +34,15 @@ import {
   KNOWLEDGE_SOURCE_KINDS,
   KNOWLEDGE_STATUSES,
   type UsedPassage,
-} from '~/lib/knowledge'
-import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES, type ChannelMetadata } from '~/lib/channels'
-import { CHANNEL_HEALTH_PROBLEMS } from '~/lib/channel-health'
-import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+} from '~/lib/knowledge/knowledge'
+import {
+  CHANNEL_STATUSES,
+  CHANNEL_TYPES,
+  PLATFORM_NAMES,
+  type ChannelMetadata,
+} from '~/lib/channels/channels'
+import { CHANNEL_HEALTH_PROBLEMS } from '~/lib/channels/health'
+import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organizations/schemas'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
@@ -538,7 +543,7 @@ export const analyticsReasonBuckets = pgTable(
 )
 
 /**
- * Conversations started per channel and local hour, by their first-response time's bin (a histogram: lib/analytics
+ * Conversations started per channel and local hour, by their first-response time's bin (a histogram: lib/analytics/analytics
  * RESPONSE_BINS; -1: not answered yet), from which the dashboard's median and 90th percentile are read.
  */
 export const analyticsResponseBuckets = pgTable(

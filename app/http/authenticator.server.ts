@@ -1,6 +1,6 @@
 import { Authenticator } from 'remix-auth'
 import { Strategy } from 'remix-auth/strategy'
-import { googleSignInSchema, signInSchema, signUpSchema } from '~/lib/auth-schemas'
+import { googleSignInSchema, signInSchema, signUpSchema } from '~/lib/auth/schemas'
 import {
   signInWithEmail,
   signInWithIdToken,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
+import { META_MESSAGE_ORIGINS } from '~/lib/channels/facebook'
 import type { Config } from '~/runtime/config.server'
 
 /**

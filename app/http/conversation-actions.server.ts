@@ -1,6 +1,6 @@
 import { data } from '@remix-run/node'
 import type { z } from 'zod'
-import { firstMessage } from '~/lib/form-reply'
+import { firstMessage } from '~/lib/shared/form-reply'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { attemptInScope, getCurrentScope } from './organization.server'
 

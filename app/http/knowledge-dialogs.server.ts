@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { SubmissionResult } from '@conform-to/react'
-import { replyRefused } from '~/lib/form-reply'
-import { KNOWLEDGE_LIMITS } from '~/lib/knowledge'
+import { replyRefused } from '~/lib/shared/form-reply'
+import { KNOWLEDGE_LIMITS } from '~/lib/knowledge/knowledge'
 import {
   FILE_TOO_LARGE_MESSAGE,
   knowledgeChangesOf,
@@ -9,7 +9,7 @@ import {
   knowledgeEditSchema,
   knowledgeUploadSchema,
   type KnowledgeFieldKind,
-} from '~/lib/knowledge-forms'
+} from '~/lib/knowledge/forms'
 import { createKnowledgeSource, updateKnowledgeSource } from '~/services/knowledge/sources.server'
 import { ERROR_STATUS, isAppError } from '~/utils/errors'
 import { knowledgeDeps } from './knowledge.server'

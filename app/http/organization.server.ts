@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import { z } from 'zod'
-import { firstMessage } from '~/lib/form-reply'
+import { firstMessage } from '~/lib/shared/form-reply'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope, type OrganizationScope } from '~/services/organizations/scope.server'
 import { requireSignedIn } from '~/http/auth.server'

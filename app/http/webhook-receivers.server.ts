@@ -4,7 +4,7 @@ import {
   matchesVerifyToken,
   verifyMetaSignature,
 } from '~/integrations/meta/signature.server'
-import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/reply-pipeline'
+import { WEBHOOK_MAX_BODY_BYTES } from '~/lib/conversations/reply-pipeline'
 import { metaWebhookPlatform } from '~/integrations/meta/webhook-payload.server'
 import { META_WEBHOOK_TEXTS, receiveMetaWebhook } from '~/services/messages/inbound/meta.server'
 import { platformReplies } from '~/services/conversations/platform-reply.server'

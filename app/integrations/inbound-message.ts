@@ -1,4 +1,4 @@
-import type { MessageKind } from '~/lib/conversations'
+import type { MessageKind } from '~/lib/conversations/conversations'
 
 /**
  * A customer's message as every platform's translation hands it to the inbound stage, whatever the platform's own

@@ -6,7 +6,7 @@ import { KNOWLEDGE_QUEUE } from '~/services/knowledge/knowledge-queue.server'
 import { REPLY_QUEUE } from '~/services/messages/ingest/reply-queue.server'
 import type { Logger } from '~/utils/logger.server'
 import { replyWakeupsOf, routeReplyWakeups } from './reply-wakeups.server'
-import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channel-health'
+import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channels/health'
 
 /**
  * The reply queue. `key_strict_fifo` with the conversation id as `singletonKey`: one job of a conversation at a

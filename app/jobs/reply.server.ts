@@ -1,6 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss'
 import { z } from 'zod'
-import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/reply-pipeline'
+import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/conversations/reply-pipeline'
 import { nameMessengerCustomer, type CustomerNameDeps } from '~/services/conversations/customer-name.server'
 import { inboundOf, replyWithContext, type ReplyDeps } from '~/services/messages/reply/reply.server'
 import { loadReplyContext, markReplyFailed } from '~/services/messages/reply/queries.server'

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { useActionData } from '@remix-run/react'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
-import { assignAgentSchema } from '~/components/channels/schemas'
+import { assignAgentSchema } from '~/lib/channels/schemas'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import { assignAgent } from '~/services/channels/channels.server'
 
 /** The "Agent Enabled" switch of the Channel Details dialog: the assignment again, switched on or off. */

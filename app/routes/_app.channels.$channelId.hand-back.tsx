@@ -3,7 +3,7 @@ import { useActionData } from '@remix-run/react'
 import { z } from 'zod'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { autoResumeMinutesSchema } from '~/lib/conversations'
+import { autoResumeMinutesSchema } from '~/lib/conversations/conversations'
 import { updateChannel } from '~/services/channels/channels.server'
 
 // A form field is text: a number of it, an empty one left for the schema to refuse.

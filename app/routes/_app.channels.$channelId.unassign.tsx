@@ -3,7 +3,7 @@ import { useActionData } from '@remix-run/react'
 import { z } from 'zod'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import { removeAgent } from '~/services/channels/channels.server'
 
 /** The Remove button of the Channel Details dialog (the channel is the URL's: the form sends nothing). */

@@ -4,7 +4,7 @@ import { ConversationAnswer } from '~/components/conversations/conversation-answ
 import { conversationAction } from '~/http/conversation-actions.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { conversationDeps } from '~/runtime/channel-deps.server'
-import { pauseSchema } from '~/lib/conversations'
+import { pauseSchema } from '~/lib/conversations/conversations'
 import { pauseConversation } from '~/services/conversations/takeover.server'
 
 /** "Pause AI": until resumed, or for the minutes given. */

@@ -4,7 +4,7 @@ import { ConversationAnswer } from '~/components/conversations/conversation-answ
 import { conversationAction } from '~/http/conversation-actions.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { conversationDeps } from '~/runtime/channel-deps.server'
-import { composerSchema } from '~/lib/conversations'
+import { composerSchema } from '~/lib/conversations/conversations'
 import { sendPersonReply } from '~/services/conversations/person-reply.server'
 
 /** The composer: a person's reply, sent once per idempotency key. */

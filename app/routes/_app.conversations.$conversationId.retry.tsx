@@ -5,7 +5,7 @@ import { ConversationAnswer } from '~/components/conversations/conversation-answ
 import { conversationAction } from '~/http/conversation-actions.server'
 import { getRuntime } from '~/runtime/runtime.server'
 import { conversationDeps } from '~/runtime/channel-deps.server'
-import { idSchema } from '~/lib/input'
+import { idSchema } from '~/lib/shared/input'
 import { retryMessage } from '~/services/conversations/person-reply.server'
 
 const retrySchema = z.object({ messageId: idSchema })

@@ -4,8 +4,12 @@ import { Paper, Text } from '@mantine/core'
 import { isRouteErrorResponse, useLoaderData, useOutlet, useRouteError } from '@remix-run/react'
 import { ConversationView } from '~/components/conversations/conversation-view'
 import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
-import { PRODUCT_NAME } from '~/lib/constants'
-import { MAX_SHOWN_MESSAGES, MESSAGE_PAGE_SIZE, personReplyAvailability } from '~/lib/conversations'
+import { PRODUCT_NAME } from '~/lib/shared/constants'
+import {
+  MAX_SHOWN_MESSAGES,
+  MESSAGE_PAGE_SIZE,
+  personReplyAvailability,
+} from '~/lib/conversations/conversations'
 import { getCurrentScope } from '~/http/organization.server'
 import { getConversation } from '~/services/conversations/inbox.server'
 import { isAppError } from '~/utils/errors'

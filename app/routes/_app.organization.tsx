@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { FormError } from '~/components/auth/form-error'
 import { CreateOrganizationForm } from '~/components/organizations/create-organization-form'
 import { PageHeader } from '~/components/layout/page-header'
-import { PRODUCT_NAME } from '~/lib/constants'
+import { PRODUCT_NAME } from '~/lib/shared/constants'
 import {
   CONFIRM_EMAIL_INTENT,
   EmailConfirmationNotice,
@@ -17,9 +17,9 @@ import {
   answerInvitationSchema,
   CONFIRMATION_NOT_SENT,
   createOrganizationSchema,
-} from '~/lib/organization-schemas'
-import { safeRedirectPath } from '~/lib/safe-redirect'
-import { authErrorMessage } from '~/lib/auth-errors'
+} from '~/lib/organizations/schemas'
+import { safeRedirectPath } from '~/lib/shared/safe-redirect'
+import { authErrorMessage } from '~/lib/auth/errors'
 import { consumeAccountAttempt } from '~/http/rate-limit.server'
 import {
   acceptInvitation,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memberships } from '~/db/schema'
 import { commitSessionCookie } from '~/http/auth.server'
-import { ANALYTICS_TEXTS } from '~/lib/analytics'
+import { ANALYTICS_TEXTS } from '~/lib/analytics/analytics'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { createSession } from '~/services/auth/sessions.server'

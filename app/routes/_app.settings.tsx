@@ -10,10 +10,10 @@ import {
   OrganizationTimeZoneForm,
   TIME_ZONE_INTENT,
 } from '~/components/organizations/organization-time-zone-form'
-import { timeZoneList } from '~/lib/agent-behaviour-form'
-import { ANALYTICS_TEXTS, organizationTimeZoneSchema } from '~/lib/analytics'
-import { PRODUCT_NAME } from '~/lib/constants'
-import { invitationMessage, inviteMemberSchema } from '~/lib/organization-schemas'
+import { timeZoneList } from '~/lib/agents/behaviour-form'
+import { ANALYTICS_TEXTS, organizationTimeZoneSchema } from '~/lib/analytics/analytics'
+import { PRODUCT_NAME } from '~/lib/shared/constants'
+import { invitationMessage, inviteMemberSchema } from '~/lib/organizations/schemas'
 import { inviteMember, listInvitations, revokeInvitation } from '~/services/organizations/invitations.server'
 import {
   getOrganization,

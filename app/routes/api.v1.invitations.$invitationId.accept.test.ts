@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { awaitingEmailText } from '~/lib/organization-schemas'
+import { awaitingEmailText } from '~/lib/organizations/schemas'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { CONFIRM_EMAIL_FIRST, inviteMember } from '~/services/organizations/invitations.server'

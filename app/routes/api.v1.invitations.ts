@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { awaitingEmailText } from '~/lib/organization-schemas'
+import { awaitingEmailText } from '~/lib/organizations/schemas'
 import { listMyInvitations } from '~/services/organizations/invitations.server'
 import { apiRoute, handle } from '~/http/api.server'
 

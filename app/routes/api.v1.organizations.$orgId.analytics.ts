@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { defaultDashboardRange } from '~/lib/dashboard-query'
+import { defaultDashboardRange } from '~/lib/analytics/dashboard-query'
 import { getOrganization } from '~/services/organizations/organizations.server'
 import { getAnalytics } from '~/services/analytics/analytics.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'

@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import { assignAgent, removeAgent, toChannelView } from '~/services/channels/channels.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
 

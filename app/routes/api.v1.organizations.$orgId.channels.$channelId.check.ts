@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { HEALTH_TEXTS } from '~/lib/channel-health'
+import { HEALTH_TEXTS } from '~/lib/channels/health'
 import { healthCheckDeps } from '~/runtime/channel-deps.server'
 import { checkChannelHealth } from '~/services/channels/health-check.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'

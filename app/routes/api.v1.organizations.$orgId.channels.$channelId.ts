@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import { getChannel, toChannelView, updateChannel } from '~/services/channels/channels.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import { setChannelWebhook } from '~/services/channels/webhook.server'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ChannelHealth } from '~/lib/channel-health'
+import type { ChannelHealth } from '~/lib/channels/health'
 import { platformDeps } from '~/runtime/channel-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'

@@ -1,5 +1,5 @@
 import { endpoints } from '~/lib/api/endpoints'
-import { CONVERSATION_TEXTS } from '~/lib/conversations'
+import { CONVERSATION_TEXTS } from '~/lib/conversations/conversations'
 import { resumeConversation } from '~/services/conversations/takeover.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
 

@@ -1,7 +1,7 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { inviteMember, listInvitations } from '~/services/organizations/invitations.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
-import { invitationMessage } from '~/lib/organization-schemas'
+import { invitationMessage } from '~/lib/organizations/schemas'
 
 const route = apiRoute(
   handle(endpoints.listInvitations, async ({ caller, params }) => ({

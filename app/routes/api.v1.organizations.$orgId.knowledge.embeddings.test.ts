@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { knowledgePassages } from '~/db/schema'
-import type { KnowledgeHit } from '~/lib/knowledge'
+import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { createOrganization } from '~/services/organizations/organizations.server'

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { knowledgeSources } from '~/db/schema'
-import { INVALID_ID_MESSAGE } from '~/lib/input'
+import { INVALID_ID_MESSAGE } from '~/lib/shared/input'
 import {
   KNOWLEDGE_LIMITS,
   UNSUPPORTED_FILE_MESSAGE,
   URL_CREDENTIALS_MESSAGE,
   type KnowledgeHit,
-} from '~/lib/knowledge'
-import { FILE_REQUIRED_MESSAGE, FILE_TOO_LARGE_MESSAGE } from '~/lib/knowledge-forms'
+} from '~/lib/knowledge/knowledge'
+import { FILE_REQUIRED_MESSAGE, FILE_TOO_LARGE_MESSAGE } from '~/lib/knowledge/forms'
 import type { Runtime } from '~/runtime/runtime.server'
 import { updateAgent } from '~/services/agents/agents.server'
 import { userForToken } from '~/services/auth/profile.server'

@@ -1,7 +1,7 @@
 import { endpoints } from '~/lib/api/endpoints'
 import { addMember } from '~/services/organizations/organizations.server'
 import { apiRoute, handle, scopeOf } from '~/http/api.server'
-import { invitationMessage } from '~/lib/organization-schemas'
+import { invitationMessage } from '~/lib/organizations/schemas'
 
 /** The spec's "add member" call: since membership needs consent, it invites the user, who then accepts. */
 const route = apiRoute(

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { eventStream } from '~/http/event-stream.server'
 import { getCurrentScope } from '~/http/organization.server'
-import { INBOX_LIVE } from '~/lib/conversations'
+import { INBOX_LIVE } from '~/lib/conversations/conversations'
 import { getRuntime } from '~/runtime/runtime.server'
 
 /**

@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { DEFAULT_MODEL_PRICES, modelPricesSchema } from '~/lib/analytics'
-import type { TelegramUpdates } from '~/lib/channels'
-import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
+import { DEFAULT_MODEL_PRICES, modelPricesSchema } from '~/lib/analytics/analytics'
+import type { TelegramUpdates } from '~/lib/channels/channels'
+import { META_MESSAGE_ORIGINS } from '~/lib/channels/facebook'
 import {
   DEFAULT_CONVERSATION_WINDOW,
   DEFAULT_REPLY_QUEUE_HIGH_WATER,
   DEFAULT_REPLY_WORKER_CONCURRENCY,
   MAX_REPLY_WORKER_CONCURRENCY,
-} from '~/lib/reply-pipeline'
-import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channel-health'
-import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '~/lib/knowledge'
+} from '~/lib/conversations/reply-pipeline'
+import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channels/health'
+import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '~/lib/knowledge/knowledge'
 import { LOG_LEVELS } from '~/utils/logger.server'
 import { isPublicHttpsUrl } from '~/utils/public-url.server'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
-import { AGENT_KNOWLEDGE_DEFAULTS, NO_ANSWER } from '../../app/lib/knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS, NO_ANSWER } from '../../app/lib/knowledge/knowledge'
 import { createAgent as postAgentForm } from './channel-helpers'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 

@@ -1,4 +1,4 @@
-import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '../../app/lib/agent-behaviour'
+import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '../../app/lib/agents/behaviour'
 import { expect, test } from './helpers'
 import { apiUser, createOrg, type ApiUser } from './api-client'
 

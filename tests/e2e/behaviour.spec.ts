@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
-import { BEHAVIOUR_TEXTS } from '../../app/lib/agent-behaviour'
+import { BEHAVIOUR_TEXTS } from '../../app/lib/agents/behaviour'
 import { createAgent as postAgentForm } from './channel-helpers'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 

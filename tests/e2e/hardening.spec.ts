@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { NUL_MESSAGE } from '../../app/lib/input'
+import { NUL_MESSAGE } from '../../app/lib/shared/input'
 import { apiUser, createOrg } from './api-client'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 import { chunk, connect, startOwnServer, type OwnServer } from './raw-http'

@@ -7,7 +7,7 @@ import {
   type GraphFakeState,
   type SentMessage,
 } from '../fakes/graph-server'
-import { FACEBOOK_PERMISSIONS } from '../../app/lib/facebook'
+import { FACEBOOK_PERMISSIONS } from '../../app/lib/channels/facebook'
 import { E2E_META_APP } from './meta-app'
 
 /**

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { CURRENT_ORGANIZATION_STORAGE_KEY } from '../../app/lib/constants'
+import { CURRENT_ORGANIZATION_STORAGE_KEY } from '../../app/lib/shared/constants'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 const switcher = (page: Page) => page.getByTestId('sidebar').getByRole('link', { name: /organization/i })

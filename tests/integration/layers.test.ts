@@ -28,7 +28,7 @@ const REFUSED: [string, string][] = [
   ['app/components/agents/example.tsx', '~/utils/crypto.server'],
   ['app/components/agents/example.tsx', '~/services/agents/agents.server'],
   ['app/lib/example.ts', '~/db/schema'],
-  ['app/utils/example.ts', '~/lib/constants'],
+  ['app/utils/example.ts', '~/lib/shared/constants'],
   ['app/utils/example.ts', '~/runtime/config.server'],
   ['app/db/example.ts', '~/services/agents/agents.server'],
   ['app/jobs/example.server.ts', '~/http/api.server'],
@@ -43,7 +43,7 @@ const ALLOWED: [string, string][] = [
   ['app/routes/_app.example.tsx', '~/http/organization.server'],
   ['app/services/channels/example.server.ts', '~/db/schema'],
   ['app/services/channels/example.server.ts', '~/integrations/telegram/bot-api.server'],
-  ['app/components/agents/example.tsx', '~/lib/constants'],
+  ['app/components/agents/example.tsx', '~/lib/shared/constants'],
   ['app/runtime/example.server.ts', '~/services/agents/agents.server'],
   ['app/lib/example.ts', '~/utils/errors'],
   // Tests wire the layers together on purpose.

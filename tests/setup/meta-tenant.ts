@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { createGraphClient } from '~/integrations/meta/graph.server'
-import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
+import { FACEBOOK_PERMISSIONS } from '~/lib/channels/facebook'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import type { PlatformDeps } from '~/services/channels/platform-deps.server'
 import type { GraphFake } from '../fakes/graph-server'

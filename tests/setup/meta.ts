@@ -1,4 +1,4 @@
-import { META_MESSAGE_ORIGINS } from '~/lib/facebook'
+import { META_MESSAGE_ORIGINS } from '~/lib/channels/facebook'
 import type { Config } from '~/runtime/config.server'
 
 /** The `meta` configuration of a Meta app (id and secret) whose Graph API is the fake at `graphRoot`. */

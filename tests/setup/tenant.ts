@@ -1,6 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
-import type { AgentBehaviour } from '~/lib/agent-behaviour'
-import { createAgentSchema } from '~/lib/agent-schemas'
+import type { AgentBehaviour } from '~/lib/agents/behaviour'
+import { createAgentSchema } from '~/lib/agents/schemas'
 import { createAgent } from '~/services/agents/agents.server'
 import { insertChannel } from '~/services/channels/channels.server'
 import {

@@ -22,8 +22,8 @@ import {
   WEEKDAYS,
   WEEKDAY_LABELS,
   type Weekday,
-} from '~/lib/agent-behaviour'
-import { BEHAVIOUR_FORM_MARKER, DEFAULT_TIME_ZONE } from '~/lib/agent-behaviour-form'
+} from '~/lib/agents/behaviour'
+import { BEHAVIOUR_FORM_MARKER, DEFAULT_TIME_ZONE } from '~/lib/agents/behaviour-form'
 import classes from './agents.module.css'
 
 /** The Behaviour tab's values as the form holds them (office hours with their on/off switch). */

@@ -3,7 +3,7 @@ import { IconDots, IconEye, IconFlask, IconPencil, IconTrash } from '@tabler/ico
 import { Link } from '@remix-run/react'
 import { useId } from 'react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { creativityPercent } from '~/lib/agent-schemas'
+import { creativityPercent } from '~/lib/agents/schemas'
 import { MODEL_SHORT_LABELS, StatusDot } from './agent-status'
 import classes from './agents.module.css'
 import { agentPath } from './paths'

@@ -8,7 +8,7 @@ import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH } from './paths'
 import type { AgentItem } from './types'
-import { ignoreInterruption } from '~/lib/navigation'
+import { ignoreInterruption } from '~/lib/shared/navigation'
 
 /** The content of the Delete Agent dialog: deleting archives the agent. */
 export function AgentDeletePanel({

@@ -1,16 +1,16 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconFlask, IconPencil } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
-import { OUT_OF_HOURS_MODE_LABELS } from '~/lib/agent-behaviour'
-import { MODEL_TYPE_LABELS, creativityLabel, creativityPercent } from '~/lib/agent-schemas'
-import { scheduleLines } from '~/lib/office-hours-summary'
+import { OUT_OF_HOURS_MODE_LABELS } from '~/lib/agents/behaviour'
+import { MODEL_TYPE_LABELS, creativityLabel, creativityPercent } from '~/lib/agents/schemas'
+import { scheduleLines } from '~/lib/agents/office-hours-summary'
 import { StatusBadge } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from '~/components/date-time'
 import { agentPath } from './paths'
 import type { AgentItem, KnowledgeSourceOption } from './types'
-import { relevancePercent } from '~/lib/agent-knowledge'
-import { AGENT_KNOWLEDGE_MODE_LABELS, KNOWLEDGE_SOURCE_KIND_LABELS } from '~/lib/knowledge'
+import { relevancePercent } from '~/lib/agents/knowledge'
+import { AGENT_KNOWLEDGE_MODE_LABELS, KNOWLEDGE_SOURCE_KIND_LABELS } from '~/lib/knowledge/knowledge'
 
 const orDefault = (value: number | null) => (value === null ? 'Provider default' : String(value))
 

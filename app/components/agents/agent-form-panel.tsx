@@ -7,7 +7,7 @@ import { AgentForm } from './agent-form'
 import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH } from './paths'
 import type { AgentItem, KnowledgeSourceOption } from './types'
-import { ignoreInterruption } from '~/lib/navigation'
+import { ignoreInterruption } from '~/lib/shared/navigation'
 
 /** What the create and update actions answer: the form's result, the saved agent, or why it was not saved. */
 type SaveAnswer = { result: SubmissionResult<string[]>; saved: { id: string } | null; error: string | null }

@@ -41,11 +41,11 @@ import {
   creativityLabel,
   creativityPercent,
   updateAgentSchema,
-} from '~/lib/agent-schemas'
-import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '~/lib/agent-behaviour'
+} from '~/lib/agents/schemas'
+import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '~/lib/agents/behaviour'
 import { BehaviourFields, type BehaviourFormValues } from './agent-behaviour-fields'
 import { KnowledgeFields, type KnowledgeFormValues } from './agent-knowledge-fields'
-import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { AGENTS_PATH } from './paths'

@@ -20,14 +20,14 @@ import {
   KNOWLEDGE_RELEVANCE_STEP,
   MAX_KNOWLEDGE_NO_ANSWER_LENGTH,
   relevancePercent,
-} from '~/lib/agent-knowledge'
+} from '~/lib/agents/knowledge'
 import {
   AGENT_KNOWLEDGE_MODES,
   AGENT_KNOWLEDGE_MODE_LABELS,
   KNOWLEDGE_LIMITS,
   KNOWLEDGE_SOURCE_KIND_LABELS,
   type AgentKnowledgeMode,
-} from '~/lib/knowledge'
+} from '~/lib/knowledge/knowledge'
 import { BehaviourGroup } from './agent-behaviour-fields'
 import classes from './agents.module.css'
 import { KNOWLEDGE_PATH } from './paths'

@@ -1,5 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core'
-import type { AgentStatus, ModelType } from '~/lib/agent-schemas'
+import type { AgentStatus, ModelType } from '~/lib/agents/schemas'
 import classes from './agents.module.css'
 
 export const STATUS_LABELS: Record<AgentStatus, string> = {

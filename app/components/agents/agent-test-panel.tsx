@@ -12,13 +12,13 @@ import {
   TEST_MESSAGE_REQUIRED,
   creativityPercent,
   runAgentSchema,
-} from '~/lib/agent-schemas'
+} from '~/lib/agents/schemas'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from '~/components/date-time'
 import { AGENT_TEXTS } from './texts'
 import type { AgentItem } from './types'
-import { relevancePercent } from '~/lib/agent-knowledge'
+import { relevancePercent } from '~/lib/agents/knowledge'
 
 /** The Agent run result of the spec (section 3), as the Test Agent dialog shows it. */
 type AgentRunView = {

@@ -1,7 +1,7 @@
-import type { AgentBehaviour } from '~/lib/agent-behaviour'
-import type { AgentKnowledge } from '~/lib/agent-knowledge'
-import type { KnowledgeSourceKind, KnowledgeStatus } from '~/lib/knowledge'
-import type { AgentStatus, ModelType } from '~/lib/agent-schemas'
+import type { AgentBehaviour } from '~/lib/agents/behaviour'
+import type { AgentKnowledge } from '~/lib/agents/knowledge'
+import type { KnowledgeSourceKind, KnowledgeStatus } from '~/lib/knowledge/knowledge'
+import type { AgentStatus, ModelType } from '~/lib/agents/schemas'
 
 /** What the Agents screen shows of an agent (the loaders' AgentView, as the browser receives it). */
 export type AgentItem = AgentBehaviour &

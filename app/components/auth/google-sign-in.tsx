@@ -3,7 +3,7 @@ import { IconBrandGoogle } from '@tabler/icons-react'
 import { useFetcher } from '@remix-run/react'
 import { useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
-import { authErrorMessage } from '~/lib/auth-errors'
+import { authErrorMessage } from '~/lib/auth/errors'
 import { FormError } from './form-error'
 import type { FirebaseClientConfig, LoginActionData } from './types'
 

@@ -1,6 +1,6 @@
 import { List, ThemeIcon, VisuallyHidden } from '@mantine/core'
 import { IconCheck, IconX } from '@tabler/icons-react'
-import { PASSWORD_RULES } from '~/lib/password-rules'
+import { PASSWORD_RULES } from '~/lib/auth/password-rules'
 
 export function PasswordChecklist({ password }: { password: string }) {
   return (

@@ -1,10 +1,10 @@
 import type { z } from 'zod'
-import type { resetSchema } from '~/lib/auth-schemas'
+import type { resetSchema } from '~/lib/auth/schemas'
 import { Alert, Button, Group, Text } from '@mantine/core'
 import { Link, useNavigate } from '@remix-run/react'
 import { useEffect, useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
-import { RESET_SUCCESS_RETURN_MS } from '~/lib/constants'
+import { RESET_SUCCESS_RETURN_MS } from '~/lib/shared/constants'
 import { EmailField, LoginForm, useLoginForm, type LoginFormProps } from './login-form'
 
 export function ResetForm({ actionData, modeLink }: Omit<LoginFormProps, 'redirectTo'>) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { signInSchema } from '~/lib/auth-schemas'
+import type { signInSchema } from '~/lib/auth/schemas'
 import { Anchor, Group, PasswordInput } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import { useState } from 'react'

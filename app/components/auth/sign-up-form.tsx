@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { signUpSchema } from '~/lib/auth-schemas'
+import type { signUpSchema } from '~/lib/auth/schemas'
 import { Anchor, PasswordInput, TextInput } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import { useState } from 'react'

@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core'
 import { createRemixStub } from '@remix-run/testing'
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { MetaClientConfig } from '~/lib/facebook'
+import type { MetaClientConfig } from '~/lib/channels/facebook'
 import { AddChannelMenu } from './add-channel-menu'
 import type { MetaConnect } from './use-meta-connect'
 

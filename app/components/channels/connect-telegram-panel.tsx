@@ -11,8 +11,8 @@ import { ConnectionErrorBanner } from './connection-error-banner'
 import classes from './channels.module.css'
 import { CHANNEL_UI_TEXTS } from './texts'
 import { CHANNELS_PATH } from './paths'
-import { connectTelegramSchema } from './schemas'
-import { ignoreInterruption } from '~/lib/navigation'
+import { connectTelegramSchema } from '~/lib/channels/schemas'
+import { ignoreInterruption } from '~/lib/shared/navigation'
 
 const TOKEN_PLACEHOLDER = '123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ1234567890'
 

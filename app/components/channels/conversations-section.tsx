@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, NumberInput, Stack, Text, Title } from '@mantine/
 import { IconInbox } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
 import { PendingButton } from '~/components/forms/pending-button'
-import { MAX_AUTO_RESUME_MINUTES } from '~/lib/conversations'
+import { MAX_AUTO_RESUME_MINUTES } from '~/lib/conversations/conversations'
 import type { ChannelDetailsContext } from './channel-details-context'
 import { channelPath } from './paths'
 

@@ -3,14 +3,14 @@ import { Link, useNavigate } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
-import { channelDisplayName } from '~/lib/channels'
+import { channelDisplayName } from '~/lib/channels/channels'
 import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
 import { loadedFacebookSdk } from './facebook-sdk'
 import { logOutOfFacebook } from './meta-connect'
 import { CHANNEL_UI_TEXTS, DELETE_CLOSE_DELAY_MS } from './texts'
 import { CHANNELS_PATH, channelPath } from './paths'
 import type { ChannelItem } from './types'
-import { ignoreInterruption } from '~/lib/navigation'
+import { ignoreInterruption } from '~/lib/shared/navigation'
 
 /** The delete confirmation. After a success it says so, then closes after a second (spec section 9). */
 export function DeleteChannelPanel({

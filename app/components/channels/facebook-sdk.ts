@@ -1,4 +1,4 @@
-import { FACEBOOK_SDK_LOAD_TIMEOUT_MS, FACEBOOK_SDK_VERSION } from '~/lib/facebook'
+import { FACEBOOK_SDK_LOAD_TIMEOUT_MS, FACEBOOK_SDK_VERSION } from '~/lib/channels/facebook'
 
 /**
  * The parts of the Facebook JS SDK (https://developers.facebook.com/docs/javascript/reference) the Channels page

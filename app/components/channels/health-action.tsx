@@ -1,6 +1,6 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { Link } from '@remix-run/react'
-import type { ChannelHealthReason } from '~/lib/channel-health'
+import type { ChannelHealthReason } from '~/lib/channels/health'
 
 /** The action that fixes a health reason (Reconnect, Switch on, ...), as a link to where it is done. */
 export function HealthActionButton({

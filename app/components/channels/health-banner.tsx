@@ -1,8 +1,8 @@
 import { Alert, Anchor, List, Text } from '@mantine/core'
 import { IconAlertTriangle } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
-import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channel-health'
-import { channelPath } from '~/lib/channel-paths'
+import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channels/health'
+import { channelPath } from '~/lib/channels/paths'
 
 /** What the app shell's banner needs of a channel that needs attention. */
 export type AttentionChannel = Pick<ChannelHealth, 'channelId' | 'name'> & { reason: string }

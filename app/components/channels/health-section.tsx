@@ -1,7 +1,7 @@
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react'
 import { DateTime } from '~/components/date-time'
-import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channel-health'
+import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channels/health'
 import type { ChannelDetailsContext } from './channel-details-context'
 import { HealthActionButton } from './health-action'
 import { channelPath } from './paths'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
+import { FACEBOOK_PERMISSIONS } from '~/lib/channels/facebook'
 import { CHANNEL_UI_TEXTS } from './texts'
 import { ConnectError, type FacebookSdk } from './facebook-sdk'
 import {

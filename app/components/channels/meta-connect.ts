@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FACEBOOK_PERMISSIONS, WHATSAPP_SIGNUP_FEATURE_TYPE } from '~/lib/facebook'
+import { FACEBOOK_PERMISSIONS, WHATSAPP_SIGNUP_FEATURE_TYPE } from '~/lib/channels/facebook'
 import { ConnectError, type FacebookSdk } from './facebook-sdk'
 import { CHANNEL_UI_TEXTS } from './texts'
 

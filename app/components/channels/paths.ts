@@ -1,1 +1,1 @@
-export { CHANNELS_PATH, CONNECT_PATHS, channelPath, type ChannelChange } from '~/lib/channel-paths'
+export { CHANNELS_PATH, CONNECT_PATHS, channelPath, type ChannelChange } from '~/lib/channels/paths'

@@ -6,14 +6,14 @@ import {
   IconBrandTiktok,
   IconBrandWhatsapp,
 } from '@tabler/icons-react'
-import type { ChannelView } from '~/lib/channels'
+import type { ChannelView } from '~/lib/channels/channels'
 import classes from './channels.module.css'
 
 type Platform = ChannelView['platformName']
 type ChannelType = ChannelView['channelType']
 type ChannelStatus = ChannelView['status']
 
-export { PLATFORM_LABELS } from '~/lib/channels'
+export { PLATFORM_LABELS } from '~/lib/channels/channels'
 
 export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
   facebook_page: 'Facebook Page',

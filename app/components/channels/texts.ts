@@ -1,4 +1,4 @@
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 
 /**
  * The Channels screen's texts. The spec's own (sections 2 and 8) come from CHANNEL_TEXTS word for word; the

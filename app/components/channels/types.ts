@@ -1,6 +1,6 @@
-import type { AgentStatus } from '~/lib/agent-schemas'
-import type { ChannelHealth } from '~/lib/channel-health'
-import type { ChannelView } from '~/lib/channels'
+import type { AgentStatus } from '~/lib/agents/schemas'
+import type { ChannelHealth } from '~/lib/channels/health'
+import type { ChannelView } from '~/lib/channels/channels'
 
 /**
  * What the Channels screen knows of a channel: the server's ChannelView, never a token; and whether its messages

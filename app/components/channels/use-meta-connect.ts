@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications'
 import { useFetcher } from '@remix-run/react'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { MetaClientConfig } from '~/lib/facebook'
+import type { MetaClientConfig } from '~/lib/channels/facebook'
 import { ConnectError, loadFacebookSdk } from './facebook-sdk'
 import { CHANNEL_UI_TEXTS } from './texts'
 import { collectFacebookPages, facebookPagesFormData, runEmbeddedSignup } from './meta-connect'

@@ -2,7 +2,7 @@ import { Alert, Group, Stack, Text, Textarea } from '@mantine/core'
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
-import { PERSON_REPLY_MAX_LENGTH, type ReplyWindow } from '~/lib/conversations'
+import { PERSON_REPLY_MAX_LENGTH, type ReplyWindow } from '~/lib/conversations/conversations'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 /** A reply route's answer: why it was refused, and the text to write again. */

@@ -8,8 +8,8 @@ import {
   CONVERSATION_STATES,
   CONVERSATION_TEXTS,
   type ConversationFilters,
-} from '~/lib/conversations'
-import type { ConversationSummary } from '~/lib/conversations'
+} from '~/lib/conversations/conversations'
+import type { ConversationSummary } from '~/lib/conversations/conversations'
 import classes from './conversations.module.css'
 import { CONVERSATIONS_PATH, conversationPath } from './paths'
 import { StateBadge } from './state-badge'

@@ -9,7 +9,7 @@ import {
   MESSAGE_PAGE_SIZE,
   type ConversationDetail,
   type ReplyWindow,
-} from '~/lib/conversations'
+} from '~/lib/conversations/conversations'
 import { ActionButton } from './action-button'
 import { Composer, type ComposerAnswer } from './composer'
 import { customerLabel } from './conversation-list'

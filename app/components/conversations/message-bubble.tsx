@@ -1,6 +1,6 @@
 import { Group, Stack, Text } from '@mantine/core'
 import { DateTime } from '~/components/date-time'
-import type { ConversationMessage } from '~/lib/conversations'
+import type { ConversationMessage } from '~/lib/conversations/conversations'
 import { ActionButton } from './action-button'
 import classes from './conversations.module.css'
 import { MESSAGE_STATUS_LABELS, CONVERSATION_UI_TEXTS as T } from './texts'

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core'
-import { CONVERSATION_STATE_LABELS, type ConversationState } from '~/lib/conversations'
+import { CONVERSATION_STATE_LABELS, type ConversationState } from '~/lib/conversations/conversations'
 
 // The tint says which state at a glance; the text is dark enough to read on it (4.5:1: Mantine's light variant
 // writes in the colour's own middle shade, 2-3:1 on its tint at a badge's size).

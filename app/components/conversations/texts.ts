@@ -1,4 +1,4 @@
-/** The Conversations screens' own words (the rules' texts are in ~/lib/conversations). */
+/** The Conversations screens' own words (the rules' texts are in ~/lib/conversations/conversations). */
 export const CONVERSATION_UI_TEXTS = {
   title: 'Conversations',
   subtitle: 'Every conversation with your customers, answered by your agents or by your team.',

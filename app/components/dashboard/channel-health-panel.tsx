@@ -5,7 +5,7 @@ import { DateTime } from '~/components/date-time'
 import { HealthActionButton } from '~/components/channels/health-action'
 import { PlatformIcon } from '~/components/channels/platform'
 import { channelPath } from '~/components/channels/paths'
-import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channel-health'
+import { HEALTH_TEXTS, type ChannelHealth } from '~/lib/channels/health'
 import classes from './dashboard.module.css'
 
 // A coloured dot beside the status in words (dark text: the colour only repeats what the words say).

@@ -1,8 +1,8 @@
 import { Paper, Skeleton, Text, Title } from '@mantine/core'
 import { Suspense, useId, type CSSProperties, type ReactNode } from 'react'
 import { useNearViewport } from '~/components/hooks/use-near-viewport'
-import type { AnalyticsPoint } from '~/lib/analytics'
-import { formatBucket } from '~/lib/dashboard'
+import type { AnalyticsPoint } from '~/lib/analytics/analytics'
+import { formatBucket } from '~/lib/analytics/dashboard'
 import classes from './dashboard.module.css'
 import { CHART_HEIGHT } from './series'
 

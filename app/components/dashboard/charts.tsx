@@ -1,6 +1,6 @@
 import { BarChart, LineChart, Sparkline } from '@mantine/charts'
-import type { AnalyticsPoint } from '~/lib/analytics'
-import { formatBucket, formatCount, formatSeconds } from '~/lib/dashboard'
+import type { AnalyticsPoint } from '~/lib/analytics/analytics'
+import { formatBucket, formatCount, formatSeconds } from '~/lib/analytics/dashboard'
 import { CHART_HEIGHT, OUTCOME_SERIES, RESPONSE_SERIES, TOKEN_SERIES } from './series'
 
 /*

@@ -2,8 +2,8 @@ import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine
 import { Link } from '@remix-run/react'
 import { useId } from 'react'
 import { conversationPath } from '~/components/conversations/paths'
-import type { Analytics } from '~/lib/analytics'
-import { formatCount } from '~/lib/dashboard'
+import type { Analytics } from '~/lib/analytics/analytics'
+import { formatCount } from '~/lib/analytics/dashboard'
 import classes from './dashboard.module.css'
 
 /** The most frequent reasons messages went unanswered, each with links to its latest conversations in the inbox. */

@@ -1,6 +1,6 @@
 import { Anchor, Paper, SimpleGrid, Text } from '@mantine/core'
 import { Link } from '@remix-run/react'
-import type { Analytics } from '~/lib/analytics'
+import type { Analytics } from '~/lib/analytics/analytics'
 import {
   DASHBOARD_TEXTS as T,
   formatCount,
@@ -8,7 +8,7 @@ import {
   formatRate,
   formatSeconds,
   formatUsd,
-} from '~/lib/dashboard'
+} from '~/lib/analytics/dashboard'
 import classes from './dashboard.module.css'
 
 type Totals = Analytics['totals']

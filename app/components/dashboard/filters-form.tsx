@@ -1,7 +1,7 @@
 import { Alert, Button, Group, List, NativeSelect, Paper, TextInput } from '@mantine/core'
 import { Form } from '@remix-run/react'
 import { useState } from 'react'
-import { DASHBOARD_PERIOD_LABELS, DASHBOARD_PERIODS, DASHBOARD_TEXTS as T } from '~/lib/dashboard'
+import { DASHBOARD_PERIOD_LABELS, DASHBOARD_PERIODS, DASHBOARD_TEXTS as T } from '~/lib/analytics/dashboard'
 
 type Option = { id: string; name: string }
 

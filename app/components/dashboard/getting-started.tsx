@@ -6,7 +6,7 @@ import {
   GETTING_STARTED_TEXTS as T,
   gettingStartedHref,
   type GettingStarted,
-} from '~/lib/dashboard'
+} from '~/lib/analytics/dashboard'
 
 /** A new organization's dashboard: the steps to a first answered message, ticked from what exists. */
 export function GettingStartedChecklist({ steps, channelId }: GettingStarted) {

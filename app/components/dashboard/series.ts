@@ -1,4 +1,4 @@
-import type { AnalyticsPoint } from '~/lib/analytics'
+import type { AnalyticsPoint } from '~/lib/analytics/analytics'
 
 /** What each chart draws, in order, with the words its table uses for the same columns. */
 type Series = { key: keyof AnalyticsPoint; label: string; color: string }

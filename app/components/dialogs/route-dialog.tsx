@@ -2,7 +2,7 @@ import { CloseButton, Group, Modal, Paper, Title } from '@mantine/core'
 import { Link, useFetchers, useMatches, useNavigate, useOutlet } from '@remix-run/react'
 import { useId, useState } from 'react'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { ignoreInterruption } from '~/lib/navigation'
+import { ignoreInterruption } from '~/lib/shared/navigation'
 
 export type DialogSettings = { title: string; size?: 'md' | 'lg' }
 

@@ -4,7 +4,7 @@ import { createRemixStub } from '@remix-run/testing'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { INBOX_LIVE } from '~/lib/conversations'
+import { INBOX_LIVE } from '~/lib/conversations/conversations'
 import { useInboxEvents, type InboxEventsOptions } from './use-inbox-events'
 
 /** EventSource as the browser has it, driven by the test: it opens, is told events, fails. */

@@ -1,6 +1,6 @@
 import { useNavigation, useRevalidator } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { INBOX_LIVE } from '~/lib/conversations'
+import { INBOX_LIVE } from '~/lib/conversations/conversations'
 
 /** After the stream failed for good (an error status, the sign-in page): the first wait to open it again, doubled up to the last. */
 const REOPEN_MS = { first: 5_000, max: 60_000 }

@@ -1,6 +1,6 @@
 import { Badge, Loader, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react'
-import type { KnowledgeStatus } from '~/lib/knowledge'
+import type { KnowledgeStatus } from '~/lib/knowledge/knowledge'
 
 const STATUS = {
   processing: { label: 'Processing', color: 'blue' },

@@ -1,4 +1,4 @@
-import type { KnowledgeSourceKind } from '~/lib/knowledge'
+import type { KnowledgeSourceKind } from '~/lib/knowledge/knowledge'
 
 /** The Knowledge screen's words (docs/decisions/045), in the spec's style. */
 export const KNOWLEDGE_TEXTS = {

@@ -1,4 +1,4 @@
-import type { KnowledgeSourceKind, KnowledgeStatus } from '~/lib/knowledge'
+import type { KnowledgeSourceKind, KnowledgeStatus } from '~/lib/knowledge/knowledge'
 
 /** What the Knowledge screen shows of a source (the sources service's summary, as the browser receives it). */
 export type KnowledgeItem = {

@@ -8,8 +8,8 @@ import {
   MOBILE_BREAKPOINT_PX,
   SIDEBAR_SHORTCUT,
   SIDEBAR_WIDTH_MOBILE,
-} from '~/lib/constants'
-import { sidebarCookie } from '~/lib/sidebar'
+} from '~/lib/shared/constants'
+import { sidebarCookie } from '~/lib/shared/sidebar'
 import classes from './app-shell.module.css'
 import { SidebarContent } from './sidebar-content'
 

@@ -2,7 +2,7 @@ import { Box, Text, Tooltip } from '@mantine/core'
 import { NavLink } from '@remix-run/react'
 import logoUrl from '~/assets/logo.svg'
 import type { ReactNode } from 'react'
-import { PRODUCT_NAME, PRODUCT_TAGLINE, PRODUCT_VERSION } from '~/lib/constants'
+import { PRODUCT_NAME, PRODUCT_TAGLINE, PRODUCT_VERSION } from '~/lib/shared/constants'
 import classes from './app-shell.module.css'
 import { NAV_ITEMS } from './nav-items'
 

@@ -2,7 +2,7 @@ import { Alert, Modal } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useId, useState } from 'react'
-import type { InvitationToAnswer, OrganizationSummary } from '~/lib/organization-schemas'
+import type { InvitationToAnswer, OrganizationSummary } from '~/lib/organizations/schemas'
 import type { SubmissionResult } from '@conform-to/react'
 import { CreateOrganizationForm } from './create-organization-form'
 

@@ -6,7 +6,7 @@ import { PendingButton } from '~/components/forms/pending-button'
 import { FormError } from '~/components/auth/form-error'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { createOrganizationSchema } from '~/lib/organization-schemas'
+import { createOrganizationSchema } from '~/lib/organizations/schemas'
 
 /**
  * The Create Organization form, used by the dialog (through a fetcher's Form) and by the page that serves

@@ -8,7 +8,7 @@ import {
   awaitingEmailTitle,
   confirmationSentText,
   type AwaitingEmail,
-} from '~/lib/organization-schemas'
+} from '~/lib/organizations/schemas'
 
 /** What /organization answers to "Send again". */
 export type ConfirmationResult = { confirmationSentTo?: string | null; confirmationError?: string | null }

@@ -1,6 +1,6 @@
 import { Button, Group } from '@mantine/core'
 import { Form } from '@remix-run/react'
-import type { InvitationToAnswer } from '~/lib/organization-schemas'
+import type { InvitationToAnswer } from '~/lib/organizations/schemas'
 
 const ANSWERS = [
   { intent: 'accept-invitation', label: 'Accept', verb: 'Accept', redirectTo: '/', variant: 'filled' },

@@ -6,7 +6,7 @@ import { fieldProps } from '~/components/forms/field-props'
 import { PendingButton } from '~/components/forms/pending-button'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { inviteMemberSchema } from '~/lib/organization-schemas'
+import { inviteMemberSchema } from '~/lib/organizations/schemas'
 
 /** An owner invites a person by email; the same schema checks it here and in the Settings action. */
 export function InviteMemberForm({

@@ -18,7 +18,7 @@ import { FormError } from '~/components/auth/form-error'
 import { PendingButton, RowActionForm } from '~/components/forms/pending-button'
 import { ListRow, RowList } from './list-row'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import type { OrganizationInvitation, OrganizationSummary } from '~/lib/organization-schemas'
+import type { OrganizationInvitation, OrganizationSummary } from '~/lib/organizations/schemas'
 import { InviteMemberForm } from './invite-member-form'
 
 export type MemberRow = { uid: string; email: string | null; displayName: string | null; role: string }

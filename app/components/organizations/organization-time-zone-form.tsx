@@ -5,7 +5,7 @@ import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
 import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { useHydrated } from '~/components/hooks/use-hydrated'
-import { organizationTimeZoneSchema } from '~/lib/analytics'
+import { organizationTimeZoneSchema } from '~/lib/analytics/analytics'
 
 export const TIME_ZONE_INTENT = 'time-zone'
 

@@ -1,7 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
-import { CURRENT_ORGANIZATION_STORAGE_KEY } from '~/lib/constants'
-import type { OrganizationSummary } from '~/lib/organization-schemas'
+import { CURRENT_ORGANIZATION_STORAGE_KEY } from '~/lib/shared/constants'
+import type { OrganizationSummary } from '~/lib/organizations/schemas'
 
 function readStoredId(): string | undefined {
   try {

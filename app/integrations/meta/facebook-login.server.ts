@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FACEBOOK_PERMISSIONS } from '~/lib/facebook'
+import { FACEBOOK_PERMISSIONS } from '~/lib/channels/facebook'
 import { PlatformError } from '~/integrations/platform-errors'
 import {
   GraphApiError,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { InboundMessage, PlatformReply } from '~/integrations/inbound-message'
-import { unreadableText, type MessageKind } from '~/lib/conversations'
+import { unreadableText, type MessageKind } from '~/lib/conversations/conversations'
 import type { WebhookSkipReason } from '~/utils/metrics.server'
 import {
   MESSENGER_KINDS,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/facebook'
+import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/channels/facebook'
 import { successSchema, graphCall, type GraphFetch } from './graph-fetch.server'
 
 /** A message tag: HUMAN_AGENT lets a person answer up to 7 days after the customer's last message. */

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTelegramFake, type TelegramFake } from '../../../tests/fakes/telegram-server'
-import { telegramTokenSchema } from '../../lib/telegram'
+import { telegramTokenSchema } from '~/lib/channels/telegram'
 import { withPlatformRetries } from '../platform-errors'
 import { BOT_TOKEN_INVALID_MESSAGE, createTelegramClient, PlatformError } from './bot-api.server'
 

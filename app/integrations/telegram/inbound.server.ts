@@ -1,5 +1,5 @@
 import type { InboundMessage } from '~/integrations/inbound-message'
-import { unreadableText, type MessageKind } from '~/lib/conversations'
+import { unreadableText, type MessageKind } from '~/lib/conversations/conversations'
 import type { TelegramUpdateBody, TelegramUser } from './update.server'
 
 // Telegram's Update in our words: the customer's message as the inbound stage takes it.

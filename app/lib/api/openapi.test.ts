@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agent-behaviour'
-import { KNOWLEDGE_DESCRIPTIONS } from '~/lib/agent-knowledge'
-import { AGENT_DEFAULTS } from '~/lib/agent-schemas'
-import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
+import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agents/behaviour'
+import { KNOWLEDGE_DESCRIPTIONS } from '~/lib/agents/knowledge'
+import { AGENT_DEFAULTS } from '~/lib/agents/schemas'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { endpoints } from './endpoints'
 import { buildOpenApiDocument } from './openapi'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PRODUCT_NAME, PRODUCT_VERSION } from '~/lib/constants'
+import { PRODUCT_NAME, PRODUCT_VERSION } from '~/lib/shared/constants'
 import type { Endpoint } from './contract'
 
 const API_BASE = '/api/v1'

@@ -3,10 +3,10 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { agentRuns, agents } from '~/db/schema'
-import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agent-knowledge'
-import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
+import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agents/knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
-import { NO_ANSWER } from '~/lib/knowledge'
+import { NO_ANSWER } from '~/lib/knowledge/knowledge'
 import { createModelClient } from '~/integrations/llm/model.server'
 import {
   createAgentBodySchema,
@@ -14,7 +14,7 @@ import {
   patchAgentBodySchema,
   TEST_RUN_CONTEXT,
   updateAgentSchema,
-} from '~/lib/agent-schemas'
+} from '~/lib/agents/schemas'
 import { startOpenAiFake } from '../../../tests/fakes/openai-server'
 import { openTestDatabase } from '../../../tests/setup/database'
 import { addTestShop } from '../../../tests/setup/knowledge'

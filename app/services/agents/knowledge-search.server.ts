@@ -1,4 +1,4 @@
-import type { KnowledgeHit } from '~/lib/knowledge'
+import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { getAgent } from './agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
-import { REPLY_FAILURES } from '~/lib/reply-pipeline'
-import type { AnalyticsGranularity } from '~/lib/analytics'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
+import type { AnalyticsGranularity } from '~/lib/analytics/analytics'
 import { percentileOf, responseBinOf, UNANSWERED_BIN, type ResponseHistogram } from './response-histogram'
 
 // The dashboard's statements (docs/decisions/044). Each reads the rollup (local-hour buckets written by the

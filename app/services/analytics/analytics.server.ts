@@ -10,9 +10,9 @@ import {
   type Analytics,
   type AnalyticsQuery,
   type ModelPrices,
-} from '~/lib/analytics'
-import { channelDisplayName } from '~/lib/channels'
-import { isUuid } from '~/lib/input'
+} from '~/lib/analytics/analytics'
+import { channelDisplayName } from '~/lib/channels/channels'
+import { isUuid } from '~/lib/shared/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import {
@@ -58,7 +58,7 @@ import {
  *   with no answer in knowledge (above): the agent handed those to a person too.
  * - needing attention: conversations that need a person now (not bound to the period).
  * - tokens: prompt and completion tokens of the period's runs that answered customers (the Agents screen's tests
- *   are left out); cost: tokens × the model's price (lib/analytics: DEFAULT_MODEL_PRICES and LLM_PRICES), an
+ *   are left out); cost: tokens × the model's price (lib/analytics/analytics: DEFAULT_MODEL_PRICES and LLM_PRICES), an
  *   estimate; a model without a price counts its tokens in `unpricedTokens`, not in the cost.
  * - per agent: message and conversation figures of the channels assigned to the agent now (the history of
  *   assignments is not kept), tokens and handoffs of the agent's own runs. The agent filter means the same.

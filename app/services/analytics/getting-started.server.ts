@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { agents, channels, messages, organizations } from '~/db/schema'
-import type { GettingStarted } from '~/lib/dashboard'
+import type { GettingStarted } from '~/lib/analytics/dashboard'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
-import { ANALYTICS_ROLLUP } from '~/lib/analytics'
+import { ANALYTICS_ROLLUP } from '~/lib/analytics/analytics'
 import {
   localHourOf,
   outcomeSource,

@@ -1,7 +1,7 @@
 import type { Database } from '~/db/client.server'
 import type { Session, User } from '~/db/schema'
 import { IdentityError, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
-import { authErrorMessage, normalizeAuthErrorCode } from '~/lib/auth-errors'
+import { authErrorMessage, normalizeAuthErrorCode } from '~/lib/auth/errors'
 import { AppError } from '~/utils/errors'
 import { createSession, deleteUserSessions, findSessionUser } from './sessions.server'
 import { upsertUser } from './users.server'

@@ -1,12 +1,17 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { isUniqueViolation } from '~/db/errors.server'
 import { channels, type Channel } from '~/db/schema'
-import { CHANNEL_TEXTS, type ChannelMetadata, type ChannelView, type TelegramUpdates } from '~/lib/channels'
+import {
+  CHANNEL_TEXTS,
+  type ChannelMetadata,
+  type ChannelView,
+  type TelegramUpdates,
+} from '~/lib/channels/channels'
 import { getAgent } from '~/services/agents/agents.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, encryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
-import { isUuid } from '~/lib/input'
+import { isUuid } from '~/lib/shared/input'
 
 export type ChannelDeps = {
   publicUrl: string

@@ -1,5 +1,5 @@
 import type { Channel } from '~/db/schema'
-import type { FacebookPagesInput } from '~/lib/channel-connect-schemas'
+import type { FacebookPagesInput } from '~/lib/channels/connect-schemas'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { connectFacebookPages } from './facebook.server'
 import { connectTelegramBot } from './telegram.server'

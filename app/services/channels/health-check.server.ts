@@ -9,8 +9,8 @@ import {
   REQUIRED_SCOPES,
   type ChannelHealth,
   type ChannelHealthProblem,
-} from '~/lib/channel-health'
-import { CHANNEL_TEXTS, type ChannelMetadata } from '~/lib/channels'
+} from '~/lib/channels/health'
+import { CHANNEL_TEXTS, type ChannelMetadata } from '~/lib/channels/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels, conversations, messages } from '~/db/schema'
-import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import { archiveAgent } from '~/services/agents/agents.server'
 import {
   authenticateTelegramWebhook,

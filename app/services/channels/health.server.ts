@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { agents, channels, messages, type Agent, type Channel } from '~/db/schema'
-import { CHANNELS_PATH, CONNECT_PATHS, channelPath } from '~/lib/channel-paths'
+import { CHANNELS_PATH, CONNECT_PATHS, channelPath } from '~/lib/channels/paths'
 import {
   DELIVERY_FAILURE_STREAK,
   HEALTH_ACTIONS,
@@ -9,12 +9,12 @@ import {
   hasDeadToken,
   type ChannelHealth,
   type ChannelHealthReason,
-} from '~/lib/channel-health'
-import { channelDisplayName, CHANNEL_TEXTS } from '~/lib/channels'
-import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+} from '~/lib/channels/health'
+import { channelDisplayName, CHANNEL_TEXTS } from '~/lib/channels/channels'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
-import { isUuid } from '~/lib/input'
+import { isUuid } from '~/lib/shared/input'
 
 /**
  * Whether the channel's latest DELIVERY_FAILURE_STREAK deliveries all failed: its outbound messages that were

@@ -1,7 +1,11 @@
 import { z } from 'zod'
 import type { Channel } from '~/db/schema'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
-import { accessTokenSchema, facebookPageIdSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
+import {
+  accessTokenSchema,
+  facebookPageIdSchema,
+  whatsappConnectSchema,
+} from '~/lib/channels/connect-schemas'
 import {
   CHANNEL_TEXTS,
   channelDisplayName,
@@ -10,8 +14,8 @@ import {
   type ChannelMetadata,
   type ConnectionStatus,
   type PlatformName,
-} from '~/lib/channels'
-import { telegramTokenSchema } from '~/lib/telegram'
+} from '~/lib/channels/channels'
+import { telegramTokenSchema } from '~/lib/channels/telegram'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, ERROR_STATUS } from '~/utils/errors'
 import { parseOrFail } from '~/utils/validation'

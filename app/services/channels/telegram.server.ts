@@ -1,11 +1,11 @@
 import type { Channel } from '~/db/schema'
 import { PlatformError, withPlatformRetries } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, randomSecret, sha256 } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
-import { hasDeadToken } from '~/lib/channel-health'
+import { hasDeadToken } from '~/lib/channels/health'
 import {
   findChannelByPlatformId,
   getChannel,

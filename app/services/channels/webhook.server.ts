@@ -1,5 +1,5 @@
 import type { Channel } from '~/db/schema'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { getChannel } from './channels.server'

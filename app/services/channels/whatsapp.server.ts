@@ -1,9 +1,9 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { channels, type Channel } from '~/db/schema'
 import type { WhatsAppBusinessAccount } from '~/integrations/meta/whatsapp.server'
-import type { WhatsAppConnectInput } from '~/lib/channel-connect-schemas'
-import { hasDeadToken } from '~/lib/channel-health'
-import { CHANNEL_TEXTS } from '~/lib/channels'
+import type { WhatsAppConnectInput } from '~/lib/channels/connect-schemas'
+import { hasDeadToken } from '~/lib/channels/health'
+import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError, isAppError } from '~/utils/errors'
 import {

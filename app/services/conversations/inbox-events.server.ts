@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { NotificationHandlers, NotificationListener } from '~/db/listen.server'
-import { INBOX_LIVE } from '~/lib/conversations'
+import { INBOX_LIVE } from '~/lib/conversations/conversations'
 import type { Logger } from '~/utils/logger.server'
 
 /**

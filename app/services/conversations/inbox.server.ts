@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm'
 import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
-import { hasDeadToken } from '~/lib/channel-health'
-import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels'
+import { hasDeadToken } from '~/lib/channels/health'
+import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels/channels'
 import {
   CONVERSATION_TEXTS,
   MESSAGE_PAGE_SIZE,
@@ -9,8 +9,8 @@ import {
   type ConversationFilters,
   type ConversationState,
   type ConversationSummary,
-} from '~/lib/conversations'
-import { isUuid } from '~/lib/input'
+} from '~/lib/conversations/conversations'
+import { isUuid } from '~/lib/shared/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 

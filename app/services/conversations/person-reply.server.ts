@@ -3,12 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { channels, conversations, messages, type Channel, type Conversation, type Message } from '~/db/schema'
-import { hasDeadToken } from '~/lib/channel-health'
+import { hasDeadToken } from '~/lib/channels/health'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
-import { CONVERSATION_TEXTS, personReplyWindow, type personReplyResultSchema } from '~/lib/conversations'
-import { isUuid } from '~/lib/input'
-import { REPLY_FAILURES, splitMessage } from '~/lib/reply-pipeline'
+import {
+  CONVERSATION_TEXTS,
+  personReplyWindow,
+  type personReplyResultSchema,
+} from '~/lib/conversations/conversations'
+import { isUuid } from '~/lib/shared/input'
+import { REPLY_FAILURES, splitMessage } from '~/lib/conversations/reply-pipeline'
 import { jobsIn } from '~/db/jobs.server'
 import {
   failureReason,

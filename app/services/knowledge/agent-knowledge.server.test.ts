@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { addProcessingFaq, addTestShop } from '../../../tests/setup/knowledge'
 import { withTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'

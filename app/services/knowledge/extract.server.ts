@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib'
 import mammoth from 'mammoth'
 import { htmlToMarkdown } from '~/integrations/web/html-to-markdown'
-import { knowledgeFileExtension, UNSUPPORTED_FILE_MESSAGE } from '~/lib/knowledge'
+import { knowledgeFileExtension, UNSUPPORTED_FILE_MESSAGE } from '~/lib/knowledge/knowledge'
 import { readPdf, type PdfItem, type PdfReadResult } from './pdf-reader.server'
 
 /**

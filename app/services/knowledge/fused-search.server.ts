@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
-import type { KnowledgeHit } from '~/lib/knowledge'
+import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { embedQuestion, type KnowledgeEmbeddings } from './embeddings.server'
 import { reciprocalRankFusion } from './fuse'
 import { searchPassages, type PassageSearch } from './search.server'

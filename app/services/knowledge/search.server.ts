@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
-import type { KnowledgeHit } from '~/lib/knowledge'
+import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { isPhrase, queryWordGroups, wordsOf } from './query-words'
 
 /** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */

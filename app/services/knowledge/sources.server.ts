@@ -5,8 +5,8 @@ import {
   type KnowledgeSourceInput,
   type KnowledgeSourceKind,
   type KnowledgeSourceUpdate,
-} from '~/lib/knowledge'
-import { isUuid } from '~/lib/input'
+} from '~/lib/knowledge/knowledge'
+import { isUuid } from '~/lib/shared/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import { uploadRefusal } from './extract.server'

@@ -1,4 +1,4 @@
-import { OUTBOUND_MESSAGE_STATUSES } from '~/lib/conversations'
+import { OUTBOUND_MESSAGE_STATUSES } from '~/lib/conversations/conversations'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { genericPlan, indexesReadOn } from '../../../tests/setup/plans'
 import { startPipeline, type Pipeline } from '../../../tests/setup/pipeline'

@@ -9,10 +9,10 @@ import {
   type OrganizationInvitation,
   type OrganizationSummary,
   type ReceivedInvitation,
-} from '~/lib/organization-schemas'
+} from '~/lib/organizations/schemas'
 import { AppError } from '~/utils/errors'
 import { requireOwner, type OrganizationScope } from './scope.server'
-import { isUuid } from '~/lib/input'
+import { isUuid } from '~/lib/shared/input'
 
 export const INVITATION_NOT_FOUND = 'Invitation not found'
 export const ALREADY_A_MEMBER = 'This person is already a member of the organization'

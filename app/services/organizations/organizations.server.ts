@@ -1,8 +1,8 @@
 import { and, asc, count, eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { memberships, organizations, sessions, users, type User } from '~/db/schema'
-import { ANALYTICS_TEXTS, timeZoneSchema } from '~/lib/analytics'
-import type { OrganizationSummary } from '~/lib/organization-schemas'
+import { ANALYTICS_TEXTS, timeZoneSchema } from '~/lib/analytics/analytics'
+import type { OrganizationSummary } from '~/lib/organizations/schemas'
 import { AppError } from '~/utils/errors'
 import { inviteMember } from './invitations.server'
 import {

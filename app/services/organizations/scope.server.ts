@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { memberships, type MembershipRole } from '~/db/schema'
 import { AppError } from '~/utils/errors'
-import { isUuid } from '~/lib/input'
+import { isUuid } from '~/lib/shared/input'
 
 const brand: unique symbol = Symbol('OrganizationScope')
 

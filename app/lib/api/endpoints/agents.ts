@@ -5,8 +5,8 @@ import {
   createAgentBodySchema,
   patchAgentBodySchema,
   runAgentSchema,
-} from '~/lib/agent-schemas'
-import { idSchema } from '~/lib/input'
+} from '~/lib/agents/schemas'
+import { idSchema } from '~/lib/shared/input'
 import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 

@@ -1,4 +1,4 @@
-import { analyticsApiQuerySchema, analyticsSchema } from '~/lib/analytics'
+import { analyticsApiQuerySchema, analyticsSchema } from '~/lib/analytics/analytics'
 import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 

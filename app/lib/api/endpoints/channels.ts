@@ -1,10 +1,14 @@
 import { z } from 'zod'
-import { facebookPageSchema, facebookPagesSchema, whatsappConnectSchema } from '~/lib/channel-connect-schemas'
-import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels'
-import { CHANNEL_HEALTH_REASONS, CHANNEL_HEALTH_STATUSES } from '~/lib/channel-health'
-import { autoResumeMinutesSchema } from '~/lib/conversations'
-import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
-import { telegramTokenSchema } from '~/lib/telegram'
+import {
+  facebookPageSchema,
+  facebookPagesSchema,
+  whatsappConnectSchema,
+} from '~/lib/channels/connect-schemas'
+import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels/channels'
+import { CHANNEL_HEALTH_REASONS, CHANNEL_HEALTH_STATUSES } from '~/lib/channels/health'
+import { autoResumeMinutesSchema } from '~/lib/conversations/conversations'
+import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/shared/input'
+import { telegramTokenSchema } from '~/lib/channels/telegram'
 import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 

@@ -9,8 +9,8 @@ import {
   pauseStateSchema,
   personReplyResultSchema,
   personReplySchema,
-} from '~/lib/conversations'
-import { idSchema } from '~/lib/input'
+} from '~/lib/conversations/conversations'
+import { idSchema } from '~/lib/shared/input'
 import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { pageSendSchema, pageSubscribeSchema } from '~/lib/channel-connect-schemas'
+import { pageSendSchema, pageSubscribeSchema } from '~/lib/channels/connect-schemas'
 import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 

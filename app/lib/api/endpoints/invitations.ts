@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { INVITATION_STATUSES, inviteMemberSchema, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import { INVITATION_STATUSES, inviteMemberSchema, ORGANIZATION_ROLES } from '~/lib/organizations/schemas'
 import { defineEndpoint } from '~/lib/api/contract'
 import { organizationSchema, orgParams } from './shared'
 

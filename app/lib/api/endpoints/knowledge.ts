@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { idSchema } from '~/lib/input'
+import { idSchema } from '~/lib/shared/input'
 import {
   KNOWLEDGE_LIMITS,
   KNOWLEDGE_SOURCE_KINDS,
@@ -7,8 +7,8 @@ import {
   knowledgeSearchSchema,
   knowledgeSourceInputSchema,
   knowledgeSourceUpdateSchema,
-} from '~/lib/knowledge'
-import { FILE_TOO_LARGE_MESSAGE, knowledgeUploadSchema } from '~/lib/knowledge-forms'
+} from '~/lib/knowledge/knowledge'
+import { FILE_TOO_LARGE_MESSAGE, knowledgeUploadSchema } from '~/lib/knowledge/forms'
 import { defineEndpoint } from '~/lib/api/contract'
 import { orgParams } from './shared'
 

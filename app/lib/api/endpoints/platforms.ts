@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CONNECTION_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
+import { CONNECTION_STATUSES, PLATFORM_NAMES } from '~/lib/channels/channels'
 import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 import { platformParams } from './shared'

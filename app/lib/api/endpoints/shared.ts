@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { idSchema } from '~/lib/input'
-import { ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organization-schemas'
+import { idSchema } from '~/lib/shared/input'
+import { ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organizations/schemas'
 
 /** An identifier that is not one of our rows' (a Firebase uid). */
 export const externalId = z.string().min(1).max(200)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { requiredIdSchema } from '~/lib/input'
+import { requiredIdSchema } from '~/lib/shared/input'
 import { defineEndpoint } from '~/lib/api/contract'
 import { channelSchema } from './channels'
 import { platformParams } from './shared'

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { channels, type Channel } from '~/db/schema'
-import { isUuid } from '~/lib/input'
+import { isUuid } from '~/lib/shared/input'
 
 /**
  * The channels webhooks name, read fresh from the database for each delivery, but one query for all the

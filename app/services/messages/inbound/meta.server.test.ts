@@ -1,10 +1,10 @@
-import { BEHAVIOUR_TEXTS } from '~/lib/agent-behaviour'
+import { BEHAVIOUR_TEXTS } from '~/lib/agents/behaviour'
 import { randomInt } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { channels, conversations, messages } from '~/db/schema'
 import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
-import { PLATFORM_TEXT_LIMITS } from '~/lib/reply-pipeline'
+import { PLATFORM_TEXT_LIMITS } from '~/lib/conversations/reply-pipeline'
 import { isAppError } from '~/utils/errors'
 import { getMetrics } from '~/utils/metrics.server'
 import {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, or } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { channels, conversations, messages, type Channel, type OutboundMessageStatus } from '~/db/schema'
-import { PLATFORM_REPLY_SENDERS } from '~/lib/conversations'
+import { PLATFORM_REPLY_SENDERS } from '~/lib/conversations/conversations'
 import type { PlatformReply } from '~/integrations/inbound-message'
 import { AppError } from '~/utils/errors'
 import type { Logger } from '~/utils/logger.server'

@@ -15,7 +15,7 @@ import { ingestInbound, type NormalizedMessage } from '~/services/messages/inges
 import { telegramInbound } from '~/integrations/telegram/inbound.server'
 import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
 import type { WebhookChannels } from './channels.server'
-import { isUuid } from '~/lib/input'
+import { isUuid } from '~/lib/shared/input'
 
 /**
  * The channel a webhook URL names, whatever its organization. Not scoped by a user on purpose: a platform calls

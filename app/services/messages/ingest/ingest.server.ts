@@ -2,7 +2,7 @@ import { sql, type SQLWrapper } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { jobsIn } from '~/db/jobs.server'
 import { agents, channels, conversations, messages } from '~/db/schema'
-import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import type { InboundMessage } from '~/integrations/inbound-message'
 import {
   REPLY_QUEUE,

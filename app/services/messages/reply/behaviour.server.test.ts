@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRuns, conversations } from '~/db/schema'
-import { DEFAULT_OFFICE_HOURS, type OfficeHours } from '~/lib/agent-behaviour'
-import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { DEFAULT_OFFICE_HOURS, type OfficeHours } from '~/lib/agents/behaviour'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import { resumeConversation } from '~/services/conversations/takeover.server'
 import type { RecordedRequest } from '../../../../tests/fakes/openai-server'
 import {

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
-import { splitMessage } from '~/lib/reply-pipeline'
+import { splitMessage } from '~/lib/conversations/reply-pipeline'
 import type { ReplyContext } from './queries.server'
 import { withReplyRetries, type ReplyRetryOptions } from './retries.server'
 import type { Sender } from './senders.server'

@@ -1,6 +1,6 @@
 import type { Message } from '~/db/schema'
 import type { ChatMessage } from '~/integrations/llm/model.server'
-import { estimateTokens, PROMPT_HISTORY_TOKEN_BUDGET } from '~/lib/reply-pipeline'
+import { estimateTokens, PROMPT_HISTORY_TOKEN_BUDGET } from '~/lib/conversations/reply-pipeline'
 import type { PromptRow } from './queries.server'
 
 /**

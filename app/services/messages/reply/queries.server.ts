@@ -13,7 +13,7 @@ import {
   type Conversation,
   type Message,
 } from '~/db/schema'
-import { REPLY_FAILURES } from '~/lib/reply-pipeline'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import type { SuccessfulRun } from '~/services/agents/run-agent.server'
 
 /** What the reply to one inbound message starts from, read in one round trip (loadReplyContext). */

@@ -6,8 +6,8 @@ import {
   type Platform,
   type PlatformRetryOptions,
 } from '~/integrations/platform-errors'
-import { PLATFORM_LABELS } from '~/lib/channels'
-import { MAX_SLEPT_RETRY_AFTER_MS } from '~/lib/reply-pipeline'
+import { PLATFORM_LABELS } from '~/lib/channels/channels'
+import { MAX_SLEPT_RETRY_AFTER_MS } from '~/lib/conversations/reply-pipeline'
 import type { Logger } from '~/utils/logger.server'
 
 export type ReplyRetryOptions = {

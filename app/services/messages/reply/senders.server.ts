@@ -3,7 +3,7 @@ import type { MessengerClient, MessengerTag } from '~/integrations/meta/messenge
 import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
 import type { Platform } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
-import { PLATFORM_TEXT_LIMITS, TYPING_DELAY_MS, TYPING_RENEW_MS } from '~/lib/reply-pipeline'
+import { PLATFORM_TEXT_LIMITS, TYPING_DELAY_MS, TYPING_RENEW_MS } from '~/lib/conversations/reply-pipeline'
 
 /** The platform calls an answer needs. */
 export type SenderClients = {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { hasNoNul, NUL_MESSAGE } from '~/lib/shared/input'
 
 // How an agent behaves in a conversation (issue #17): the burst wait, handing over to a person, what it says
 // when it cannot answer, and office hours. Client-safe: the agent form validates with these same schemas.

@@ -1,10 +1,10 @@
 import type { Submission } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { AGENT_BEHAVIOUR_DEFAULTS, BEHAVIOUR_TEXTS, DEFAULT_OFFICE_HOURS } from './agent-behaviour'
-import { BEHAVIOUR_FORM_MARKER, timeZoneList } from './agent-behaviour-form'
-import { KNOWLEDGE_FORM_MARKER } from './agent-knowledge'
-import { createAgentSchema, updateAgentSchema } from './agent-schemas'
+import { AGENT_BEHAVIOUR_DEFAULTS, BEHAVIOUR_TEXTS, DEFAULT_OFFICE_HOURS } from './behaviour'
+import { BEHAVIOUR_FORM_MARKER, timeZoneList } from './behaviour-form'
+import { KNOWLEDGE_FORM_MARKER } from './knowledge'
+import { createAgentSchema, updateAgentSchema } from './schemas'
 import { scheduleLines } from './office-hours-summary'
 
 // The Behaviour tab as a browser posts it (FormData through Conform, as the actions and the client parse it).

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { UPLOAD_FILE_MAX_BYTES } from './constants'
-import { hasNoNul, idSchema, NUL_MESSAGE } from './input'
+import { UPLOAD_FILE_MAX_BYTES } from '~/lib/shared/constants'
+import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/shared/input'
 
 // The knowledge base (issue #18, docs/decisions/042): the organization's FAQ entries, texts, files and web pages,
 // split into passages that agents answer from. Client-safe: the forms and the API validate with these schemas.

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { hasNoNul, isUuid, NUL_MESSAGE } from './input'
-import { AGENT_KNOWLEDGE_DEFAULTS, AGENT_KNOWLEDGE_MODES, KNOWLEDGE_LIMITS } from './knowledge'
+import { hasNoNul, isUuid, NUL_MESSAGE } from '~/lib/shared/input'
+import { AGENT_KNOWLEDGE_DEFAULTS, AGENT_KNOWLEDGE_MODES, KNOWLEDGE_LIMITS } from '~/lib/knowledge/knowledge'
 
 // What an agent answers from (issue #18 part 3): its knowledge mode, the sources it selected, how many passages its
 // prompt carries, the relevance they need, and what it says when none has the answer. One module for the agent

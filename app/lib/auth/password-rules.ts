@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH } from './constants'
+import { PASSWORD_MIN_LENGTH } from '~/lib/shared/constants'
 
 /** The live checklist on the sign-up form, in the spec's order and words. */
 export const PASSWORD_RULES = [

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { idSchema } from '~/lib/input'
-import { PLATFORM_NAMES } from '~/lib/channels'
-import type { AnalyticsPreset } from './analytics-presets'
+import { idSchema } from '~/lib/shared/input'
+import { PLATFORM_NAMES } from '~/lib/channels/channels'
+import type { AnalyticsPreset } from './presets'
 
 /**
  * The dashboard's rules, client-safe: the period the API and (later) the page take, the price table the cost
@@ -140,7 +140,7 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   }).format(now)
 }
 
-export { ANALYTICS_PRESETS, type AnalyticsPreset } from './analytics-presets'
+export { ANALYTICS_PRESETS, type AnalyticsPreset } from './presets'
 
 /** The dashboard's preset periods, ending today in the organization's time zone. */
 export function presetPeriod(preset: AnalyticsPreset, timeZone: string, now: Date = new Date()) {

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
+import { hasNoNul, NUL_MESSAGE, requiredOr } from '~/lib/shared/input'
 import {
   AGENT_BEHAVIOUR_DEFAULTS,
   MAX_BURST_WAIT_SECONDS,
   behaviourFields,
   officeHoursSchema,
-} from './agent-behaviour'
-import { behaviourFormFields, withBehaviourDefaults } from './agent-behaviour-form'
+} from './behaviour'
+import { behaviourFormFields, withBehaviourDefaults } from './behaviour-form'
 import {
   knowledgeFormFields,
   knowledgePatchFields,
@@ -14,7 +14,7 @@ import {
   knowledgeWithDefaults,
   requireSelectedSource,
   withKnowledgeDefaults,
-} from './agent-knowledge'
+} from './knowledge'
 
 export const MODEL_TYPES = ['simple', 'medium', 'pro'] as const
 export const AGENT_STATUS_VALUES = ['active', 'inactive', 'archived'] as const

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { PASSWORD_MIN_LENGTH } from './constants'
+import { PASSWORD_MIN_LENGTH } from '~/lib/shared/constants'
 import { PASSWORD_RULES } from './password-rules'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { hasNoNul, NUL_MESSAGE } from '~/lib/shared/input'
 
 export { PASSWORD_RULES }
 

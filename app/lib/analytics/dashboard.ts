@@ -1,9 +1,9 @@
-import { ANALYTICS_PRESETS, type AnalyticsPreset } from '~/lib/analytics-presets'
+import { ANALYTICS_PRESETS, type AnalyticsPreset } from './presets'
 
 /**
  * The dashboard page at / (issue #19; docs/decisions/047): its query string, texts and the getting-started
  * checklist's steps, and the formats of its figures. Client code, without zod (its query string's schema is
- * lib/dashboard-query's). The figures themselves are lib/analytics' and services/analytics'.
+ * lib/analytics/dashboard-query's). The figures themselves are lib/analytics/analytics' and services/analytics'.
  */
 
 export const DASHBOARD_PERIODS = [...ANALYTICS_PRESETS, 'custom'] as const

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { analyticsQuerySchema, presetPeriod } from '~/lib/analytics'
-import { DASHBOARD_PERIODS, DASHBOARD_TEXTS, DEFAULT_DASHBOARD_PERIOD } from '~/lib/dashboard'
-import { idSchema } from '~/lib/input'
+import { analyticsQuerySchema, presetPeriod } from './analytics'
+import { DASHBOARD_PERIODS, DASHBOARD_TEXTS, DEFAULT_DASHBOARD_PERIOD } from './dashboard'
+import { idSchema } from '~/lib/shared/input'
 
-// The dashboard's query string (issue #19; docs/decisions/047), read by its loader: apart from lib/dashboard so that
+// The dashboard's query string (issue #19; docs/decisions/047), read by its loader: apart from lib/analytics/dashboard so that
 // the page's client code does not load the schemas.
 
 /** The page's query string: a preset period or a custom range (dates in the organization's zone), and filters. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { CHANNEL_TEXTS } from '~/lib/channels'
-import { telegramTokenSchema } from '~/lib/telegram'
+import { CHANNEL_TEXTS } from './channels'
+import { telegramTokenSchema } from './telegram'
 
 /**
  * The Channels screen's forms, one schema each, shared by the forms in the browser and the routes' actions (the

@@ -1,6 +1,6 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { answerInvitationSchema, inviteMemberSchema } from './organization-schemas'
+import { answerInvitationSchema, inviteMemberSchema } from './schemas'
 
 describe('the invite form', () => {
   it('trims and lowercases the email, and refuses what is not one', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_OFFICE_HOURS, officeHoursAt, officeHoursSchema, type OfficeHours } from './agent-behaviour'
+import { DEFAULT_OFFICE_HOURS, officeHoursAt, officeHoursSchema, type OfficeHours } from './behaviour'
 
 const berlin: OfficeHours = { ...DEFAULT_OFFICE_HOURS, timeZone: 'Europe/Berlin' }
 

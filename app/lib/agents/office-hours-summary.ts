@@ -1,4 +1,4 @@
-import { WEEKDAYS, WEEKDAY_LABELS, type OfficeHours } from './agent-behaviour'
+import { WEEKDAYS, WEEKDAY_LABELS, type OfficeHours } from './behaviour'
 
 const short = (day: (typeof WEEKDAYS)[number]) => WEEKDAY_LABELS[day].slice(0, 3)
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { CHANNEL_TEXTS } from './channels'
 import { MESSENGER_WEBHOOK_FIELDS } from './facebook'
-import { hasNoNul, NUL_MESSAGE, requiredOr } from './input'
+import { hasNoNul, NUL_MESSAGE, requiredOr } from '~/lib/shared/input'
 
 /**
  * What the Facebook and WhatsApp connect flows post to the server, shared by the product API and the Channels

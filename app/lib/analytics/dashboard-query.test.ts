@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ANALYTICS_TEXTS } from '~/lib/analytics'
-import { DASHBOARD_TEXTS } from '~/lib/dashboard'
+import { ANALYTICS_TEXTS } from './analytics'
+import { DASHBOARD_TEXTS } from './dashboard'
 import { parseDashboardQuery } from './dashboard-query'
 
 const params = (query: string) => new URLSearchParams(query)

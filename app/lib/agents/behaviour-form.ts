@@ -6,7 +6,7 @@ import {
   behaviourFields,
   officeHoursSchema,
   type Weekday,
-} from './agent-behaviour'
+} from './behaviour'
 
 // The agent form's Behaviour tab (issue #17) as a browser posts it, turned into the agent's behaviour fields and
 // checked by the same schemas as the API (agent-behaviour.ts). What a form cannot say directly is said here: an

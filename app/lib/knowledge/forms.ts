@@ -10,8 +10,8 @@ import {
   UNSUPPORTED_FILE_MESSAGE,
   type KnowledgeSourceKind,
 } from './knowledge'
-import { FILE_TOO_LARGE_MESSAGE } from './constants'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { FILE_TOO_LARGE_MESSAGE } from '~/lib/shared/constants'
+import { hasNoNul, NUL_MESSAGE } from '~/lib/shared/input'
 
 // The Knowledge page's forms and the API's upload (docs/decisions/045), derived from the schemas of knowledge.ts.
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { CHANNEL_STATUSES, PLATFORM_NAMES } from '~/lib/channels'
-import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/input'
+import { CHANNEL_STATUSES, PLATFORM_NAMES } from '~/lib/channels/channels'
+import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/shared/input'
 
 /** The inbox's rules and texts, client-safe: the Conversations screens, the API contract and the services share them. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { authErrorMessage, GENERIC_AUTH_ERROR } from './auth-errors'
+import { authErrorMessage, GENERIC_AUTH_ERROR } from '~/lib/auth/errors'
 import { safeRedirectPath } from './safe-redirect'
 import { readSidebarOpen, sidebarCookie } from './sidebar'
 

@@ -1,6 +1,6 @@
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { signInSchema, signUpSchema } from './auth-schemas'
+import { signInSchema, signUpSchema } from './schemas'
 
 function form(values: Record<string, string>) {
   const data = new FormData()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasNoNul, NUL_MESSAGE } from './input'
+import { hasNoNul, NUL_MESSAGE } from '~/lib/shared/input'
 
 export const ORGANIZATION_NAME_MAX = 100
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { AGENT_BEHAVIOUR_DEFAULTS } from './agent-behaviour'
-import { AGENT_KNOWLEDGE_TEXTS } from './agent-knowledge'
-import { AGENT_KNOWLEDGE_DEFAULTS } from './knowledge'
+import { AGENT_BEHAVIOUR_DEFAULTS } from './behaviour'
+import { AGENT_KNOWLEDGE_TEXTS } from './knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import {
   createAgentBodySchema,
   createAgentSchema,
   patchAgentBodySchema,
   READABLE_ID_IMMUTABLE,
   updateAgentSchema,
-} from './agent-schemas'
+} from './schemas'
 
 const required = { name: 'Support Bot', readableId: 'support-bot', systemPrompt: 'You are a helpful agent.' }
 
