@@ -25,8 +25,7 @@ const isFunction = (node) =>
   ts.isArrowFunction(node) ||
   ts.isFunctionExpression(node)
 
-const isSql = (node) =>
-  ts.isTaggedTemplateExpression(node) && /(^|\.)sql$/.test(node.tag.getText())
+const isSql = (node) => ts.isTaggedTemplateExpression(node) && /(^|\.)sql$/.test(node.tag.getText())
 
 const isJsx = (node) => ts.isJsxElement(node) || ts.isJsxFragment(node) || ts.isJsxSelfClosingElement(node)
 
