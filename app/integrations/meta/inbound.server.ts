@@ -82,123 +82,139 @@ function messengerKind(event: Record<string, unknown>): string {
   return kind === 'message' && isRecord(event.message) && event.message.is_echo === true ? 'echo' : kind
 }
 
+/** One Messenger event being read: its page, the entry's time, where its events and skips go. */
+type MessengerEvent = {
+  pageId: string
+  entryTime: number | undefined
+  key: { platform: 'facebook'; platformChannelId: string }
+  out: MetaEvents
+  skip: (reason: WebhookSkipReason, kind?: string) => void
+}
+
 function messengerEvents(pageId: string, entryTime: number | undefined, raw: unknown, out: MetaEvents): void {
   const key = { platform: 'facebook', platformChannelId: pageId } as const
-  const skip = (kind: string, reason: WebhookSkipReason) => void out.skipped.push({ ...key, kind, reason })
-  if (!isRecord(raw)) return skip('unknown', 'malformed')
+  if (!isRecord(raw)) return void out.skipped.push({ ...key, kind: 'unknown', reason: 'malformed' })
   const kind = messengerKind(raw)
-  if (kind === 'echo') {
-    const parsed = messengerEcho.safeParse(raw)
-    if (!parsed.success) return skip(kind, 'malformed')
-    const { sender, recipient, timestamp, message } = parsed.data
-    // The customer is whichever side is not the page (older reference pages swap the two).
-    const customer = recipient.id !== pageId ? recipient.id : sender.id
-    if (customer === pageId) return skip(kind, 'malformed')
-    const own = timeOf(timestamp)
-    out.events.push({
-      ...key,
-      kind: 'echo',
-      appId: message.app_id === undefined ? undefined : String(message.app_id),
-      reply: {
-        platformChatId: customer,
-        platformMessageId: message.mid,
-        text: message.text ?? '',
-        platformSentAt: own ?? timeOf(entryTime) ?? new Date(),
-      },
-      untimed: own ? undefined : true,
-    })
-    return
-  }
+  const skip = (reason: WebhookSkipReason, as = kind) => void out.skipped.push({ ...key, kind: as, reason })
+  const read = MESSENGER_READERS[kind]
+  if (!read) return skip('unsupported')
+  read(raw, { pageId, entryTime, key, out, skip })
+}
 
-  /** A person's message or tapped button as our message; its own time, else the entry's, else ours. */
-  const fromPerson = (
-    sender: string,
-    timestamp: unknown,
-    content: { platformMessageId: string | undefined; text: string; kind: MessageKind; answerable: boolean },
-  ) => {
-    const own = timeOf(timestamp)
-    const { platformMessageId, ...rest } = content
-    if (!platformMessageId) return skip(kind, 'malformed')
-    out.events.push({
-      ...key,
-      kind: 'message',
-      message: {
-        platformChatId: sender,
-        platformMessageId,
-        senderId: sender,
-        senderName: null,
-        ...rest,
-        platformSentAt: own ?? timeOf(entryTime) ?? new Date(),
-      },
-      untimed: own ? undefined : true,
-    })
-  }
-  if (kind === 'message') {
-    const parsed = messengerMessage.safeParse(raw)
-    if (!parsed.success) return skip(kind, 'malformed')
-    const { sender, timestamp, message } = parsed.data
-    if (sender.id === pageId) return skip('echo', 'unsupported')
-    const text = message.text?.trim() ? message.text : undefined
-    const content = text !== undefined ? 'text' : messengerContentKind(message.attachments)
-    return fromPerson(sender.id, timestamp, {
+const MESSENGER_READERS: Record<string, (raw: unknown, event: MessengerEvent) => void> = {
+  echo: messengerEchoEvent,
+  message: messengerMessageEvent,
+  postback: messengerPostbackEvent,
+  delivery: messengerDeliveryEvent,
+  read: messengerReadEvent,
+}
+
+function messengerEchoEvent(raw: unknown, { pageId, entryTime, key, out, skip }: MessengerEvent): void {
+  const parsed = messengerEcho.safeParse(raw)
+  if (!parsed.success) return skip('malformed')
+  const { sender, recipient, timestamp, message } = parsed.data
+  // The customer is whichever side is not the page (older reference pages swap the two).
+  const customer = recipient.id !== pageId ? recipient.id : sender.id
+  if (customer === pageId) return skip('malformed')
+  const own = timeOf(timestamp)
+  out.events.push({
+    ...key,
+    kind: 'echo',
+    appId: message.app_id === undefined ? undefined : String(message.app_id),
+    reply: {
+      platformChatId: customer,
       platformMessageId: message.mid,
-      text: content === 'text' ? (text ?? '') : unreadableText(content),
-      kind: content,
-      answerable: true,
-    })
+      text: message.text ?? '',
+      platformSentAt: own ?? timeOf(entryTime) ?? new Date(),
+    },
+    untimed: own ? undefined : true,
+  })
+}
+
+/** A person's message or tapped button as our message; its own time, else the entry's, else ours. */
+function fromPerson(
+  { entryTime, key, out, skip }: MessengerEvent,
+  sender: string,
+  timestamp: unknown,
+  content: { platformMessageId: string | undefined; text: string; kind: MessageKind; answerable: boolean },
+): void {
+  const own = timeOf(timestamp)
+  const { platformMessageId, ...rest } = content
+  if (!platformMessageId) return skip('malformed')
+  out.events.push({
+    ...key,
+    kind: 'message',
+    message: {
+      platformChatId: sender,
+      platformMessageId,
+      senderId: sender,
+      senderName: null,
+      ...rest,
+      platformSentAt: own ?? timeOf(entryTime) ?? new Date(),
+    },
+    untimed: own ? undefined : true,
+  })
+}
+
+function messengerMessageEvent(raw: unknown, event: MessengerEvent): void {
+  const parsed = messengerMessage.safeParse(raw)
+  if (!parsed.success) return event.skip('malformed')
+  const { sender, timestamp, message } = parsed.data
+  if (sender.id === event.pageId) return event.skip('unsupported', 'echo')
+  const text = message.text?.trim() ? message.text : undefined
+  const content = text !== undefined ? 'text' : messengerContentKind(message.attachments)
+  fromPerson(event, sender.id, timestamp, {
+    platformMessageId: message.mid,
+    text: content === 'text' ? (text ?? '') : unreadableText(content),
+    kind: content,
+    answerable: true,
+  })
+}
+
+function messengerPostbackEvent(raw: unknown, event: MessengerEvent): void {
+  const parsed = messengerPostback.safeParse(raw)
+  if (!parsed.success) return event.skip('malformed')
+  const { sender, timestamp, postback } = parsed.data
+  if (sender.id === event.pageId) return event.skip('unsupported', 'echo')
+  // A tapped button: its title is what the person said. Postbacks carry a mid on current Graph versions; an
+  // older one without is keyed by its time, and one with neither cannot be told from its redelivery.
+  const title = postback.title?.trim() ? postback.title : undefined
+  if (!title) return event.skip('unsupported')
+  const own = timeOf(timestamp)
+  const id = postback.mid ?? (own ? `postback:${sender.id}:${own.getTime()}` : undefined)
+  fromPerson(event, sender.id, timestamp, {
+    platformMessageId: id,
+    text: title,
+    kind: 'text',
+    answerable: true,
+  })
+}
+
+function messengerDeliveryEvent(raw: unknown, { key, out, skip }: MessengerEvent): void {
+  const parsed = messengerDelivery.safeParse(raw)
+  if (!parsed.success) return skip('malformed')
+  const { sender, delivery } = parsed.data
+  const watermark = timeOf(delivery.watermark)
+  if (delivery.mids?.length) {
+    out.events.push({ ...key, kind: 'status', platformMessageIds: delivery.mids, status: 'delivered' })
+  } else if (watermark) {
+    out.events.push({ ...key, kind: 'watermark', status: 'delivered', platformChatId: sender.id, watermark })
+  } else {
+    skip('malformed')
   }
-  if (kind === 'postback') {
-    const parsed = messengerPostback.safeParse(raw)
-    if (!parsed.success) return skip(kind, 'malformed')
-    const { sender, timestamp, postback } = parsed.data
-    if (sender.id === pageId) return skip('echo', 'unsupported')
-    // A tapped button: its title is what the person said. Postbacks carry a mid on current Graph versions; an
-    // older one without is keyed by its time, and one with neither cannot be told from its redelivery.
-    const title = postback.title?.trim() ? postback.title : undefined
-    if (!title) return skip(kind, 'unsupported')
-    const own = timeOf(timestamp)
-    const id = postback.mid ?? (own ? `postback:${sender.id}:${own.getTime()}` : undefined)
-    return fromPerson(sender.id, timestamp, {
-      platformMessageId: id,
-      text: title,
-      kind: 'text',
-      answerable: true,
-    })
-  }
-  if (kind === 'delivery') {
-    const parsed = messengerDelivery.safeParse(raw)
-    if (!parsed.success) return skip(kind, 'malformed')
-    const { sender, delivery } = parsed.data
-    const watermark = timeOf(delivery.watermark)
-    if (delivery.mids?.length) {
-      out.events.push({ ...key, kind: 'status', platformMessageIds: delivery.mids, status: 'delivered' })
-    } else if (watermark) {
-      out.events.push({
-        ...key,
-        kind: 'watermark',
-        status: 'delivered',
-        platformChatId: sender.id,
-        watermark,
-      })
-    } else {
-      skip(kind, 'malformed')
-    }
-    return
-  }
-  if (kind === 'read') {
-    const parsed = messengerRead.safeParse(raw)
-    const watermark = parsed.success ? timeOf(parsed.data.read.watermark) : undefined
-    if (!parsed.success || !watermark) return skip(kind, 'malformed')
-    out.events.push({
-      ...key,
-      kind: 'watermark',
-      status: 'read',
-      platformChatId: parsed.data.sender.id,
-      watermark,
-    })
-    return
-  }
-  skip(kind, 'unsupported')
+}
+
+function messengerReadEvent(raw: unknown, { key, out, skip }: MessengerEvent): void {
+  const parsed = messengerRead.safeParse(raw)
+  const watermark = parsed.success ? timeOf(parsed.data.read.watermark) : undefined
+  if (!parsed.success || !watermark) return skip('malformed')
+  out.events.push({
+    ...key,
+    kind: 'watermark',
+    status: 'read',
+    platformChatId: parsed.data.sender.id,
+    watermark,
+  })
 }
 
 /** What a WhatsApp message (or echo) says, in the fields it may say it in. */
@@ -267,53 +283,67 @@ const WHATSAPP_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const
 const isWhatsAppStatus = (status: string): status is (typeof WHATSAPP_STATUSES)[number] =>
   (WHATSAPP_STATUSES as readonly string[]).includes(status)
 
+type WhatsAppValue = z.output<typeof whatsappChange>['value']
+type WhatsAppKey = { platform: 'whatsapp'; platformChannelId: string }
+type WhatsAppSkip = (kind: string, reason: WebhookSkipReason) => void
+
 function whatsappEvents(raw: unknown, out: MetaEvents): void {
-  const skip = (kind: string, reason: WebhookSkipReason, platformChannelId = '') =>
-    void out.skipped.push({ platform: 'whatsapp', platformChannelId, kind, reason })
+  const skipFor =
+    (platformChannelId: string): WhatsAppSkip =>
+    (kind, reason) =>
+      void out.skipped.push({ platform: 'whatsapp', platformChannelId, kind, reason })
   const parsed = whatsappChange.safeParse(raw)
-  if (!parsed.success) return skip('change', 'malformed')
+  if (!parsed.success) return skipFor('')('change', 'malformed')
   const { field, value } = parsed.data
   // Other fields of the WABA (account_update, message_template_status_update, history...).
-  if (field !== 'messages' && field !== 'smb_message_echoes') return skip(field, 'unsupported')
+  if (field !== 'messages' && field !== 'smb_message_echoes') return skipFor('')(field, 'unsupported')
   const phoneNumberId = value.metadata?.phone_number_id
-  if (!phoneNumberId) return skip(field, 'malformed')
+  if (!phoneNumberId) return skipFor('')(field, 'malformed')
   const key = { platform: 'whatsapp', platformChannelId: phoneNumberId } as const
-  if (field === 'smb_message_echoes') {
-    for (const item of value.message_echoes ?? []) {
-      const echo = whatsappEcho.safeParse(item)
-      if (!echo.success) {
-        skip('echo', 'malformed', phoneNumberId)
-        continue
-      }
-      const { to, id, timestamp, type } = echo.data
-      // Edits and deletions of a message sent before: not a new message of the conversation.
-      if (type === 'edit' || type === 'revoke') {
-        skip(type, 'unsupported', phoneNumberId)
-        continue
-      }
-      const own = timeOf(timestamp, true)
-      out.events.push({
-        ...key,
-        kind: 'echo',
-        reply: {
-          platformChatId: waIdOf(to),
-          platformMessageId: id,
-          text: whatsappText(echo.data).text,
-          platformSentAt: own ?? new Date(),
-        },
-        untimed: own ? undefined : true,
-      })
+  const skip = skipFor(phoneNumberId)
+  if (field === 'smb_message_echoes') return whatsappEchoes(value, key, out, skip)
+  whatsappMessages(value, key, out, skip)
+  whatsappStatuses(value, key, out, skip)
+  // Errors about the number or the app, not about one message (rate limits, an unsupported action...).
+  value.errors?.forEach(() => skip('errors', 'unsupported'))
+}
+
+function whatsappEchoes(value: WhatsAppValue, key: WhatsAppKey, out: MetaEvents, skip: WhatsAppSkip): void {
+  for (const item of value.message_echoes ?? []) {
+    const echo = whatsappEcho.safeParse(item)
+    if (!echo.success) {
+      skip('echo', 'malformed')
+      continue
     }
-    return
+    const { to, id, timestamp, type } = echo.data
+    // Edits and deletions of a message sent before: not a new message of the conversation.
+    if (type === 'edit' || type === 'revoke') {
+      skip(type, 'unsupported')
+      continue
+    }
+    const own = timeOf(timestamp, true)
+    out.events.push({
+      ...key,
+      kind: 'echo',
+      reply: {
+        platformChatId: waIdOf(to),
+        platformMessageId: id,
+        text: whatsappText(echo.data).text,
+        platformSentAt: own ?? new Date(),
+      },
+      untimed: own ? undefined : true,
+    })
   }
+}
+
+function whatsappMessages(value: WhatsAppValue, key: WhatsAppKey, out: MetaEvents, skip: WhatsAppSkip): void {
   // Names are a nicety: a message without `contacts`, or with contacts we cannot read, is kept without one.
   const contacts = value.contacts === undefined ? undefined : whatsappContacts.safeParse(value.contacts).data
   const names = new Map((contacts ?? []).map((c) => [c.wa_id, c.profile?.name ?? null]))
   for (const item of value.messages ?? []) {
     const message = whatsappMessage.safeParse(item)
     if (!message.success) {
-      const type = isRecord(item) && typeof item.type === 'string' ? item.type : 'message'
-      skip(type, 'malformed', phoneNumberId)
+      skip(isRecord(item) && typeof item.type === 'string' ? item.type : 'message', 'malformed')
       continue
     }
     const { from, id, timestamp } = message.data
@@ -332,14 +362,13 @@ function whatsappEvents(raw: unknown, out: MetaEvents): void {
       untimed: own ? undefined : true,
     })
   }
+}
+
+function whatsappStatuses(value: WhatsAppValue, key: WhatsAppKey, out: MetaEvents, skip: WhatsAppSkip): void {
   for (const item of value.statuses ?? []) {
     const status = whatsappStatus.safeParse(item)
-    if (!status.success) {
-      skip('status', 'malformed', phoneNumberId)
-      continue
-    }
-    if (!isWhatsAppStatus(status.data.status)) {
-      skip('status', 'unsupported', phoneNumberId)
+    if (!status.success || !isWhatsAppStatus(status.data.status)) {
+      skip('status', status.success ? 'unsupported' : 'malformed')
       continue
     }
     const error = status.data.errors?.[0]
@@ -351,8 +380,6 @@ function whatsappEvents(raw: unknown, out: MetaEvents): void {
       reason: error ? [error.title, error.message].filter(Boolean).join(': ') || undefined : undefined,
     })
   }
-  // Errors about the number or the app, not about one message (rate limits, an unsupported action...).
-  value.errors?.forEach(() => skip('errors', 'unsupported', phoneNumberId))
 }
 
 /** Every event of a delivery, in the order Meta listed them, and the events left out. */

@@ -156,32 +156,8 @@ function reportSkipped(skipped: MetaSkipped[], logger: Logger | undefined): void
 const isOwnEcho = (appId: string | undefined, ourAppId: string) =>
   ourAppId ? appId === ourAppId : appId !== undefined
 
-/**
- * One signed delivery, event by event: every message of a connected page or number is normalized, stored and
- * enqueued (together, through the batcher, see ingestInboundBatch; a redelivered one is dropped by the unique
- * key), and receipts move our outbound messages forward. An echo of another app (a person's reply in the Page
- * inbox or the WhatsApp Business app) is stored as an outbound message and pauses the AI of its conversation;
- * the echo of our own send is skipped. Events of a kind we do not handle, without what we need, or for a page or
- * number that is not connected are skipped and counted; only a delivery that names no connected channel at all
- * is refused (NOT_FOUND), storing nothing, and only an envelope that is not Meta's (no `object`, no `entry` list)
- * is a VALIDATION_ERROR.
- *
- * Within one delivery the customers' messages are stored first and the echoes applied after them, whatever
- * Meta's order: a delivery is not a timeline (one entry per page, events of many people), and the batcher stores
- * its messages together. So a text beside an echo is stored and queued as if the echo came after it; its reply
- * job then finds the conversation paused (if it runs after the pause) and leaves it to the person, as for any
- * message queued before a pause (docs/decisions/036).
- */
-export async function receiveMetaWebhook({
-  db,
-  boss,
-  body,
-  appId,
-  personReplies,
-  ingest,
-  lookup,
-  logger,
-}: {
+/** What receiving a delivery needs. */
+export type MetaWebhookDeps = {
   db: Database
   boss: ReplyQueue
   body: unknown
@@ -198,7 +174,26 @@ export async function receiveMetaWebhook({
   lookup?: WebhookChannels
   /** Where skipped events are reported (their kind and reason). */
   logger?: Logger
-}): Promise<MetaWebhookResult> {
+}
+
+/**
+ * One signed delivery, event by event: every message of a connected page or number is normalized, stored and
+ * enqueued (together, through the batcher, see ingestInboundBatch; a redelivered one is dropped by the unique
+ * key), and receipts move our outbound messages forward. An echo of another app (a person's reply in the Page
+ * inbox or the WhatsApp Business app) is stored as an outbound message and pauses the AI of its conversation;
+ * the echo of our own send is skipped. Events of a kind we do not handle, without what we need, or for a page or
+ * number that is not connected are skipped and counted; only a delivery that names no connected channel at all
+ * is refused (NOT_FOUND), storing nothing, and only an envelope that is not Meta's (no `object`, no `entry` list)
+ * is a VALIDATION_ERROR.
+ *
+ * Within one delivery the customers' messages are stored first and the echoes applied after them, whatever
+ * Meta's order: a delivery is not a timeline (one entry per page, events of many people), and the batcher stores
+ * its messages together. So a text beside an echo is stored and queued as if the echo came after it; its reply
+ * job then finds the conversation paused (if it runs after the pause) and leaves it to the person, as for any
+ * message queued before a pause (docs/decisions/036).
+ */
+export async function receiveMetaWebhook(deps: MetaWebhookDeps): Promise<MetaWebhookResult> {
+  const { db, body, lookup, logger } = deps
   const parsed = metaWebhookSchema.safeParse(body)
   if (!parsed.success) throw new AppError('VALIDATION_ERROR', META_WEBHOOK_TEXTS.badBody)
   const { events, skipped } = metaEvents(parsed.data)
@@ -223,9 +218,31 @@ export async function receiveMetaWebhook({
     reportSkipped(skipped, logger)
     throw new AppError('NOT_FOUND', META_WEBHOOK_TEXTS.unknownChannel)
   }
+  const echoes = await applyEvents(deps, events, known, result, skipped)
+  for (const { channel, event } of echoes) {
+    if (event.untimed) recordIncompleteEvent(event.platform, 'timestamp')
+    const reply = { ...event.reply, senderName: PLATFORM_REPLY_SENDERS[event.platform] }
+    if (await deps.personReplies(channel, reply)) result.personReplies += 1
+    else result.duplicates += 1
+  }
+  return result
+}
 
+type Echo = { channel: Channel; event: Extract<MetaEvent, { kind: 'echo' }> }
+
+/**
+ * The delivery's messages stored (together, through the batcher when there is one), its receipts applied, its
+ * own echoes skipped; answers the echoes of a person's reply, to be applied after the messages.
+ */
+async function applyEvents(
+  { db, boss, appId, ingest, logger }: MetaWebhookDeps,
+  events: MetaEvent[],
+  known: Map<string, Channel>,
+  result: MetaWebhookResult,
+  skipped: MetaSkipped[],
+): Promise<Echo[]> {
   const ingesting: Promise<void>[] = []
-  const echoes: { channel: Channel; event: Extract<MetaEvent, { kind: 'echo' }> }[] = []
+  const echoes: Echo[] = []
   for (const event of events) {
     const channel = known.get(`${event.platform}:${event.platformChannelId}`)
     if (!channel) {
@@ -260,11 +277,5 @@ export async function receiveMetaWebhook({
   }
   reportSkipped(skipped, logger)
   await Promise.all(ingesting)
-  for (const { channel, event } of echoes) {
-    if (event.untimed) recordIncompleteEvent(event.platform, 'timestamp')
-    const reply = { ...event.reply, senderName: PLATFORM_REPLY_SENDERS[event.platform] }
-    if (await personReplies(channel, reply)) result.personReplies += 1
-    else result.duplicates += 1
-  }
-  return result
+  return echoes
 }
