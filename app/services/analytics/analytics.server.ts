@@ -172,9 +172,72 @@ function finish(tally: Tally) {
  * lookup of the organization's zone, channels and agents, run concurrently.
  */
 export async function getAnalytics(scope: OrganizationScope, options: AnalyticsOptions): Promise<Analytics> {
-  const { db, organizationId } = scope
   const { from, to, granularity, channelId, agentId } = options
   const prices = options.prices ?? DEFAULT_MODEL_PRICES
+  const { timeZone, agentRows, shownChannels, agentOfChannel, filter } = await periodOf(scope, options)
+  const [outcomes, runs, started, reasons, attention] = await Promise.all([
+    outcomeRows(scope.db, filter),
+    runRows(scope.db, filter),
+    startedRows(scope.db, filter),
+    reasonRows(scope.db, filter, TOP_FAILURE_REASONS, CONVERSATIONS_PER_REASON),
+    needingAttention(scope.db, filter),
+  ])
+  const buckets = bucketsOf(from, to, granularity)
+  const t = tallyAll({ outcomes, runs, started }, agentOfChannel, prices)
+
+  const trendOf = (key: string) => buckets.map((bucket) => t.trends.get(key)?.get(bucket) ?? 0)
+  const rowOf = (tally: Tally, startedRow: StartedRow | undefined, trendKey: string) => ({
+    ...finish(tally),
+    aiAnswerRate: rate(tally),
+    ...response(startedRow),
+    trend: trendOf(trendKey),
+  })
+  const shownAgents = agentRows.filter(
+    (a) =>
+      (!agentId || a.id === agentId) &&
+      (!channelId || agentOfChannel.get(channelId) === a.id || t.byAgent.map.has(a.id)),
+  )
+  return {
+    period: { from, to, timeZone, granularity, channelId: channelId ?? null, agentId: agentId ?? null },
+    totals: {
+      ...finish(t.total),
+      aiAnswerRate: rate(t.total),
+      ...response(t.startedBy.total),
+      conversationsAnswered: t.startedBy.total?.answered ?? 0,
+      needingAttention: attention,
+      models: modelCosts(t.models, prices),
+    },
+    series: buckets.map((bucket) => ({
+      bucket,
+      ...finish(t.byBucket.map.get(bucket) ?? emptyTally()),
+      ...response(t.startedBy.bucket.get(bucket)),
+    })),
+    agents: shownAgents.map((agent) => ({
+      id: agent.id,
+      name: agent.name,
+      ...rowOf(t.byAgent.of(agent.id), t.startedBy.agent.get(agent.id), `agent:${agent.id}`),
+    })),
+    channels: shownChannels.map((channel) => ({
+      id: channel.id,
+      name: channelDisplayName(channel),
+      platformName: channel.platformName,
+      ...rowOf(t.byChannel.of(channel.id), t.startedBy.channel.get(channel.id), `channel:${channel.id}`),
+    })),
+    failureReasons: reasons.map((row) => ({
+      reason: row.reason,
+      kind: row.status === 'failed' ? ('failed' as const) : ('not_answered' as const),
+      messages: row.messages,
+      conversationIds: row.conversationIds,
+    })),
+  }
+}
+
+/**
+ * The period's filter: the organization's time zone, its channels and agents (a channel or an agent of another
+ * organization is not found), the channels shown, and how far the rollup may stand in for the source tables.
+ */
+async function periodOf({ db, organizationId }: OrganizationScope, options: AnalyticsOptions) {
+  const { from, to, granularity, channelId, agentId } = options
   if (channelId !== undefined && !isUuid(channelId)) {
     throw new AppError('NOT_FOUND', ANALYTICS_TEXTS.channelNotFound)
   }
@@ -227,16 +290,21 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
     // Buckets of another time zone's hours are not this one's: the source tables until the job rolls up again.
     rolledUntil: rollup?.timeZone === timeZone ? rollup.until : null,
   }
+  return { timeZone, agentRows, shownChannels, agentOfChannel, filter }
+}
 
-  const [outcomes, runs, started, reasons, attention] = await Promise.all([
-    outcomeRows(db, filter),
-    runRows(db, filter),
-    startedRows(db, filter),
-    reasonRows(db, filter, TOP_FAILURE_REASONS, CONVERSATIONS_PER_REASON),
-    needingAttention(db, filter),
-  ])
+type ModelTokens = Map<string | null, { promptTokens: number; completionTokens: number }>
 
-  const buckets = bucketsOf(from, to, granularity)
+/** The period's rows added up: in all, by bucket, by channel and by agent, with each one's trend. */
+function tallyAll(
+  rows: {
+    outcomes: Awaited<ReturnType<typeof outcomeRows>>
+    runs: Awaited<ReturnType<typeof runRows>>
+    started: StartedRow[]
+  },
+  agentOfChannel: Map<string, string | null>,
+  prices: ModelPrices,
+) {
   const total = emptyTally()
   const byBucket = tallies<string>()
   const byChannel = tallies<string>()
@@ -247,8 +315,7 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
     if (!trend) trends.set(key, (trend = new Map()))
     trend.set(bucket, (trend.get(bucket) ?? 0) + messages)
   }
-
-  for (const row of outcomes) {
+  for (const row of rows.outcomes) {
     addOutcomes(total, row)
     addOutcomes(byBucket.of(row.bucket), row)
     addOutcomes(byChannel.of(row.channelId), row)
@@ -260,8 +327,8 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
     }
   }
 
-  const models = new Map<string | null, { promptTokens: number; completionTokens: number }>()
-  for (const run of runs) {
+  const models: ModelTokens = new Map()
+  for (const run of rows.runs) {
     const cost = costOf(run.model, { prompt: run.promptTokens, completion: run.completionTokens }, prices)
     addRun(total, run, cost)
     addRun(byBucket.of(run.bucket), run, cost)
@@ -275,79 +342,30 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
 
   const startedBy = {
     total: undefined as StartedRow | undefined,
-    bucket: new Map(),
-    channel: new Map(),
-    agent: new Map(),
+    bucket: new Map<string, StartedRow>(),
+    channel: new Map<string, StartedRow>(),
+    agent: new Map<string, StartedRow>(),
   }
-  for (const row of started) {
+  const of = { bucket: byBucket, channel: byChannel, agent: byAgent }
+  for (const row of rows.started) {
+    const key = row.by === 'bucket' ? row.bucket : row.by === 'channel' ? row.channelId : row.agentId
     if (row.by === 'total') {
       startedBy.total = row
       total.conversationsStarted = row.started
-    } else if (row.by === 'bucket' && row.bucket) {
-      startedBy.bucket.set(row.bucket, row)
-      byBucket.of(row.bucket).conversationsStarted = row.started
-    } else if (row.by === 'channel' && row.channelId) {
-      startedBy.channel.set(row.channelId, row)
-      byChannel.of(row.channelId).conversationsStarted = row.started
-    } else if (row.by === 'agent' && row.agentId) {
-      startedBy.agent.set(row.agentId, row)
-      byAgent.of(row.agentId).conversationsStarted = row.started
+    } else if (key) {
+      startedBy[row.by].set(key, row)
+      of[row.by].of(key).conversationsStarted = row.started
     }
   }
+  return { total, byBucket, byChannel, byAgent, trends, models, startedBy }
+}
 
-  const trendOf = (key: string) => buckets.map((bucket) => trends.get(key)?.get(bucket) ?? 0)
-  const rowOf = (tally: Tally, startedRow: StartedRow | undefined, trendKey: string) => ({
-    ...finish(tally),
-    aiAnswerRate: rate(tally),
-    ...response(startedRow),
-    trend: trendOf(trendKey),
-  })
-
-  const shownAgents = agentRows.filter(
-    (a) =>
-      (!agentId || a.id === agentId) &&
-      (!channelId || agentOfChannel.get(channelId) === a.id || byAgent.map.has(a.id)),
-  )
-  return {
-    period: { from, to, timeZone, granularity, channelId: channelId ?? null, agentId: agentId ?? null },
-    totals: {
-      ...finish(total),
-      aiAnswerRate: rate(total),
-      ...response(startedBy.total),
-      conversationsAnswered: startedBy.total?.answered ?? 0,
-      needingAttention: attention,
-      models: [...models]
-        .map(([model, tokens]) => {
-          const cost = costOf(
-            model,
-            { prompt: tokens.promptTokens, completion: tokens.completionTokens },
-            prices,
-          )
-          return { model, ...tokens, cost: cost === null ? null : usd(cost) }
-        })
-        .sort((a, b) => b.promptTokens + b.completionTokens - (a.promptTokens + a.completionTokens)),
-    },
-    series: buckets.map((bucket) => ({
-      bucket,
-      ...finish(byBucket.map.get(bucket) ?? emptyTally()),
-      ...response(startedBy.bucket.get(bucket)),
-    })),
-    agents: shownAgents.map((agent) => ({
-      id: agent.id,
-      name: agent.name,
-      ...rowOf(byAgent.of(agent.id), startedBy.agent.get(agent.id), `agent:${agent.id}`),
-    })),
-    channels: shownChannels.map((channel) => ({
-      id: channel.id,
-      name: channelDisplayName(channel),
-      platformName: channel.platformName,
-      ...rowOf(byChannel.of(channel.id), startedBy.channel.get(channel.id), `channel:${channel.id}`),
-    })),
-    failureReasons: reasons.map((row) => ({
-      reason: row.reason,
-      kind: row.status === 'failed' ? ('failed' as const) : ('not_answered' as const),
-      messages: row.messages,
-      conversationIds: row.conversationIds,
-    })),
-  }
+/** Tokens and cost by model, the most used first. */
+function modelCosts(models: ModelTokens, prices: ModelPrices) {
+  return [...models]
+    .map(([model, tokens]) => {
+      const cost = costOf(model, { prompt: tokens.promptTokens, completion: tokens.completionTokens }, prices)
+      return { model, ...tokens, cost: cost === null ? null : usd(cost) }
+    })
+    .sort((a, b) => b.promptTokens + b.completionTokens - (a.promptTokens + a.completionTokens))
 }
