@@ -245,40 +245,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const production = env.NODE_ENV === 'production'
   const strict = production && !embedded
 
-  const problems: string[] = []
-  if (strict) {
-    if (!env.SESSION_SECRET)
-      problems.push('SESSION_SECRET is required in production (at least 32 characters).')
-    if (!env.ENCRYPTION_KEY)
-      problems.push('ENCRYPTION_KEY is required in production (64 hexadecimal characters).')
-    if (!env.FIREBASE_PROJECT_ID) problems.push('FIREBASE_PROJECT_ID is required in production.')
-    if (!env.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY is required in production.')
-    if (env.FIREBASE_AUTH_EMULATOR_HOST) {
-      problems.push(
-        'FIREBASE_AUTH_EMULATOR_HOST is set: the Auth emulator accepts unsigned tokens and must never be used in production. Unset it, or set EMBEDDED_DEFAULTS=true for a local trial.',
-      )
-    }
-    if (!env.PUBLIC_URL?.startsWith('https://')) {
-      problems.push(
-        `PUBLIC_URL must be the https address the site is served at in production (${env.PUBLIC_URL ? `not ${env.PUBLIC_URL}` : 'it is not set'}): the session cookie is Secure only over https. Set EMBEDDED_DEFAULTS=true for a local trial over http.`,
-      )
-    }
-    const plain = (env.WHATSAPP_SIGNUP_ORIGINS ?? []).filter((origin) => !origin.startsWith('https://'))
-    if (plain.length > 0) {
-      problems.push(`WHATSAPP_SIGNUP_ORIGINS must be https origins in production (not ${plain.join(', ')}).`)
-    }
-  }
-  const allowPrivateFetch = ['true', '1'].includes(env.KNOWLEDGE_FETCH_ALLOW_PRIVATE ?? '')
-  if (allowPrivateFetch && production) {
-    problems.push(
-      'KNOWLEDGE_FETCH_ALLOW_PRIVATE is for tests only: it lets web pages be fetched from private addresses and is refused in production.',
-    )
-  }
-  if (env.LLM_EMBEDDING_MODEL && !env.LLM_BASE_URL) {
-    problems.push(
-      'LLM_EMBEDDING_MODEL is set without LLM_BASE_URL: embeddings come from the OpenAI-compatible endpoint, set it too.',
-    )
-  }
+  const problems = configProblems(env, { strict, production })
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(env.DATA_DIR ?? './data')
@@ -336,53 +303,107 @@ export function loadConfig(source: Record<string, string | undefined>) {
     replyQueueHighWater: env.REPLY_QUEUE_HIGH_WATER,
     /** `npm run worker`'s own /metrics listener; unset: none. */
     workerMetricsPort: env.WORKER_METRICS_PORT,
-    /**
-     * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
-     * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
-     */
-    meta: {
-      configured: Boolean(env.META_APP_ID && env.META_APP_SECRET),
-      appId: env.META_APP_ID ?? '',
-      appSecret: env.META_APP_SECRET ?? '',
-      /** hub.verify_token of the webhook handshake; unset, the handshake is refused. */
-      verifyToken: env.META_VERIFY_TOKEN,
-      graphRoot: (env.META_GRAPH_ROOT ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
-      graphVersion: env.META_GRAPH_VERSION ?? 'v23.0',
-      sdkUrl: env.FACEBOOK_SDK_URL ?? 'https://connect.facebook.net/en_US/sdk.js',
-      whatsappConfigId: env.WHATSAPP_CONFIG_ID,
-      /**
-       * Origins whose Embedded Signup message (WA_EMBEDDED_SIGNUP) the browser believes: Meta's own, plus
-       * WHATSAPP_SIGNUP_ORIGINS (tests serve a stand-in SDK from the app's origin).
-       */
-      signupMessageOrigins: [...new Set([...META_MESSAGE_ORIGINS, ...(env.WHATSAPP_SIGNUP_ORIGINS ?? [])])],
-    },
+    meta: metaConfig(env),
     /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
     metricsToken: env.METRICS_TOKEN,
     /** Whether the embedded defaults are in use (not a strict production configuration). */
     embedded: !strict,
-    llm: {
-      openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
-      anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,
-      models: { simple: env.LLM_MODEL_SIMPLE, medium: env.LLM_MODEL_MEDIUM, pro: env.LLM_MODEL_PRO },
-      timeoutMs: env.LLM_TIMEOUT_MS,
-      /** The dashboard's cost estimate: USD per million tokens by model (LLM_PRICES adds to the defaults). */
-      prices: { ...DEFAULT_MODEL_PRICES, ...env.LLM_PRICES },
-      /** Knowledge passages and questions are embedded too when set (docs/decisions/043). */
-      embedding:
-        env.LLM_BASE_URL && env.LLM_EMBEDDING_MODEL
-          ? {
-              baseUrl: env.LLM_BASE_URL,
-              apiKey: env.LLM_API_KEY,
-              model: env.LLM_EMBEDDING_MODEL,
-              timeoutMs: env.LLM_TIMEOUT_MS,
-              minSimilarity: env.LLM_EMBEDDING_MIN_SIMILARITY,
-            }
-          : undefined,
-    },
+    llm: llmConfig(env),
     knowledge: {
       /** Web pages from private addresses may be fetched (tests' fake site only; refused in production). */
-      allowPrivateFetch,
+      allowPrivateFetch: privateFetchAllowed(env),
     },
+  }
+}
+
+type Env = z.output<typeof envSchema>
+
+const privateFetchAllowed = (env: Env) => ['true', '1'].includes(env.KNOWLEDGE_FETCH_ALLOW_PRIVATE ?? '')
+
+/** What a configuration may not be: production without its secrets, test-only switches, settings missing a partner. */
+function configProblems(
+  env: Env,
+  { strict, production }: { strict: boolean; production: boolean },
+): string[] {
+  const problems: string[] = []
+  if (strict) {
+    if (!env.SESSION_SECRET)
+      problems.push('SESSION_SECRET is required in production (at least 32 characters).')
+    if (!env.ENCRYPTION_KEY)
+      problems.push('ENCRYPTION_KEY is required in production (64 hexadecimal characters).')
+    if (!env.FIREBASE_PROJECT_ID) problems.push('FIREBASE_PROJECT_ID is required in production.')
+    if (!env.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY is required in production.')
+    if (env.FIREBASE_AUTH_EMULATOR_HOST) {
+      problems.push(
+        'FIREBASE_AUTH_EMULATOR_HOST is set: the Auth emulator accepts unsigned tokens and must never be used in production. Unset it, or set EMBEDDED_DEFAULTS=true for a local trial.',
+      )
+    }
+    if (!env.PUBLIC_URL?.startsWith('https://')) {
+      problems.push(
+        `PUBLIC_URL must be the https address the site is served at in production (${env.PUBLIC_URL ? `not ${env.PUBLIC_URL}` : 'it is not set'}): the session cookie is Secure only over https. Set EMBEDDED_DEFAULTS=true for a local trial over http.`,
+      )
+    }
+    const plain = (env.WHATSAPP_SIGNUP_ORIGINS ?? []).filter((origin) => !origin.startsWith('https://'))
+    if (plain.length > 0) {
+      problems.push(`WHATSAPP_SIGNUP_ORIGINS must be https origins in production (not ${plain.join(', ')}).`)
+    }
+  }
+  if (privateFetchAllowed(env) && production) {
+    problems.push(
+      'KNOWLEDGE_FETCH_ALLOW_PRIVATE is for tests only: it lets web pages be fetched from private addresses and is refused in production.',
+    )
+  }
+  if (env.LLM_EMBEDDING_MODEL && !env.LLM_BASE_URL) {
+    problems.push(
+      'LLM_EMBEDDING_MODEL is set without LLM_BASE_URL: embeddings come from the OpenAI-compatible endpoint, set it too.',
+    )
+  }
+  return problems
+}
+
+/**
+ * Meta (Facebook Messenger, WhatsApp). `appId`/`appSecret` empty when unset: the Graph client still sends with
+ * page and business tokens, but connecting, token checks and webhook signatures need them (see `configured`).
+ */
+function metaConfig(env: Env) {
+  return {
+    configured: Boolean(env.META_APP_ID && env.META_APP_SECRET),
+    appId: env.META_APP_ID ?? '',
+    appSecret: env.META_APP_SECRET ?? '',
+    /** hub.verify_token of the webhook handshake; unset, the handshake is refused. */
+    verifyToken: env.META_VERIFY_TOKEN,
+    graphRoot: (env.META_GRAPH_ROOT ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
+    graphVersion: env.META_GRAPH_VERSION ?? 'v23.0',
+    sdkUrl: env.FACEBOOK_SDK_URL ?? 'https://connect.facebook.net/en_US/sdk.js',
+    whatsappConfigId: env.WHATSAPP_CONFIG_ID,
+    /**
+     * Origins whose Embedded Signup message (WA_EMBEDDED_SIGNUP) the browser believes: Meta's own, plus
+     * WHATSAPP_SIGNUP_ORIGINS (tests serve a stand-in SDK from the app's origin).
+     */
+    signupMessageOrigins: [...new Set([...META_MESSAGE_ORIGINS, ...(env.WHATSAPP_SIGNUP_ORIGINS ?? [])])],
+  }
+}
+
+/** The models: an OpenAI-compatible endpoint or Anthropic, the tiers' model names, prices and embeddings. */
+function llmConfig(env: Env) {
+  return {
+    openaiCompatible: env.LLM_BASE_URL ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY } : undefined,
+    anthropic: env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : undefined,
+    models: { simple: env.LLM_MODEL_SIMPLE, medium: env.LLM_MODEL_MEDIUM, pro: env.LLM_MODEL_PRO },
+    timeoutMs: env.LLM_TIMEOUT_MS,
+    /** The dashboard's cost estimate: USD per million tokens by model (LLM_PRICES adds to the defaults). */
+    prices: { ...DEFAULT_MODEL_PRICES, ...env.LLM_PRICES },
+    /** Knowledge passages and questions are embedded too when set (docs/decisions/043). */
+    embedding:
+      env.LLM_BASE_URL && env.LLM_EMBEDDING_MODEL
+        ? {
+            baseUrl: env.LLM_BASE_URL,
+            apiKey: env.LLM_API_KEY,
+            model: env.LLM_EMBEDDING_MODEL,
+            timeoutMs: env.LLM_TIMEOUT_MS,
+            minSimilarity: env.LLM_EMBEDDING_MIN_SIMILARITY,
+          }
+        : undefined,
   }
 }
 
