@@ -11,7 +11,7 @@ import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '
 import { startJobWorkers } from '~/jobs/workers.server'
 import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
 import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest/batch.server'
-import { announcingReplyQueue } from '~/services/messages/ingest/reply-queue.server'
+import { announcingReplyQueue, type ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
 import { createWebhookChannels, type WebhookChannels } from '~/services/messages/inbound/channels.server'
 import {
   createReplyQueuePressure,
@@ -87,74 +87,25 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger.warn('an idle database connection was lost; the pool opens another', { reason: error.message }),
   })
   const databaseMs = Math.round(performance.now() - started)
-  const identity = createFirebaseIdentity(config.firebase)
-  const models = createModelClient(config.llm)
-  const embeddings: KnowledgeEmbeddings | undefined = config.llm.embedding && {
-    client: createEmbeddingClient(config.llm.embedding),
-    minSimilarity: config.llm.embedding.minSimilarity,
-    logger: logger.child({ component: 'knowledge-embeddings' }),
-  }
-  const telegram = createTelegramClient({ apiRoot: config.telegramApiRoot })
-  const graph = createGraphClient({
-    graphRoot: config.meta.graphRoot,
-    version: config.meta.graphVersion,
-    appId: config.meta.appId,
-    appSecret: config.meta.appSecret,
-  })
-  let boss: PgBoss
-  try {
-    boss = await startQueues({
-      database,
-      databaseUrl: config.databaseUrl,
-      logger,
-      schema: options.queueSchema,
-      channelHealthIntervalHours: config.channelHealthIntervalHours,
-    })
-  } catch (error) {
-    await database.close().catch(() => undefined)
-    throw error
-  }
-  const jobs = await replyJobTable(boss, options.queueSchema ?? DEFAULT_SCHEMA)
-  // Messages stored one by one (long polling, a failed batch's fallback) announce their burst wait too.
-  const replies = announcingReplyQueue(boss, jobs.schema)
+  const { identity, models, embeddings, telegram, graph } = clientsOf(config, logger)
+  const { boss, jobs, replies, replyQueue } = await queuesOf(database, config, logger, options)
   const queuesMs = Math.round(performance.now() - started) - databaseMs
-  const replyQueue = createReplyQueuePressure({
-    readDepth: replyQueueDepthReader(boss, options.queueSchema),
-    highWater: config.replyQueueHighWater,
-    logger: logger.child({ component: 'reply-queue' }),
-  })
-  getMetrics().watchReplyQueue({ depth: replyQueue.read, highWater: replyQueue.highWater })
   const worker = options.worker ?? config.workerInProcess
-  let telegramPolling: TelegramPolling | undefined
-  if (worker) {
-    const deps = {
-      db: database.db,
-      models,
-      embeddings,
-      telegram,
-      graph,
-      encryptionKey: config.encryptionKey,
-      conversationWindow: config.conversationWindow,
-      logger: logger.child({ component: 'reply-worker' }),
-      web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },
-      health: { telegram, graph, meta: config.meta },
-    }
-    await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
-    if (config.telegramUpdates === 'polling') {
-      telegramPolling = startTelegramPolling({
-        db: database.db,
-        boss: replies,
-        telegram,
-        encryptionKey: config.encryptionKey,
+  const telegramPolling = worker
+    ? await startWorkers({
+        config,
+        database,
+        boss,
+        replies,
         logger,
+        clients: { models, embeddings, telegram, graph },
       })
-    }
-  } else if (database.driver === 'pglite') {
+    : undefined
+  if (!worker && database.driver === 'pglite') {
     logger.warn('WORKER_IN_PROCESS=false on the embedded database: no process will answer messages', {
       hint: 'PGlite can be opened by one process only; set DATABASE_URL to run workers apart',
     })
   }
-  const inboxLogger = logger.child({ component: 'inbox-events' })
   logger.info('runtime ready', {
     database: database.driver,
     authEmulator: config.firebase.emulatorHost ?? null,
@@ -187,21 +138,112 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     replyQueue,
     worker,
     telegramPolling,
-    inboxEvents: createInboxEvents({
-      listen: (handlers) =>
-        listenForNotifications(
-          database,
-          {
-            channel: INBOX_EVENTS_CHANNEL,
-            databaseUrl: config.databaseUrl,
-            logger: inboxLogger,
-            applicationName: 'replypilot inbox events',
-          },
-          handlers,
-        ),
-      logger: inboxLogger,
-    }),
+    inboxEvents: inboxEventsOf(database, config, logger),
   }
+}
+
+/** pg-boss started on the database, the reply queue's table, and its back-pressure watched. */
+async function queuesOf(database: DatabaseHandle, config: Config, logger: Logger, options: RuntimeOptions) {
+  let boss: PgBoss
+  try {
+    boss = await startQueues({
+      database,
+      databaseUrl: config.databaseUrl,
+      logger,
+      schema: options.queueSchema,
+      channelHealthIntervalHours: config.channelHealthIntervalHours,
+    })
+  } catch (error) {
+    await database.close().catch(() => undefined)
+    throw error
+  }
+  const jobs = await replyJobTable(boss, options.queueSchema ?? DEFAULT_SCHEMA)
+  // Messages stored one by one (long polling, a failed batch's fallback) announce their burst wait too.
+  const replies = announcingReplyQueue(boss, jobs.schema)
+  const replyQueue = createReplyQueuePressure({
+    readDepth: replyQueueDepthReader(boss, options.queueSchema),
+    highWater: config.replyQueueHighWater,
+    logger: logger.child({ component: 'reply-queue' }),
+  })
+  getMetrics().watchReplyQueue({ depth: replyQueue.read, highWater: replyQueue.highWater })
+  return { boss, jobs, replies, replyQueue }
+}
+
+/** The inbox's live updates, over the database's notifications. */
+function inboxEventsOf(database: DatabaseHandle, config: Config, logger: Logger) {
+  const inboxLogger = logger.child({ component: 'inbox-events' })
+  return createInboxEvents({
+    listen: (handlers) =>
+      listenForNotifications(
+        database,
+        {
+          channel: INBOX_EVENTS_CHANNEL,
+          databaseUrl: config.databaseUrl,
+          logger: inboxLogger,
+          applicationName: 'replypilot inbox events',
+        },
+        handlers,
+      ),
+    logger: inboxLogger,
+  })
+}
+
+/** The clients of the platforms and models this process talks to. */
+function clientsOf(config: Config, logger: Logger) {
+  const identity = createFirebaseIdentity(config.firebase)
+  const models = createModelClient(config.llm)
+  const embeddings: KnowledgeEmbeddings | undefined = config.llm.embedding && {
+    client: createEmbeddingClient(config.llm.embedding),
+    minSimilarity: config.llm.embedding.minSimilarity,
+    logger: logger.child({ component: 'knowledge-embeddings' }),
+  }
+  const telegram = createTelegramClient({ apiRoot: config.telegramApiRoot })
+  const graph = createGraphClient({
+    graphRoot: config.meta.graphRoot,
+    version: config.meta.graphVersion,
+    appId: config.meta.appId,
+    appSecret: config.meta.appSecret,
+  })
+  return { identity, models, embeddings, telegram, graph }
+}
+
+/** This process works the queues (replies, knowledge, health) and, without webhooks, polls Telegram. */
+async function startWorkers({
+  config,
+  database,
+  boss,
+  replies,
+  logger,
+  clients: { models, embeddings, telegram, graph },
+}: {
+  config: Config
+  database: DatabaseHandle
+  boss: PgBoss
+  replies: ReplyQueue
+  logger: Logger
+  clients: Omit<ReturnType<typeof clientsOf>, 'identity'>
+}): Promise<TelegramPolling | undefined> {
+  const deps = {
+    db: database.db,
+    models,
+    embeddings,
+    telegram,
+    graph,
+    encryptionKey: config.encryptionKey,
+    conversationWindow: config.conversationWindow,
+    logger: logger.child({ component: 'reply-worker' }),
+    web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },
+    health: { telegram, graph, meta: config.meta },
+  }
+  await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
+  if (config.telegramUpdates !== 'polling') return undefined
+  return startTelegramPolling({
+    db: database.db,
+    boss: replies,
+    telegram,
+    encryptionKey: config.encryptionKey,
+    logger,
+  })
 }
 
 /** The process's runtime, created on first use (the server entry awaits it before listening). */
