@@ -26,15 +26,29 @@ export type WebhookOutcome = 'accepted' | WebhookRejectReason
 
 const PREFIX = 'replypilot_'
 
+type Registers = Registry[]
+
 function createMetrics() {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
-  let queueDepth: (() => Promise<number>) | undefined
-  let highWater = 0
-
-  const metrics = {
+  const queue = { depth: undefined as (() => Promise<number>) | undefined, highWater: 0 }
+  queueGauges(registers, queue)
+  return {
     registry,
+    ...webhookMetrics(registers),
+    ...replyMetrics(registers),
+    /** The reply queue's depth (a fresh reading, shared by concurrent callers) and bound, set by the runtime. */
+    watchReplyQueue(source: { depth: () => Promise<number>; highWater: number }) {
+      queue.depth = source.depth
+      queue.highWater = source.highWater
+    },
+  }
+}
+
+/** Deliveries and their events: received, refused, skipped, incomplete, and those acknowledged over the high water. */
+function webhookMetrics(registers: Registers) {
+  return {
     webhooksReceived: new Counter({
       name: `${PREFIX}webhooks_received_total`,
       help: 'Webhook deliveries acknowledged with 200, by platform.',
@@ -65,6 +79,18 @@ function createMetrics() {
       labelNames: ['platform', 'missing'] as const,
       registers,
     }),
+    ackedOverHighWater: new Counter({
+      name: `${PREFIX}webhooks_acknowledged_over_high_water_total`,
+      help: 'Deliveries stored and acknowledged while the reply queue was deeper than REPLY_QUEUE_HIGH_WATER.',
+      labelNames: ['platform'] as const,
+      registers,
+    }),
+  }
+}
+
+/** Answers and the model calls behind them. */
+function replyMetrics(registers: Registers) {
+  return {
     repliesSent: new Counter({
       name: `${PREFIX}replies_sent_total`,
       help: 'Answers accepted by the platform, by platform.',
@@ -104,25 +130,17 @@ function createMetrics() {
       buckets: [0.25, 0.5, 1, 2, 3, 5, 8, 13, 21, 34, 60, 120, 300],
       registers,
     }),
-    ackedOverHighWater: new Counter({
-      name: `${PREFIX}webhooks_acknowledged_over_high_water_total`,
-      help: 'Deliveries stored and acknowledged while the reply queue was deeper than REPLY_QUEUE_HIGH_WATER.',
-      labelNames: ['platform'] as const,
-      registers,
-    }),
-    /** The reply queue's depth (a fresh reading, shared by concurrent callers) and bound, set by the runtime. */
-    watchReplyQueue(source: { depth: () => Promise<number>; highWater: number }) {
-      queueDepth = source.depth
-      highWater = source.highWater
-    },
   }
+}
 
+/** The reply queue's depth and bound, read at scrape time. */
+function queueGauges(registers: Registers, queue: { depth?: () => Promise<number>; highWater: number }) {
   new Gauge({
     name: `${PREFIX}reply_queue_depth`,
     help: 'Reply jobs waiting or running (read from the database at scrape time).',
     registers,
     async collect() {
-      if (queueDepth) this.set(await queueDepth())
+      if (queue.depth) this.set(await queue.depth())
     },
   })
   new Gauge({
@@ -130,7 +148,7 @@ function createMetrics() {
     help: 'REPLY_QUEUE_HIGH_WATER: the depth above which receivers acknowledge under back-pressure.',
     registers,
     collect() {
-      if (queueDepth) this.set(highWater)
+      if (queue.depth) this.set(queue.highWater)
     },
   })
   new Gauge({
@@ -139,10 +157,9 @@ function createMetrics() {
     registers,
     async collect() {
       // The source reads once for the concurrent collects of one scrape.
-      if (queueDepth) this.set((await queueDepth()) > highWater ? 1 : 0)
+      if (queue.depth) this.set((await queue.depth()) > queue.highWater ? 1 : 0)
     },
   })
-  return metrics
 }
 
 export type Metrics = ReturnType<typeof createMetrics>
