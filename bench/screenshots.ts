@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The README's screenshots: `npm run screenshots` writes docs/images/dashboard.png (the dashboard, `/`) and
- * docs/images/inbox.png (the inbox with a conversation open, `/conversations/<id>`), both 1280×800.
+ * docs/images/inbox.png (the inbox with a conversation open, `/conversations/<id>`), 1280 px wide.
  *
  *  1. A throwaway data directory seeded as bench/lighthouse-dashboard.ts seeds one, smaller (SCREENSHOT_CONVERSATIONS,
  *     300, and about SCREENSHOT_MESSAGES, 5,000, messages over the last 30 days; no other organization), with a
@@ -10,7 +10,7 @@
  *     WhatsApp, Facebook), healthy; and the analytics rollup's run.
  *  2. The production build (built when missing) served on that directory by bench/lighthouse.js's startServer,
  *     with a session for the owner as its cookie in Debian's headless Chromium (CHROME_PATH to use another).
- *  3. The dashboard once its charts are drawn, scrolled so that the figures and the first chart show; the inbox
+ *  3. The dashboard once its charts are drawn, from its top to the first chart (taller than 800 px); the inbox
  *     with the most recent conversation of 4 to 7 exchanges, all answered by the AI, open.
  * SCREENSHOT_PHONE_DIR=<dir> also writes the same pages 390 px wide there (a phone; for checking, not the README).
  */
@@ -234,13 +234,13 @@ async function dashboard(page: Page, baseUrl: string) {
     await chart.locator('svg.recharts-surface').first().waitFor()
   }
   await page.waitForTimeout(1_000)
-  // The first chart (messages by outcome) whole at the bottom of the window, the figures above it.
-  await page.evaluate(() => {
-    const panel = document.querySelector('[data-chart]')?.closest('section')
-    window.scrollTo(0, 0)
-    if (panel) window.scrollBy(0, panel.getBoundingClientRect().bottom - window.innerHeight + 16)
-  })
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.waitForTimeout(500)
+  // The page from its top to the first chart (messages by outcome): taller than the window on a desktop.
+  return page.evaluate(() => {
+    const panel = document.querySelector('[data-chart]')?.closest('section')
+    return Math.max(window.innerHeight, Math.ceil((panel?.getBoundingClientRect().bottom ?? 0) + 16))
+  })
 }
 
 /** The inbox with the conversation open: the list beside it, its row selected. */
@@ -252,8 +252,12 @@ async function inbox(page: Page, baseUrl: string, conversationId: string) {
   await page.waitForTimeout(1_000)
 }
 
-async function shoot(page: Page, file: string) {
+async function shoot(page: Page, file: string, height?: number) {
+  // A window as tall as the part shown, so that the sidebar reaches its bottom; the window's own size after.
+  const viewport = page.viewportSize() ?? DESKTOP
+  if (height) await page.setViewportSize({ width: viewport.width, height })
   await page.screenshot({ path: file, type: 'png' })
+  if (height) await page.setViewportSize(viewport)
   console.log(`${path.relative(ROOT, file)}: ${Math.round(statSync(file).size / 1024)} kB`)
 }
 
@@ -275,8 +279,8 @@ async function screenshots(browser: Browser, baseUrl: string, { cookie, conversa
     })
     await context.addCookies(cookies)
     const page = await context.newPage()
-    await dashboard(page, baseUrl)
-    await shoot(page, path.join(dir, 'dashboard.png'))
+    const height = await dashboard(page, baseUrl)
+    await shoot(page, path.join(dir, 'dashboard.png'), kind === 'phone' ? undefined : height)
     if (kind === 'phone') {
       await page.goto(`${baseUrl}/conversations`)
       await page.locator(`a[href^="/conversations/${conversationId}"]`).first().waitFor()
