@@ -17,7 +17,7 @@
  * bench:lighthouse:dashboard` (bench/lighthouse-dashboard.ts) seeds one and audits the dashboard with them.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -50,7 +50,7 @@ const TARGET_URL = process.env.LIGHTHOUSE_URL
 const COOKIE = process.env.LIGHTHOUSE_COOKIE
 
 /** The production server with its own DATA_DIR; its output is kept to explain a failed start. */
-function startServer(port, dataDir) {
+export function startServer(port, dataDir) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
     env: {
@@ -85,7 +85,7 @@ function startServer(port, dataDir) {
   }
 }
 
-async function waitForHealthy(baseUrl, server) {
+export async function waitForHealthy(baseUrl, server) {
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) {
@@ -242,10 +242,13 @@ async function auditRunningServer(url) {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exit(1)
-  },
-)
+// Run, not imported (bench/screenshots.ts imports startServer and waitForHealthy).
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error instanceof Error ? error.message : error)
+      process.exit(1)
+    },
+  )
+}

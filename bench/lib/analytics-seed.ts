@@ -1,6 +1,6 @@
 /**
  * Analytics test data in bulk SQL (generate_series, insert … select) for bench:analytics and the dashboard's
- * Lighthouse run: organization 0 (in `timeZone`) has 3 agents and 12 Telegram channels, `conversations`
+ * Lighthouse run: organization 0 (in `timeZone`) has 3 agents and 12 Telegram channels (or `agents`, `channels`), `conversations`
  * conversations started over the last 30 days and about `messages` messages; each of `otherOrganizations` others
  * has 1 agent, 3 channels, 2,000 conversations and about 40,000 messages. A conversation is 1 to 20 exchanges 1 to
  * 20 minutes apart: the customer writes, then (85%) the agent answers 2 to 60 s later with a run (tokens; 80% on a
@@ -17,14 +17,45 @@ export type SeedSizes = {
   messages: number
   otherOrganizations: number
   timeZone: string
+  /** Organization 0's agents and channels (default 3 and 12). */
+  agents?: number
+  channels?: number
+  /**
+   * What the messages and customers read like (bench/screenshots.ts); default: every customer writes "Hello,
+   * where is my order?", every answer is "It is on its way." and conversations have no customer name. A
+   * conversation's exchanges go through the pairs in order from a point drawn from its id; the customer's name
+   * is a first name and a last name drawn from the two lists.
+   */
+  texts?: SeedTexts
 }
+
+export type SeedTexts = {
+  /** [the customer's message, the answer] */
+  exchanges: [string, string][]
+  firstNames: string[]
+  lastNames: string[]
+}
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`
+const array = (texts: string[]) => `array[${texts.map(literal).join(', ')}]`
 
 const since = (startedAt: number) => `${((performance.now() - startedAt) / 1000).toFixed(1)} s`
 
 export type SeededOrg = { id: string; userId: string; agentIds: string[]; channelIds: string[] }
 
 export async function seedAnalytics(run: RunSql, sizes: SeedSizes): Promise<SeededOrg> {
-  const { conversations, messages, otherOrganizations, timeZone } = sizes
+  const { conversations, messages, otherOrganizations, timeZone, texts } = sizes
+  const agentCount = sizes.agents ?? 3
+  const channelCount = sizes.channels ?? 12
+  // The n-th exchange of a conversation: pair 1 + (hash of its id + n) mod pairs.
+  const pair = (side: 0 | 1, fallback: string) =>
+    texts
+      ? `(${array(texts.exchanges.map((e) => e[side]))})[1 + ((hashtext(conversation_id::text)::int8 + k) % ${texts.exchanges.length} + ${texts.exchanges.length}) % ${texts.exchanges.length}]`
+      : literal(fallback)
+  const customerName = texts
+    ? `(${array(texts.firstNames)})[1 + floor(random() * ${texts.firstNames.length})::int] || ' ' ||
+       (${array(texts.lastNames)})[1 + floor(random() * ${texts.lastNames.length})::int]`
+    : 'null'
   const step = async (label: string, text: string) => {
     const startedAt = performance.now()
     const rows = await run(text)
@@ -47,14 +78,14 @@ export async function seedAnalytics(run: RunSql, sizes: SeedSizes): Promise<Seed
      insert into memberships (organization_id, user_id, role) select org_id, user_id, 'owner' from bench_orgs;
      create temp table bench_agents as
        select o.org_id, a, gen_random_uuid() as agent_id from bench_orgs o
-       cross join lateral generate_series(1, case when o.ord = 0 then 3 else 1 end) a;
+       cross join lateral generate_series(1, case when o.ord = 0 then ${agentCount} else 1 end) a;
      insert into agents (id, organization_id, readable_id, name, system_prompt)
        select agent_id, org_id, 'agent-' || a, 'Agent ' || a, 'You help.' from bench_agents;
      create temp table bench_channels as
        select o.org_id, c, gen_random_uuid() as channel_id,
          (select agent_id from bench_agents b where b.org_id = o.org_id
-            and b.a = 1 + (c % case when o.ord = 0 then 3 else 1 end)) as agent_id
-       from bench_orgs o cross join lateral generate_series(1, case when o.ord = 0 then 12 else 3 end) c;
+            and b.a = 1 + (c % case when o.ord = 0 then ${agentCount} else 1 end)) as agent_id
+       from bench_orgs o cross join lateral generate_series(1, case when o.ord = 0 then ${channelCount} else 3 end) c;
      insert into channels (id, organization_id, platform_name, platform_channel_id, channel_type, agent_id,
          access_token_encrypted, metadata)
        select channel_id, org_id, 'telegram', (8000000000 + row_number() over ())::text, 'telegram_bot', agent_id,
@@ -76,8 +107,8 @@ export async function seedAnalytics(run: RunSql, sizes: SeedSizes): Promise<Seed
   await run(`alter table conversations disable trigger user`)
   await step(
     'conversations inserted',
-    `insert into conversations (id, organization_id, channel_id, platform_chat_id, created_at)
-     select id, org_id, channel_id, chat_id, first_at from bench_threads`,
+    `insert into conversations (id, organization_id, channel_id, platform_chat_id, customer_name, created_at)
+     select id, org_id, channel_id, chat_id, ${customerName}, first_at from bench_threads`,
   )
   await step(
     'exchanges drawn',
@@ -114,7 +145,7 @@ export async function seedAnalytics(run: RunSql, sizes: SeedSizes): Promise<Seed
        platform_sent_at, received_at, created_at)
      select * from (
        select inbound_id, org_id, channel_id, conversation_id, 'inbound', chat_id || ':' || k || 'i', chat_id,
-         'Hello, where is my order?',
+         ${pair(0, 'Hello, where is my order?')},
          case when outcome < 0.85 then 'replied' when outcome < 0.90 then 'received' when outcome < 0.93 then 'failed'
            when outcome < 0.98 then 'received' else 'received' end,
          case when outcome < 0.85 then null when outcome < 0.90 then 'The AI is paused: a person is answering'
@@ -125,7 +156,7 @@ export async function seedAnalytics(run: RunSql, sizes: SeedSizes): Promise<Seed
        from bench_exchanges
        union all
        select gen_random_uuid(), org_id, channel_id, conversation_id, 'outbound', chat_id || ':' || k || 'o', null,
-         'It is on its way.', 'sent', null,
+         ${pair(1, 'It is on its way.')}, 'sent', null,
          case when outcome < 0.85 then run_id end,
          case when outcome >= 0.85 then user_id end,
          case when outcome < 0.85 then inbound_id end,
