@@ -45,78 +45,84 @@ const switchSchema = z.object({ intent: z.literal('switch'), organizationId: z.s
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user, session } = await requireSignedIn(request)
-  const { database, identity, logger } = await getRuntime()
+  const runtime = await getRuntime()
   const formData = await request.formData()
   const redirectTo = formData.get('redirectTo')
-
-  if (formData.get('intent') === CONFIRM_EMAIL_INTENT) {
-    // Each press sends an email: limited as sign-up and password reset are, per address and per account.
-    const attempt = consumeAccountAttempt({
-      ip: context.clientIp ?? 'unknown',
-      account: user.email ?? user.id,
-    })
-    if (!attempt.allowed) {
-      return data(
-        { confirmationSentTo: null, confirmationError: authErrorMessage('TOO_MANY_ATTEMPTS_TRY_LATER') },
-        { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
-      )
-    }
-    try {
-      const sentTo = await sendInvitationEmailConfirmation({ db: database.db, identity, userId: user.id })
-      return { confirmationSentTo: sentTo, confirmationError: null }
-    } catch (error) {
-      logger.warn('email confirmation not sent', { error, userId: user.id })
-      return data({ confirmationSentTo: null, confirmationError: CONFIRMATION_NOT_SENT }, 502)
-    }
-  }
-
-  if (formData.get('intent') === 'switch') {
-    const parsed = switchSchema.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw data('Invalid request', 400)
-    try {
-      await switchOrganization({
-        db: database.db,
-        userId: user.id,
-        sessionId: session.id,
-        organizationId: parsed.data.organizationId,
-      })
-    } catch (error) {
-      if (isAppError(error, 'NOT_FOUND')) throw data(error.message, 404)
-      throw error
-    }
-    return typeof redirectTo === 'string' ? redirect(safeRedirectPath(redirectTo)) : { switched: true }
-  }
-
+  const back = typeof redirectTo === 'string' ? redirect(safeRedirectPath(redirectTo)) : undefined
+  const a: OrganizationAction = { ...runtime, user, sessionId: session.id, formData, back }
   const intent = formData.get('intent')
-  if (intent === 'accept-invitation' || intent === 'decline-invitation') {
-    const parsed = answerInvitationSchema.safeParse(Object.fromEntries(formData))
-    if (!parsed.success) throw data('Invalid request', 400)
-    const args = { db: database.db, identity, userId: user.id, invitationId: parsed.data.invitationId }
-    try {
-      if (parsed.data.intent === 'decline-invitation') {
-        await declineInvitation(args)
-        if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
-        return { answered: 'declined' as const, joined: null, invitationError: null }
-      }
-      const joined = await acceptInvitation(args)
-      // The organization one just joined is the one to work in, as with one just created.
-      await switchOrganization({
-        db: database.db,
-        userId: user.id,
-        sessionId: session.id,
-        organizationId: joined.id,
-      })
-      if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
-      return { answered: 'accepted' as const, joined, invitationError: null }
-    } catch (error) {
-      if (isAppError(error, 'NOT_FOUND') || isAppError(error, 'CONFLICT') || isAppError(error, 'FORBIDDEN')) {
-        const status = isAppError(error, 'NOT_FOUND') ? 404 : isAppError(error, 'FORBIDDEN') ? 403 : 409
-        return data({ answered: null, joined: null, invitationError: error.message }, status)
-      }
-      throw error
-    }
-  }
+  if (intent === CONFIRM_EMAIL_INTENT) return confirmEmail(a, context.clientIp ?? 'unknown')
+  if (intent === 'switch') return switchTo(a)
+  if (intent === 'accept-invitation' || intent === 'decline-invitation') return answerInvitation(a)
+  return createAndSwitch(a)
+}
 
+type OrganizationAction = Pick<Awaited<ReturnType<typeof getRuntime>>, 'database' | 'identity' | 'logger'> & {
+  user: { id: string; email?: string | null }
+  sessionId: string
+  formData: FormData
+  /** Where a page form (no JavaScript) goes back to. */
+  back: Response | undefined
+}
+
+async function confirmEmail({ database, identity, logger, user }: OrganizationAction, clientIp: string) {
+  // Each press sends an email: limited as sign-up and password reset are, per address and per account.
+  const attempt = consumeAccountAttempt({ ip: clientIp, account: user.email ?? user.id })
+  if (!attempt.allowed) {
+    return data(
+      { confirmationSentTo: null, confirmationError: authErrorMessage('TOO_MANY_ATTEMPTS_TRY_LATER') },
+      { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
+    )
+  }
+  try {
+    const sentTo = await sendInvitationEmailConfirmation({ db: database.db, identity, userId: user.id })
+    return { confirmationSentTo: sentTo, confirmationError: null }
+  } catch (error) {
+    logger.warn('email confirmation not sent', { error, userId: user.id })
+    return data({ confirmationSentTo: null, confirmationError: CONFIRMATION_NOT_SENT }, 502)
+  }
+}
+
+async function switchTo({ database, user, sessionId, formData, back }: OrganizationAction) {
+  const parsed = switchSchema.safeParse(Object.fromEntries(formData))
+  if (!parsed.success) throw data('Invalid request', 400)
+  try {
+    await switchOrganization({
+      db: database.db,
+      userId: user.id,
+      sessionId,
+      organizationId: parsed.data.organizationId,
+    })
+  } catch (error) {
+    if (isAppError(error, 'NOT_FOUND')) throw data(error.message, 404)
+    throw error
+  }
+  return back ?? { switched: true }
+}
+
+async function answerInvitation({ database, identity, user, sessionId, formData, back }: OrganizationAction) {
+  const parsed = answerInvitationSchema.safeParse(Object.fromEntries(formData))
+  if (!parsed.success) throw data('Invalid request', 400)
+  const args = { db: database.db, identity, userId: user.id, invitationId: parsed.data.invitationId }
+  try {
+    if (parsed.data.intent === 'decline-invitation') {
+      await declineInvitation(args)
+      return back ?? { answered: 'declined' as const, joined: null, invitationError: null }
+    }
+    const joined = await acceptInvitation(args)
+    // The organization one just joined is the one to work in, as with one just created.
+    await switchOrganization({ db: database.db, userId: user.id, sessionId, organizationId: joined.id })
+    return back ?? { answered: 'accepted' as const, joined, invitationError: null }
+  } catch (error) {
+    if (isAppError(error, 'NOT_FOUND') || isAppError(error, 'CONFLICT') || isAppError(error, 'FORBIDDEN')) {
+      const status = isAppError(error, 'NOT_FOUND') ? 404 : isAppError(error, 'FORBIDDEN') ? 403 : 409
+      return data({ answered: null, joined: null, invitationError: error.message }, status)
+    }
+    throw error
+  }
+}
+
+async function createAndSwitch({ database, logger, user, sessionId, formData, back }: OrganizationAction) {
   const submission = parseWithZod(formData, { schema: createOrganizationSchema })
   if (submission.status !== 'success') return data({ result: submission.reply(), created: null }, 400)
   try {
@@ -125,14 +131,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       userId: user.id,
       name: submission.value.name,
     })
-    await switchOrganization({
-      db: database.db,
-      userId: user.id,
-      sessionId: session.id,
-      organizationId: created.id,
-    })
-    if (typeof redirectTo === 'string') return redirect(safeRedirectPath(redirectTo))
-    return { result: submission.reply({ resetForm: true }), created }
+    await switchOrganization({ db: database.db, userId: user.id, sessionId, organizationId: created.id })
+    return back ?? { result: submission.reply({ resetForm: true }), created }
   } catch (error) {
     logger.error('organization creation failed', { error, userId: user.id })
     return data({ result: submission.reply({ formErrors: [CREATE_FAILED] }), created: null }, 500)
