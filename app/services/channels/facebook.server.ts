@@ -157,24 +157,7 @@ export async function connectFacebookPages(
   deps: MetaDeps,
 ): Promise<Channel[]> {
   requireMetaConfigured(deps)
-  const posted = [...new Map(pages.map((page) => [page.id, page])).values()]
-  const fresh = userAccessToken
-    ? await pagesFromUserToken(
-        userAccessToken,
-        posted.map((page) => page.id),
-        deps,
-      )
-    : undefined
-  const verified: VerifiedPage[] = posted.map((page) => {
-    const graphPage = fresh?.get(page.id)
-    return {
-      id: page.id,
-      name: graphPage?.name ?? page.name,
-      category: graphPage?.category ?? page.category ?? '',
-      tasks: graphPage?.tasks ?? page.tasks ?? [],
-      accessToken: graphPage?.accessToken ?? page.accessToken,
-    }
-  })
+  const verified = await freshPages(pages, userAccessToken, deps)
   await verifyPageTokens(verified, deps)
 
   const reconnecting = await deadChannelsOf(scope, verified)
@@ -211,24 +194,7 @@ export async function connectFacebookPages(
     throw new AppError('SERVER_ERROR', CHANNEL_TEXTS.facebookCreateFailed)
   }
 
-  const subscribed: VerifiedPage[] = []
-  try {
-    for (const page of verified) {
-      await callMeta(
-        () => deps.graph.subscribePageToApp(page.accessToken, page.id, MESSENGER_WEBHOOK_FIELDS),
-        CHANNEL_TEXTS.facebookInvalid,
-      )
-      subscribed.push(page)
-    }
-  } catch (error) {
-    // Nothing of this request stays: the new pages were not connected anywhere before (checked above), and a
-    // page being reconnected keeps its dead token.
-    await Promise.allSettled(
-      subscribed.map((page) => deps.graph.unsubscribePageFromApp(page.accessToken, page.id)),
-    )
-    await Promise.all(stored.map((channel) => deleteChannelRow(scope, channel.id)))
-    throw error
-  }
+  await subscribeAll(scope, verified, stored, deps)
   for (const page of verified) {
     const dead = reconnecting.get(page.id)
     if (dead) {
@@ -246,6 +212,60 @@ export async function connectFacebookPages(
     )
   }
   return channels
+}
+
+/** The posted pages, once each, with what Facebook says of them now when the user's token is given. */
+async function freshPages(
+  pages: FacebookPagesInput['pages'],
+  userAccessToken: string | undefined,
+  deps: MetaDeps,
+): Promise<VerifiedPage[]> {
+  const posted = [...new Map(pages.map((page) => [page.id, page])).values()]
+  const fresh = userAccessToken
+    ? await pagesFromUserToken(
+        userAccessToken,
+        posted.map((page) => page.id),
+        deps,
+      )
+    : undefined
+  return posted.map((page) => {
+    const graphPage = fresh?.get(page.id)
+    return {
+      id: page.id,
+      name: graphPage?.name ?? page.name,
+      category: graphPage?.category ?? page.category ?? '',
+      tasks: graphPage?.tasks ?? page.tasks ?? [],
+      accessToken: graphPage?.accessToken ?? page.accessToken,
+    }
+  })
+}
+
+/**
+ * Every page subscribed to our app's webhook. When one fails, nothing of the request stays: the new pages were not
+ * connected anywhere before (checked by the caller), and a page being reconnected keeps its dead token.
+ */
+async function subscribeAll(
+  scope: OrganizationScope,
+  verified: VerifiedPage[],
+  stored: Channel[],
+  deps: MetaDeps,
+) {
+  const subscribed: VerifiedPage[] = []
+  try {
+    for (const page of verified) {
+      await callMeta(
+        () => deps.graph.subscribePageToApp(page.accessToken, page.id, MESSENGER_WEBHOOK_FIELDS),
+        CHANNEL_TEXTS.facebookInvalid,
+      )
+      subscribed.push(page)
+    }
+  } catch (error) {
+    await Promise.allSettled(
+      subscribed.map((page) => deps.graph.unsubscribePageFromApp(page.accessToken, page.id)),
+    )
+    await Promise.all(stored.map((channel) => deleteChannelRow(scope, channel.id)))
+    throw error
+  }
 }
 
 const pageMetadata = (page: VerifiedPage) => ({
