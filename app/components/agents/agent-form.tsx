@@ -1,30 +1,15 @@
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import {
-  Button,
-  Fieldset,
-  Group,
-  Input,
-  NativeSelect,
-  NumberInput,
-  Select,
-  Slider,
-  Stack,
-  Tabs,
-  Text,
-  Textarea,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core'
+import { Button, Group, NumberInput, Stack, Textarea, TextInput } from '@mantine/core'
 import { Form, Link } from '@remix-run/react'
 import {
   useEffect,
-  useId,
   useRef,
   useState,
   type ComponentProps,
   type FormEvent,
   type ReactNode,
+  type RefObject,
 } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { fieldProps } from '~/components/forms/field-props'
@@ -38,8 +23,6 @@ import {
   createAgentSchema,
   type CreateAgentInput,
   type UpdateAgentInput,
-  creativityLabel,
-  creativityPercent,
   updateAgentSchema,
 } from '~/lib/agents/schemas'
 import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '~/lib/agents/behaviour'
@@ -47,8 +30,9 @@ import { BehaviourFields, type BehaviourFormValues } from './agent-behaviour-fie
 import { KnowledgeFields, type KnowledgeFormValues } from './agent-knowledge-fields'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { STATUS_LABELS } from './agent-status'
-import classes from './agents.module.css'
 import { AGENTS_PATH } from './paths'
+import { ChoiceField, CreativityField } from './agent-form-fields'
+import { Sections, sectionsWithErrors, SECTIONS, type SectionValue } from './agent-form-sections'
 import type { AgentItem, KnowledgeSourceOption } from './types'
 
 /** The form's fields by name (what Conform needs to name and look up fields; values are checked by the schemas). */
@@ -70,219 +54,6 @@ export type FormComponentType = (props: ComponentProps<typeof Form>) => ReactNod
 
 const MODEL_OPTIONS = MODEL_TYPES.map((value) => ({ value, label: MODEL_TYPE_LABELS[value] }))
 const STATUS_OPTIONS = AGENT_STATUS_VALUES.map((value) => ({ value, label: STATUS_LABELS[value] }))
-
-const SECTIONS = [
-  { value: 'basic', label: 'Basic Info', fields: ['name', 'readableId', 'description'] },
-  {
-    value: 'configuration',
-    label: 'Configuration',
-    fields: ['modelType', 'creativityLevel', 'systemPrompt'],
-  },
-  { value: 'advanced', label: 'Advanced', fields: ['maxTokens', 'topP', 'topK', 'status'] },
-  {
-    value: 'behaviour',
-    label: 'Behaviour',
-    fields: [
-      'burstWaitSeconds',
-      'handoffEnabled',
-      'handoffMessage',
-      'fallbackMessage',
-      'unreadableMessage',
-      'officeHours',
-    ],
-  },
-  {
-    value: 'knowledge',
-    label: 'Knowledge',
-    fields: [
-      'knowledgeMode',
-      'knowledgeSourceIds',
-      'knowledgePassages',
-      'knowledgeMinRelevance',
-      'knowledgeNoAnswerMessage',
-    ],
-  },
-] as const
-type SectionValue = (typeof SECTIONS)[number]['value']
-
-/** The sections holding a field with an error (or one inside it, as "officeHours.days.monday.closes"), in tab order. */
-function sectionsWithErrors(error: Record<string, unknown> | null | undefined): SectionValue[] {
-  if (!error) return []
-  const invalid = Object.entries(error)
-    .filter(([, messages]) => Array.isArray(messages) && messages.length > 0)
-    .map(([name]) => name.split('.')[0])
-  return SECTIONS.filter((section) => section.fields.some((field) => invalid.includes(field))).map(
-    (section) => section.value,
-  )
-}
-
-const isSectionValue = (value: string | null): value is SectionValue =>
-  SECTIONS.some((section) => section.value === value)
-
-/** A Mantine Select once hydrated; a native select before (the Mantine one needs JavaScript to open). */
-function ChoiceField({
-  hydrated,
-  ...props
-}: {
-  hydrated: boolean
-  id: string
-  name: string
-  label: string
-  defaultValue: string
-  data: { value: string; label: string }[]
-  error?: string
-  disabled?: boolean
-}) {
-  return hydrated ? (
-    <Select {...props} allowDeselect={false} checkIconPosition="right" />
-  ) : (
-    <NativeSelect {...props} />
-  )
-}
-
-/** The 0–1 slider; before hydration a number input of the same name, so that the form posts without JavaScript. */
-function CreativityField({
-  hydrated,
-  id,
-  name,
-  defaultValue,
-  error,
-  disabled,
-}: {
-  hydrated: boolean
-  id: string
-  name: string
-  defaultValue: number
-  error?: string
-  disabled?: boolean
-}) {
-  const [value, setValue] = useState(defaultValue)
-  const labelId = useId()
-  const errorId = useId()
-  if (!hydrated) {
-    return (
-      <TextInput
-        type="number"
-        id={id}
-        name={name}
-        label="Creativity Level"
-        description="From 0 (focused) to 1 (creative), in steps of 0.1"
-        min={0}
-        max={1}
-        step={0.1}
-        defaultValue={String(defaultValue)}
-        error={error}
-        disabled={disabled}
-      />
-    )
-  }
-  return (
-    <Stack gap={6} pb="lg">
-      <Group justify="space-between">
-        <Input.Label id={labelId} htmlFor={id}>
-          Creativity Level
-        </Input.Label>
-        <Text size="sm" fw={600} aria-hidden>
-          {creativityPercent(value)} · {creativityLabel(value)}
-        </Text>
-      </Group>
-      <Slider
-        // Room for the end marks' labels, which are centred on the ends of the track.
-        mx="xl"
-        name={name}
-        min={0}
-        max={1}
-        step={0.1}
-        value={value}
-        onChange={setValue}
-        disabled={disabled}
-        label={creativityPercent}
-        thumbLabel="Creativity Level"
-        thumbProps={{
-          id,
-          'aria-valuetext': `${creativityPercent(value)} (${creativityLabel(value)})`,
-          'aria-describedby': error ? errorId : undefined,
-          'aria-invalid': error ? true : undefined,
-        }}
-        marks={[
-          { value: 0, label: 'Focused' },
-          { value: 0.5, label: 'Balanced' },
-          { value: 1, label: 'Creative' },
-        ]}
-        color={error ? 'red' : undefined}
-      />
-      {error ? (
-        <Input.Error id={errorId} mt="md">
-          {error}
-        </Input.Error>
-      ) : null}
-    </Stack>
-  )
-}
-
-/** The sections as tabs; without JavaScript (where tabs cannot switch) the same fields, stacked. */
-function Sections({
-  hydrated,
-  active,
-  onChange,
-  withErrors,
-  panels,
-}: {
-  hydrated: boolean
-  active: SectionValue
-  onChange: (value: SectionValue) => void
-  withErrors: SectionValue[]
-  panels: Record<SectionValue, ReactNode>
-}) {
-  if (!hydrated) {
-    return (
-      <Stack gap="md">
-        {SECTIONS.map((section) => (
-          <Fieldset key={section.value} legend={section.label}>
-            <Stack gap="sm">{panels[section.value]}</Stack>
-          </Fieldset>
-        ))}
-      </Stack>
-    )
-  }
-  return (
-    // keepMounted (Mantine's default) keeps every field in the form, so a hidden tab's values are posted too.
-    <Tabs
-      value={active}
-      onChange={(value) => isSectionValue(value) && onChange(value)}
-      keepMounted
-      classNames={{ list: classes.tabList, tab: classes.tab }}
-    >
-      <Tabs.List grow>
-        {SECTIONS.map((section) => {
-          const hasError = withErrors.includes(section.value)
-          return (
-            <Tabs.Tab
-              key={section.value}
-              value={section.value}
-              color={hasError ? 'red' : undefined}
-              rightSection={
-                hasError ? (
-                  <>
-                    <span className={classes.errorDot} aria-hidden />
-                    <VisuallyHidden>(has errors)</VisuallyHidden>
-                  </>
-                ) : null
-              }
-            >
-              {section.label}
-            </Tabs.Tab>
-          )
-        })}
-      </Tabs.List>
-      {SECTIONS.map((section) => (
-        <Tabs.Panel key={section.value} value={section.value} pt="md" data-section={section.value}>
-          <Stack gap="sm">{panels[section.value]}</Stack>
-        </Tabs.Panel>
-      ))}
-    </Tabs>
-  )
-}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
@@ -317,6 +88,61 @@ function knowledgeDefaults(agent: AgentItem | undefined): KnowledgeFormValues {
  * shown without JavaScript (a plain Form that posts the page). Validated here and again by the action, with the
  * same schema.
  */
+/** The form's first values: the agent's, or the spec's defaults for a new one. */
+function agentDefaults(agent: AgentItem | undefined) {
+  return {
+    name: agent?.name,
+    readableId: agent?.readableId,
+    description: agent?.description ?? undefined,
+    modelType: agent?.modelType ?? AGENT_DEFAULTS.modelType,
+    creativityLevel: agent?.creativityLevel ?? AGENT_DEFAULTS.creativityLevel,
+    systemPrompt: agent?.systemPrompt,
+    maxTokens: agent ? (agent.maxTokens ?? undefined) : AGENT_DEFAULTS.maxTokens,
+    topP: agent ? (agent.topP ?? undefined) : AGENT_DEFAULTS.topP,
+    topK: agent ? (agent.topK ?? undefined) : AGENT_DEFAULTS.topK,
+    status: agent?.status ?? AGENT_DEFAULTS.status,
+    ...behaviourDefaults(agent),
+    ...knowledgeDefaults(agent),
+  }
+}
+
+/**
+ * Errors may sit on a tab the user is not looking at: on each new result (the server's) and each refused submit
+ * (the browser's, through revealErrors), the form goes to the first tab with one, and to its first field.
+ */
+function useErrorsRevealed(
+  formRef: RefObject<HTMLFormElement | null>,
+  lastResult: SubmissionResult<string[]> | undefined,
+  pending: boolean,
+) {
+  const [active, setActive] = useState<SectionValue>('basic')
+  const [focusError, setFocusError] = useState(false)
+  const revealErrors = (error: Record<string, unknown> | null | undefined) => {
+    const sections = sectionsWithErrors(error)
+    if (sections.length === 0) return
+    if (!sections.includes(active)) setActive(sections[0])
+    setFocusError(true)
+  }
+  const [seenResult, setSeenResult] = useState(lastResult)
+  if (lastResult !== seenResult) {
+    setSeenResult(lastResult)
+    revealErrors(lastResult?.error)
+  }
+  useEffect(() => {
+    // The fields are disabled while a request runs; they can take the focus once it is over.
+    if (!focusError || pending) return
+    const frame = requestAnimationFrame(() => {
+      formRef.current
+        ?.querySelector<HTMLElement>('[data-section]:not([style*="none"]) [aria-invalid="true"]')
+        ?.focus()
+      setFocusError(false)
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [focusError, pending, formRef])
+
+  return { active, setActive, revealErrors }
+}
+
 export function AgentForm({
   agent,
   lastResult,
@@ -346,50 +172,13 @@ export function AgentForm({
   const [form, fields] = useForm<AgentFormFields, CreateAgentInput | UpdateAgentInput>({
     id: editing ? `edit-agent-${agent.id}` : 'create-agent',
     lastResult,
-    defaultValue: {
-      name: agent?.name,
-      readableId: agent?.readableId,
-      description: agent?.description ?? undefined,
-      modelType: agent?.modelType ?? AGENT_DEFAULTS.modelType,
-      creativityLevel: agent?.creativityLevel ?? AGENT_DEFAULTS.creativityLevel,
-      systemPrompt: agent?.systemPrompt,
-      maxTokens: editing ? (agent.maxTokens ?? undefined) : AGENT_DEFAULTS.maxTokens,
-      topP: editing ? (agent.topP ?? undefined) : AGENT_DEFAULTS.topP,
-      topK: editing ? (agent.topK ?? undefined) : AGENT_DEFAULTS.topK,
-      status: agent?.status ?? AGENT_DEFAULTS.status,
-      ...behaviourDefaults(agent),
-      ...knowledgeDefaults(agent),
-    },
+    defaultValue: agentDefaults(agent),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => validate(formData),
   })
 
-  // Errors may sit on a tab the user is not looking at: go to the first tab with one, and to its first field.
-  const [active, setActive] = useState<SectionValue>('basic')
-  const [focusError, setFocusError] = useState(false)
-  const revealErrors = (error: Record<string, unknown> | null | undefined) => {
-    const sections = sectionsWithErrors(error)
-    if (sections.length === 0) return
-    if (!sections.includes(active)) setActive(sections[0])
-    setFocusError(true)
-  }
-  const [seenResult, setSeenResult] = useState(lastResult)
-  if (lastResult !== seenResult) {
-    setSeenResult(lastResult)
-    revealErrors(lastResult?.error)
-  }
-  useEffect(() => {
-    // The fields are disabled while a request runs; they can take the focus once it is over.
-    if (!focusError || pending) return
-    const frame = requestAnimationFrame(() => {
-      formRef.current
-        ?.querySelector<HTMLElement>('[data-section]:not([style*="none"]) [aria-invalid="true"]')
-        ?.focus()
-      setFocusError(false)
-    })
-    return () => cancelAnimationFrame(frame)
-  }, [focusError, pending])
+  const { active, setActive, revealErrors } = useErrorsRevealed(formRef, lastResult, pending)
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submission = validate(new FormData(event.currentTarget))
