@@ -82,7 +82,8 @@ const over = max === undefined ? [] : functions.filter((f) => f.lines > max)
 const shown = max === undefined ? functions.slice(0, 15) : over
 
 console.log(`${functions.length} functions in ${files.length} files`)
-console.log(max === undefined ? 'Longest functions (own lines, SQL and JSX left out):' : `Over ${max} lines:`)
+if (max === undefined) console.log('Longest functions (own lines, SQL and JSX left out):')
+else console.log(over.length > 0 ? `Over ${max} lines:` : `None over ${max} lines.`)
 for (const f of shown) console.log(`  ${String(f.lines).padStart(4)}  ${f.name}  ${f.where}`)
 if (max === undefined) {
   console.log('Longest files:')

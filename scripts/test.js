@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test, as CI runs it.
- *   lint → typecheck → vitest on PGlite → build → vitest on a throwaway PostgreSQL server → Playwright.
+ *   lint → function sizes → typecheck → vitest on PGlite → build → vitest on a throwaway PostgreSQL server → Playwright.
  * Installs Debian's chromium and postgresql when missing (as root), starts the Firebase Auth emulator once for
  * all steps, and ends with one line "N passed, N failed, N skipped", after a line naming the end-to-end tests that
  * passed only on a retry when there are any.
@@ -74,6 +74,8 @@ let exitCode = 0
 try {
   step('System packages (chromium, postgresql)', () => ensureSystemPackages())
   step('Lint', () => run(bin('eslint'), ['.', '--max-warnings', '0']))
+  // No function of app/ or server/ over 80 lines, SQL and JSX aside (issue #32).
+  step('Function sizes', () => run(process.execPath, ['scripts/function-sizes.js', '--max', '80']))
   step('Typecheck', () => run(bin('tsc'), ['--noEmit']))
 
   console.log('\n▶ Firebase Auth emulator')
