@@ -113,26 +113,20 @@ describe('the layer rules', () => {
   const domainViolation = path.resolve('app/services/knowledge/zz-domain-violation.server.ts')
   afterAll(() => rmSync(domainViolation, { force: true }))
 
+  /** `eslint` itself on a real file holding one import: its exit code and what it printed. */
+  function lintRealFile(file: string, from: string, name: string) {
+    writeFileSync(file, `import { ${name} } from '${from}'\nexport const y = ${name}\n`)
+    return spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', file], { encoding: 'utf8' })
+  }
+
   it('fail `eslint` on a real file that breaks the domain order', () => {
-    writeFileSync(
-      domainViolation,
-      "import { getAgent } from '~/services/agents/agents.server'\nexport const y = getAgent\n",
-    )
-    const run = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', domainViolation], {
-      encoding: 'utf8',
-    })
+    const run = lintRealFile(domainViolation, '~/services/agents/agents.server', 'getAgent')
     expect(run.status).toBe(1)
     expect(run.stdout).toContain('services/knowledge may import only the domains before it')
   })
 
   it('fail `eslint` on a real file that crosses a layer', () => {
-    writeFileSync(
-      violation,
-      "import { requireApiUser } from '~/http/api.server'\nexport const y = requireApiUser\n",
-    )
-    const run = spawnSync(process.execPath, ['node_modules/eslint/bin/eslint.js', violation], {
-      encoding: 'utf8',
-    })
+    const run = lintRealFile(violation, '~/http/api.server', 'requireApiUser')
     expect(run.status).toBe(1)
     expect(run.stdout).toContain('Services take plain arguments')
   })
