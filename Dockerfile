@@ -59,8 +59,9 @@ RUN npm install --no-audit --no-fund --no-save \
   "firebase-tools@$(node -p "require('/tmp/replypilot-package.json').devDependencies['firebase-tools']")" \
   && npm cache clean --force && rm /tmp/replypilot-package.json
 # As firebase.json, but on every address of the container: the browser reaches it through a published port.
+# The folder is the emulator user's: firebase-tools writes firebase-debug.log beside firebase.json.
 RUN echo '{"emulators":{"auth":{"host":"0.0.0.0","port":9099},"ui":{"enabled":false},"singleProjectMode":true}}' \
-  > firebase.json
+  > firebase.json && chown node:node /emulator
 USER node
 EXPOSE 9099
 CMD ["node", "node_modules/firebase-tools/lib/bin/firebase.js", "emulators:start", "--only", "auth", "--project", "demo-replypilot"]
@@ -82,7 +83,7 @@ RUN mkdir -p "$PGDATA" && chown postgres:postgres "$PGDATA" && printf '%s\n' \
   '  initdb -U replypilot --pwfile=/tmp/pwfile --auth-local=trust --auth-host=scram-sha-256 -E UTF8 >/dev/null' \
   '  rm /tmp/pwfile' \
   '  echo "host all all all scram-sha-256" >> "$PGDATA/pg_hba.conf"' \
-  '  postgres -c listen_addresses= >/dev/null 2>&1 & pid=$!' \
+  '  postgres -c listen_addresses= -c unix_socket_directories=/tmp >/dev/null 2>&1 & pid=$!' \
   '  until pg_isready -q -h /tmp; do sleep 0.2; done' \
   '  createdb -h /tmp -U replypilot replypilot' \
   '  kill -INT $pid; wait $pid || true' \

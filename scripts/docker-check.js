@@ -12,7 +12,16 @@
  * `replypilot-check` on free ports, and is removed afterwards with its volumes (KEEP=1 keeps it).
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -44,7 +53,7 @@ function sh(command, args, { allowFailure = false, input, env, quiet = true } = 
   const out = { status: result.status, stdout: text(result.stdout), stderr: text(result.stderr) }
   if (!allowFailure && (result.error || result.status !== 0)) {
     throw new Error(
-      `${[command, ...args].join(' ')} failed (${result.error?.message ?? `exit ${result.status}`})\n${out.stderr.slice(-3000)}`,
+      `${[command, ...args].join(' ')} failed (${result.error?.message ?? `exit ${result.status}`})\n${out.stdout.slice(-3000)}\n${out.stderr.slice(-3000)}`,
     )
   }
   return out
@@ -116,6 +125,14 @@ function baseImage() {
     ])
   }
   const change = ['--change', 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']
+  // Where this machine reaches the registry through a TLS-inspecting proxy, its CA bundle (NODE_EXTRA_CA_CERTS)
+  // goes into the base too, or `npm install` in the build fails with SELF_SIGNED_CERT_IN_CHAIN.
+  const caBundle = process.env.NODE_EXTRA_CA_CERTS
+  if (caBundle && existsSync(caBundle)) {
+    mkdirSync(path.join(rootfs, 'etc/ssl/certs'), { recursive: true })
+    copyFileSync(caBundle, path.join(rootfs, 'etc/ssl/certs/replypilot-extra-ca.crt'))
+    change.push('--change', 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/replypilot-extra-ca.crt')
+  }
   sh('sh', [
     '-c',
     'r=$1 t=$2; shift 2; tar -C "$r" -c . | docker import "$@" - "$t"',
