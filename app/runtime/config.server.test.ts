@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -56,6 +56,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir, MIGRATIONS_DIR: '/srv/migrations' }).migrationsDir).toBe(
       '/srv/migrations',
     )
+  })
+
+  it('refuses an unwritable data folder in words, only when it needs the folder', () => {
+    const file = path.join(tempDir(), 'a-file')
+    writeFileSync(file, '')
+    const unusable = path.join(file, 'data')
+    const [problem] = problemsOf({ DATA_DIR: unusable })
+    expect(problem).toContain(`The data folder ${unusable} cannot be written to`)
+    const withoutFolder = { ...PRODUCTION, DATA_DIR: unusable, DATABASE_URL: 'postgres://db/replypilot' }
+    expect(problemsOf(withoutFolder)).toEqual([])
   })
 
   it('honours PORT and PUBLIC_URL', () => {

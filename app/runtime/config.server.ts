@@ -15,6 +15,7 @@ import { DEFAULT_CHANNEL_HEALTH_INTERVAL_HOURS } from '~/lib/channels/health'
 import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '~/lib/knowledge/knowledge'
 import { LOG_LEVELS } from '~/utils/logger.server'
 import { isPublicHttpsUrl } from '~/utils/public-url.server'
+import { dataDirProblem } from '~/runtime/data-dir.server'
 
 const DEFAULT_EMULATOR_HOST = '127.0.0.1:9099'
 const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|::1|localhost)$/
@@ -249,6 +250,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(env.DATA_DIR ?? './data')
+  // Generated secrets and the embedded database live there: an unwritable folder (a root-owned Docker bind mount)
+  // is said in words at start, not as a stack trace from the first write.
+  const usesDataDir = !(env.SESSION_SECRET && env.ENCRYPTION_KEY) || !env.DATABASE_URL
+  const dataProblem = usesDataDir ? dataDirProblem(dataDir) : undefined
+  if (dataProblem) throw new ConfigError([dataProblem])
   const secrets =
     env.SESSION_SECRET && env.ENCRYPTION_KEY
       ? { sessionSecret: env.SESSION_SECRET, encryptionKey: env.ENCRYPTION_KEY }
