@@ -249,12 +249,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
   const problems = configProblems(env, { strict, production })
   if (problems.length > 0) throw new ConfigError(problems)
 
-  const dataDir = path.resolve(env.DATA_DIR ?? './data')
-  // Generated secrets and the embedded database live there: an unwritable folder (a root-owned Docker bind mount)
-  // is said in words at start, not as a stack trace from the first write.
-  const usesDataDir = !(env.SESSION_SECRET && env.ENCRYPTION_KEY) || !env.DATABASE_URL
-  const dataProblem = usesDataDir ? dataDirProblem(dataDir) : undefined
-  if (dataProblem) throw new ConfigError([dataProblem])
+  const dataDir = writableDataDir(env)
   const secrets =
     env.SESSION_SECRET && env.ENCRYPTION_KEY
       ? { sessionSecret: env.SESSION_SECRET, encryptionKey: env.ENCRYPTION_KEY }
@@ -323,6 +318,18 @@ export function loadConfig(source: Record<string, string | undefined>) {
 }
 
 type Env = z.output<typeof envSchema>
+
+/**
+ * The data folder. Generated secrets and the embedded database live there: an unwritable folder (a root-owned
+ * Docker bind mount) is said in words at start, not as a stack trace from the first write.
+ */
+function writableDataDir(env: Env): string {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data')
+  const usesDataDir = !(env.SESSION_SECRET && env.ENCRYPTION_KEY) || !env.DATABASE_URL
+  const problem = usesDataDir ? dataDirProblem(dataDir) : undefined
+  if (problem) throw new ConfigError([problem])
+  return dataDir
+}
 
 const privateFetchAllowed = (env: Env) => ['true', '1'].includes(env.KNOWLEDGE_FETCH_ALLOW_PRIVATE ?? '')
 
