@@ -23,12 +23,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
-import { openDatabase } from '../app/db/client.server'
-import { sessionCookieWith } from '../app/http/auth.server'
-import { createSession } from '../app/services/auth/sessions.server'
-import { rollUpAnalytics } from '../app/services/analytics/rollup.server'
 import { buildAppIfMissing } from '../scripts/lib/processes.js'
-import { seedAnalytics } from './lib/analytics-seed'
+import { ownerCookie, withSeededDataDir } from './lib/seeded-data-dir'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const CONVERSATIONS = Number(process.env.LIGHTHOUSE_CONVERSATIONS) || 3_000
@@ -36,29 +32,19 @@ const MESSAGES = Number(process.env.LIGHTHOUSE_MESSAGES) || 50_000
 
 /** Seeds the data directory's database; answers the owner's session cookie. */
 async function seed(dataDir: string, sessionSecret: string): Promise<string> {
-  const handle = await openDatabase({ dataDir, migrationsFolder: path.join(ROOT, 'app/db/migrations') })
-  try {
-    const pglite = handle.pglite
-    if (!pglite) throw new Error('Expected the embedded database')
-    console.log('seeding:')
-    const org = await seedAnalytics(async (text) => (await pglite.exec(text)).at(-1)?.rows ?? [], {
-      conversations: CONVERSATIONS,
-      messages: MESSAGES,
-      otherOrganizations: 2,
-      timeZone: 'Europe/Berlin',
-    })
+  const sizes = {
+    conversations: CONVERSATIONS,
+    messages: MESSAGES,
+    otherOrganizations: 2,
+    timeZone: 'Europe/Berlin',
+  }
+  return withSeededDataDir(dataDir, sizes, async ({ handle, org }) => {
     // Connected and working channels, as a running shop's are: no health banner.
     await handle.db.execute(
       sql`update channels set webhook_subscribed = true, health_checked_at = now(), health_problem = null`,
     )
-    await rollUpAnalytics(handle.db)
-    const session = await createSession({ db: handle.db, userId: org.userId })
-    const cookie = sessionCookieWith({ sessionSecret, secureCookies: false })
-    // Only the name=value pair: it goes out as a request's Cookie header.
-    return (await cookie.serialize(session.id)).split(';')[0]
-  } finally {
-    await handle.close()
-  }
+    return ownerCookie(handle.db, org.userId, sessionSecret)
+  })
 }
 
 async function main() {

@@ -21,12 +21,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { sql } from 'drizzle-orm'
-import { openDatabase } from '../app/db/client.server'
-import { sessionCookieWith } from '../app/http/auth.server'
-import { createSession } from '../app/services/auth/sessions.server'
-import { rollUpAnalytics } from '../app/services/analytics/rollup.server'
 import { buildAppIfMissing, freePort, OFFLINE_CHROMIUM_FLAGS } from '../scripts/lib/processes.js'
-import { seedAnalytics, type SeedTexts } from './lib/analytics-seed'
+import { type SeedTexts } from './lib/analytics-seed'
+import { ownerCookie, withSeededDataDir } from './lib/seeded-data-dir'
 import { startServer, waitForHealthy } from './lighthouse.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -140,20 +137,16 @@ type Seeded = { cookie: string; conversationId: string }
 
 /** Seeds the data directory's database; answers the owner's session cookie and the conversation to open. */
 async function seed(dataDir: string, sessionSecret: string): Promise<Seeded> {
-  const handle = await openDatabase({ dataDir, migrationsFolder: path.join(ROOT, 'app/db/migrations') })
-  try {
-    const pglite = handle.pglite
-    if (!pglite) throw new Error('Expected the embedded database')
-    console.log('seeding:')
-    const org = await seedAnalytics(async (text) => (await pglite.exec(text)).at(-1)?.rows ?? [], {
-      conversations: CONVERSATIONS,
-      messages: MESSAGES,
-      otherOrganizations: 0,
-      timeZone: 'Europe/Berlin',
-      agents: SHOP.agents.length,
-      channels: SHOP.channels.length,
-      texts: TEXTS,
-    })
+  const sizes = {
+    conversations: CONVERSATIONS,
+    messages: MESSAGES,
+    otherOrganizations: 0,
+    timeZone: 'Europe/Berlin',
+    agents: SHOP.agents.length,
+    channels: SHOP.channels.length,
+    texts: TEXTS,
+  }
+  return withSeededDataDir(dataDir, sizes, async ({ handle, pglite, org }) => {
     const { db } = handle
     await db.execute(sql`update organizations set name = ${SHOP.name} where id = ${org.id}`)
     await db.execute(
@@ -212,14 +205,8 @@ async function seed(dataDir: string, sessionSecret: string): Promise<Seeded> {
        where id = $2::uuid`,
       [org.id, conversationId],
     )
-    await rollUpAnalytics(db)
-    const session = await createSession({ db, userId: org.userId })
-    const cookie = sessionCookieWith({ sessionSecret, secureCookies: false })
-    // Only the name=value pair.
-    return { cookie: (await cookie.serialize(session.id)).split(';')[0], conversationId }
-  } finally {
-    await handle.close()
-  }
+    return { cookie: await ownerCookie(db, org.userId, sessionSecret), conversationId }
+  })
 }
 
 /** The dashboard once its figures and charts are there (and the charts' entry animation is over). */
