@@ -15,7 +15,7 @@ import {
   type Pipeline,
   type TestBot,
 } from '../../tests/setup/pipeline'
-import { handleReplyJob } from '~/jobs/reply.server'
+import { handleReplyBatch, handleReplyJob } from '~/jobs/reply.server'
 import { REPLY_QUEUE_OPTIONS } from '~/jobs/queues.server'
 
 // The queue and its worker in this process, as on the embedded default: receive, and the worker answers.
@@ -139,6 +139,32 @@ describe('the reply worker', () => {
         failureReason: 'Internal error: database connection lost',
       })
       expect(p.telegram.sentMessages(bot.token)).toEqual([])
+    })
+
+    it('fails only its own job in a batch: the others are answered and completed', async () => {
+      const bot = await p.newBot()
+      const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+      const noQueue = { send: async () => null }
+      for (const text of ['lucky one', 'unlucky two'])
+        await receiveTelegramUpdate({ db: p.db, boss: noQueue, channel, body: textUpdate(++chats, text) })
+      const messages = await messagesOf(p.db, bot.channelId)
+      const idOf = (text: string) => messages.find((m) => m.text === text)!.id
+      const brokenForOne = {
+        ...p.deps,
+        models: {
+          generate: (async (request) => {
+            if (JSON.stringify(request).includes('unlucky')) throw new TypeError('database connection lost')
+            return p.deps.models.generate(request)
+          }) as typeof p.deps.models.generate,
+        },
+      }
+      const [lucky, unlucky] = [job(idOf('lucky one'), 0), job(idOf('unlucky two'), 0)]
+
+      expect(await handleReplyBatch(brokenForOne, [lucky, unlucky])).toEqual([
+        { id: lucky.id, status: 'completed' },
+        { id: unlucky.id, status: 'failed', output: { message: 'database connection lost' } },
+      ])
+      expect(sentTexts(bot)).toEqual(['Echo: lucky one'])
     })
 
     it('drops a job whose data it cannot read', async () => {

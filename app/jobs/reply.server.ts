@@ -1,4 +1,4 @@
-import type { Job, PgBoss } from 'pg-boss'
+import type { Job, JobResult, PgBoss } from 'pg-boss'
 import { z } from 'zod'
 import { DEFAULT_REPLY_WORKER_CONCURRENCY } from '~/lib/conversations/reply-pipeline'
 import { nameMessengerCustomer, type CustomerNameDeps } from '~/services/conversations/customer-name.server'
@@ -61,10 +61,37 @@ export async function handleReplyJob(deps: ReplyWorkerDeps, job: Job<unknown>): 
   }
 }
 
+/** The jobs a reply worker takes at once: one fetch and one completion serve them all (issue 31). */
+export const REPLY_BATCH_SIZE = 4
+
 /**
- * Starts this process's reply workers; pg-boss stops them (letting current jobs finish) when it stops.
+ * One batch of reply jobs, each settled on its own: a job whose attempt failed is retried without failing the
+ * others. Only an abort (pg-boss stopping) fails the whole batch.
+ */
+export async function handleReplyBatch(deps: ReplyWorkerDeps, jobs: Job<unknown>[]): Promise<JobResult[]> {
+  return Promise.all(
+    jobs.map(async (job): Promise<JobResult> => {
+      try {
+        await handleReplyJob(deps, job)
+        return { id: job.id, status: 'completed' }
+      } catch (error) {
+        if (job.signal.aborted) throw error
+        return {
+          id: job.id,
+          status: 'failed',
+          output: { message: error instanceof Error ? error.message : String(error) },
+        }
+      }
+    }),
+  )
+}
+
+/**
+ * Starts this process's reply workers; pg-boss stops them (letting current jobs finish) when it stops. Each
+ * worker takes up to REPLY_BATCH_SIZE jobs at once, so `concurrency` jobs run in concurrency / REPLY_BATCH_SIZE
+ * workers.
  *
- * Each worker wakes itself at the end of every job: pg-boss would otherwise wait out the polling interval before
+ * Each worker wakes itself at the end of every batch: pg-boss would otherwise wait out the polling interval before
  * its next fetch, and the job that just completed is what lets the next message of its conversation run (no
  * NOTIFY says so; NOTIFY comes only when a job is sent). Hence one `work()` per worker, each knowing its id. A
  * new job wakes one idle worker, not all of them (ReplyWakeups).
@@ -75,16 +102,17 @@ export async function startReplyWorker(
   { concurrency = DEFAULT_REPLY_WORKER_CONCURRENCY.postgres }: { concurrency?: number } = {},
 ): Promise<string[]> {
   const wakeups = replyWakeupsOf(boss)
+  const batchSize = Math.min(REPLY_BATCH_SIZE, concurrency)
   const ids: string[] = []
-  for (let i = 0; i < concurrency; i++) {
+  for (let i = 0; i < Math.ceil(concurrency / batchSize); i++) {
     const self: { id?: string } = {}
     self.id = await boss.work(
       REPLY_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
-      async ([job]) => {
+      { batchSize, perJobResults: true, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
+      async (jobs) => {
         if (self.id) wakeups.busy(self.id)
         try {
-          await handleReplyJob(deps, job)
+          return await handleReplyBatch(deps, jobs)
         } finally {
           if (self.id) {
             wakeups.idle(self.id)

@@ -17,8 +17,8 @@ import { startPipeline, textUpdate, type Pipeline, type TestBot } from '../../..
  * noisy for CI; a count is not.
  *
  * What is counted is every round trip of the app's own connection pool (a statement, or BEGIN / COMMIT of a
- * transaction). pg-boss's own statements (the worker's fetch and completion of the job, one each) go through its
- * own pool and are not counted here. PostgreSQL only: on PGlite, pg-boss and the app share one connection.
+ * transaction). pg-boss's own statements (the worker's fetch and completion of its batch of up to
+ * REPLY_BATCH_SIZE jobs, one each) go through its own pool and are not counted here. PostgreSQL only: on PGlite, pg-boss and the app share one connection.
  */
 const BUDGET = {
   /** A message stored alone (Telegram long polling, a batch's fallback): BEGIN, the conversation, the message, its job, COMMIT. */
