@@ -8,18 +8,16 @@ import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
 import { useInboxEvents } from '~/components/hooks/use-inbox-events'
 import { PageHeader } from '~/components/layout/page-header'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
-import { conversationListQuerySchema } from '~/lib/conversations/conversations'
+import { readListQuery } from '~/lib/conversations/list-query'
 import { getCurrentScope } from '~/http/organization.server'
 import { listConversationChannels, listConversations } from '~/services/conversations/inbox.server'
 
 export const meta: MetaFunction = () => [{ title: `Conversations · ${PRODUCT_NAME}` }]
 
-/** The list with the filters of the query string (a filter that does not parse is left out). */
+/** The list with the filters of the query string (a blank one means any; one that does not parse is left out). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
-  const params = Object.fromEntries(new URL(request.url).searchParams)
-  const parsed = conversationListQuerySchema.safeParse(params)
-  const query = parsed.success ? parsed.data : conversationListQuerySchema.parse({})
+  const query = readListQuery(new URL(request.url).searchParams)
   const { page, pageSize, ...filters } = query
   if (!scope) {
     return {
@@ -58,8 +56,10 @@ export default function ConversationsPage() {
     navigation.location.search !== location.search
 
   return (
-    <>
-      <PageHeader title={T.title} subtitle={T.subtitle} />
+    <div className={classes.page} data-fill-viewport data-open={Boolean(conversationId)}>
+      <div className={classes.pageHeader}>
+        <PageHeader title={T.title} subtitle={T.subtitle} />
+      </div>
       {!data.hasOrganization ? (
         <Paper withBorder p="xl">
           <Text ta="center">{T.noOrganization}</Text>
@@ -83,7 +83,7 @@ export default function ConversationsPage() {
           </section>
         </div>
       )}
-    </>
+    </div>
   )
 }
 

@@ -140,12 +140,85 @@ test("the AI takes the conversation back at the channel's hand-back time, with n
   await expect(conversation(page).getByText('Paused — a person is answering')).toBeVisible()
   await expect(conversation(page).getByText(/AI resumes at/)).toBeVisible()
 
+  // While the minute passes, another customer's long conversation in a second tab.
+  const reader = await page.context().newPage()
+  await longConversationOpensAtItsEnd(reader, bot.token)
+  await reader.close()
+
   // A minute after the reply the job hands back; nothing is sent meanwhile.
   await expect(conversation(page).getByText('AI answering')).toBeVisible({ timeout: 100_000 })
   expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
 })
 
-test('without JavaScript the composer sends once and the page shows the reply', async ({
+/**
+ * Issue 33: a long conversation opens at its newest message with the composer in view, on a desktop and on a
+ * phone, and a message that comes while a person reads older ones leaves those where they are.
+ */
+async function longConversationOpensAtItsEnd(page: Page, token: string) {
+  const chatId = 990_000 + Math.floor(Math.random() * 9_000)
+  const base = Math.floor(Math.random() * 1_000_000)
+  const question = (n: number) => `Question ${n} of a long chat`
+  for (let n = 1; n <= 12; n++) {
+    await deliver(token, chatId, question(n), base + n)
+    await expect.poll(() => sentTexts(token, chatId), { timeout: 20_000 }).toHaveLength(n)
+  }
+  await page.goto('/conversations')
+  await page.getByRole('link', { name: /Question 12 of a long chat/ }).click()
+  const bubbles = transcript(page).getByRole('listitem')
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size)
+    await expect(bubbles.last()).toContainText(`Echo: ${question(12)}`)
+    await expect(bubbles.last()).toBeInViewport()
+    await expect(page.getByLabel('Your reply')).toBeInViewport()
+    await expect(bubbles.first()).not.toBeInViewport()
+  }
+
+  const older = transcript(page).getByText(question(3), { exact: true })
+  await older.scrollIntoViewIfNeeded()
+  const before = (await older.boundingBox())!.y
+  await deliver(token, chatId, question(13), base + 13)
+  await expect(bubbles.last()).toContainText(`Echo: ${question(13)}`, { timeout: 20_000 })
+  expect(Math.abs((await older.boundingBox())!.y - before)).toBeLessThan(2)
+}
+
+/** Fills the list's filter form as a person would and applies it (an empty field: any). */
+async function applyFilters(page: Page, { words, state }: { words: string; state: string }) {
+  const form = page.getByRole('search', { name: 'Filter conversations' })
+  await form.getByLabel('Search messages').fill(words)
+  await form.getByLabel('State').selectOption({ label: state })
+  await form.getByRole('button', { name: 'Apply' }).click()
+  return form
+}
+
+const listRows = (page: Page) => page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')
+
+/** Issue 33: the form sends every field, blank ones too; a blank one means any and the others still filter. */
+async function filtersWorkThroughTheForm(page: Page) {
+  await page.goto('/conversations')
+  await expect(listRows(page)).toHaveCount(2)
+  const form = await applyFilters(page, { words: 'cake', state: 'All states' })
+  await expect(page).toHaveURL(/q=cake/)
+  await expect(listRows(page)).toHaveCount(1)
+  await expect(listRows(page)).toContainText('Do you bake a cake on Sundays?')
+  await expect(form.getByLabel('Search messages')).toHaveValue('cake')
+
+  await applyFilters(page, { words: '', state: 'Paused — a person is answering' })
+  await expect(listRows(page)).toHaveCount(1)
+  await expect(listRows(page)).toContainText('Answered by a person, no script')
+  await expect(form.getByLabel('State')).toHaveValue('paused')
+  await expect(form.getByLabel('Search messages')).toHaveValue('')
+
+  await applyFilters(page, { words: 'cake', state: 'Paused — a person is answering' })
+  await expect(page.getByText('No conversations match these filters')).toBeVisible()
+  await form.getByRole('link', { name: 'Clear filters' }).click()
+  await expect(listRows(page)).toHaveCount(2)
+  await expect(form.getByLabel('Search messages')).toHaveValue('')
+}
+
+test('without JavaScript the composer sends once and the page shows the reply; the filters work with and without it', async ({
   page,
   browser,
   baseURL,
@@ -179,5 +252,15 @@ test('without JavaScript the composer sends once and the page shows the reply', 
   await plain.getByRole('button', { name: 'Send' }).click()
   await expect(transcript(plain).getByText('Answered by a person, no script')).toHaveCount(1)
   expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
+
+  await deliver(
+    bot.token,
+    chatId + 1,
+    'Do you bake a cake on Sundays?',
+    Math.floor(Math.random() * 1_000_000),
+  )
+  await expect.poll(() => sentTexts(bot.token, chatId + 1), { timeout: 20_000 }).toHaveLength(1)
+  await filtersWorkThroughTheForm(plain)
   await noScript.close()
+  await filtersWorkThroughTheForm(page)
 })

@@ -35,22 +35,34 @@ export const customerLabel = (customer: ConversationSummary['customer']) =>
 function Filters({ filters, channels }: { filters: ConversationFilters; channels: ChannelOption[] }) {
   const filtered = Boolean(filters.channelId || filters.state || filters.q)
   return (
-    <Form method="get" action={CONVERSATIONS_PATH} role="search" aria-label={T.filtersLabel}>
-      <Stack gap="xs">
+    // Keyed by the filters: the fields show what the list is filtered by after every navigation (Clear included).
+    <Form
+      key={listSearch(filters)}
+      method="get"
+      action={CONVERSATIONS_PATH}
+      role="search"
+      aria-label={T.filtersLabel}
+    >
+      <Stack gap={6}>
         <TextInput
           name="q"
           type="search"
           label={T.search}
+          labelProps={{ className: classes.hiddenLabel }}
           placeholder={T.searchPlaceholder}
           defaultValue={filters.q ?? ''}
           leftSection={<IconSearch size={16} aria-hidden />}
           maxLength={200}
+          size="sm"
         />
-        <Group grow gap="xs" align="end">
+        <Group gap={6} wrap="nowrap" align="center">
           <NativeSelect
             name="channelId"
             label={T.channel}
+            labelProps={{ className: classes.hiddenLabel }}
             defaultValue={filters.channelId ?? ''}
+            size="xs"
+            style={{ flex: 1, minWidth: 0 }}
             data={[
               { value: '', label: T.allChannels },
               ...channels.map((c) => ({ value: c.id, label: c.name })),
@@ -59,35 +71,36 @@ function Filters({ filters, channels }: { filters: ConversationFilters; channels
           <NativeSelect
             name="state"
             label={T.state}
+            labelProps={{ className: classes.hiddenLabel }}
             defaultValue={filters.state ?? ''}
+            size="xs"
+            style={{ flex: 1, minWidth: 0 }}
             data={[
               { value: '', label: T.allStates },
               ...CONVERSATION_STATES.map((s) => ({ value: s, label: CONVERSATION_STATE_LABELS[s] })),
             ]}
           />
-        </Group>
-        <Group gap="xs">
-          <Button type="submit" size="xs">
+          <Button type="submit" size="xs" style={{ flexShrink: 0 }}>
             {T.apply}
           </Button>
-          {filtered ? (
-            <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
-              {T.clear}
-            </Anchor>
-          ) : null}
         </Group>
+        {filtered ? (
+          <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
+            {T.clear}
+          </Anchor>
+        ) : null}
       </Stack>
     </Form>
   )
 }
 
 function Row({ conversation, search }: { conversation: ConversationSummary; search: string }) {
-  const { channel, lastMessage, state, aiPausedUntil } = conversation
+  const { channel, lastMessage, state } = conversation
   return (
     <NavLink to={`${conversationPath(conversation.id)}${search}`} className={classes.row} prefetch="intent">
-      <Group gap="sm" wrap="nowrap" align="flex-start">
-        <PlatformIcon platform={channel.platformName} size={32} />
-        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+      <Group gap="sm" wrap="nowrap" align="center">
+        <PlatformIcon platform={channel.platformName} size={28} />
+        <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text fw={600} size="sm" className={classes.preview}>
               {customerLabel(conversation.customer)}
@@ -96,20 +109,15 @@ function Row({ conversation, search }: { conversation: ConversationSummary; sear
               <DateTime value={lastMessage.at} time />
             </Text>
           </Group>
-          <Text size="xs" c="gray.7" className={classes.preview}>
-            {channel.name}
-          </Text>
-          <Text size="sm" className={classes.preview}>
-            {lastMessage.direction === 'outbound' ? '↩ ' : ''}
-            {lastMessage.text || '—'}
-          </Text>
-          <Group gap={6}>
-            <StateBadge state={state} />
-            {state === 'paused' && aiPausedUntil ? (
-              <Text size="xs" c="gray.7">
-                until <DateTime value={aiPausedUntil} time />
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" c="gray.8" className={classes.preview}>
+              <Text span size="xs" c="gray.7">
+                {channel.name} ·{' '}
               </Text>
-            ) : null}
+              {lastMessage.direction === 'outbound' ? '↩ ' : ''}
+              {lastMessage.text || '—'}
+            </Text>
+            <StateBadge state={state} short />
           </Group>
         </Stack>
       </Group>

@@ -1,7 +1,7 @@
-import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Center, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react'
-import { Link, useLocation } from '@remix-run/react'
-import { useId } from 'react'
+import { Link, useLocation, useNavigate, useNavigation } from '@remix-run/react'
+import { useEffect, useId, useRef } from 'react'
 import { DateTime } from '~/components/date-time'
 import { PlatformIcon } from '~/components/channels/platform'
 import {
@@ -48,6 +48,35 @@ function PauseLine({ conversation }: { conversation: ConversationDetail }) {
   )
 }
 
+/**
+ * "Load older messages": a link (it works with no script), followed by itself once scrolled into view, so older
+ * messages come as a person scrolls up. The transcript's reversed scroll keeps the messages in view in place.
+ */
+function LoadOlder({ to }: { to: string }) {
+  const ref = useRef<HTMLAnchorElement>(null)
+  const navigate = useNavigate()
+  const navigation = useNavigation()
+  const idle = navigation.state === 'idle'
+  useEffect(() => {
+    const link = ref.current
+    if (!link || !idle || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return
+      observer.disconnect()
+      navigate(to, { preventScrollReset: true, replace: true })
+    })
+    observer.observe(link)
+    return () => observer.disconnect()
+  }, [to, idle, navigate])
+  return (
+    <Center py="xs">
+      <Anchor ref={ref} component={Link} to={to} size="sm" preventScrollReset replace>
+        {T.loadOlder}
+      </Anchor>
+    </Center>
+  )
+}
+
 /** The open conversation: who and where, its state and takeover, the transcript, and the composer. */
 export function ConversationView({
   conversation,
@@ -72,8 +101,8 @@ export function ConversationView({
   query.delete('show')
   const back = `${CONVERSATIONS_PATH}${query.size ? `?${query}` : ''}`
   return (
-    <Paper withBorder p="md" component="article" aria-labelledby={titleId}>
-      <Stack gap="md">
+    <Paper withBorder p="md" component="article" aria-labelledby={titleId} className={classes.conversation}>
+      <Stack gap="md" style={{ flex: '1 1 auto', minHeight: 0 }}>
         <Anchor component={Link} to={back} size="sm" hiddenFrom="md">
           <Group gap={4}>
             <IconArrowLeft size={14} aria-hidden />
@@ -106,30 +135,30 @@ export function ConversationView({
             {conversation.attentionReason}
           </Alert>
         ) : null}
-        {conversation.hasOlder ? (
-          <Anchor component={Link} to={`${base}${olderSearch}`} size="sm" ta="center" preventScrollReset>
-            {T.loadOlder}
-          </Anchor>
-        ) : null}
-        {conversation.messages.length === 0 ? (
-          <Text c="gray.7">{T.emptyTranscript}</Text>
-        ) : (
-          <Stack
-            component="ol"
-            className={classes.transcript}
-            aria-label="Messages"
-            style={{ padding: 0, margin: 0 }}
-          >
-            {conversation.messages.map((message) => (
-              <MessageBubble
-                key={message.id}
-                message={message}
-                customer={customer}
-                retryAction={`${base}/retry`}
-              />
-            ))}
-          </Stack>
-        )}
+        <div className={classes.scroller} tabIndex={0} aria-label={T.transcriptLabel}>
+          <div>
+            {conversation.hasOlder ? <LoadOlder to={`${base}${olderSearch}`} /> : null}
+            {conversation.messages.length === 0 ? (
+              <Text c="gray.7">{T.emptyTranscript}</Text>
+            ) : (
+              <Stack
+                component="ol"
+                className={classes.transcript}
+                aria-label="Messages"
+                style={{ padding: 0, margin: 0 }}
+              >
+                {conversation.messages.map((message) => (
+                  <MessageBubble
+                    key={message.id}
+                    message={message}
+                    customer={customer}
+                    retryAction={`${base}/retry`}
+                  />
+                ))}
+              </Stack>
+            )}
+          </div>
+        </div>
         <Composer action={`${base}/reply`} window={replyWindow} initialKey={composerKey} answer={answer} />
       </Stack>
     </Paper>

@@ -9,12 +9,26 @@ const STATE_COLORS: Record<ConversationState, { tint: string; text: string }> = 
   needs_attention: { tint: 'red', text: 'red.9' },
 }
 
-/** The conversation's state in words (the colour only repeats them). */
-export function StateBadge({ state }: { state: ConversationState }) {
+/** The states in a word or two, for the list's rows (the open conversation says them in full). */
+const SHORT_LABELS: Record<ConversationState, string> = {
+  ai: 'AI',
+  paused: 'Paused',
+  needs_attention: 'Needs attention',
+}
+
+/** The conversation's state in words (the colour only repeats them); `short` for the list's rows. */
+export function StateBadge({ state, short = false }: { state: ConversationState; short?: boolean }) {
   const { tint, text } = STATE_COLORS[state]
   return (
-    <Badge color={tint} c={text} variant="light" radius="sm" style={{ textTransform: 'none' }}>
-      {CONVERSATION_STATE_LABELS[state]}
+    <Badge
+      color={tint}
+      c={text}
+      variant="light"
+      radius="sm"
+      size={short ? 'sm' : 'md'}
+      style={{ textTransform: 'none', flexShrink: 0 }}
+    >
+      {short ? SHORT_LABELS[state] : CONVERSATION_STATE_LABELS[state]}
     </Badge>
   )
 }

@@ -19,6 +19,7 @@ export const CONVERSATION_UI_TEXTS = {
   selectOne: 'Select a conversation to read it and answer.',
   back: 'All conversations',
   loadOlder: 'Load older messages',
+  transcriptLabel: 'Transcript',
   you: 'You',
   person: 'Person',
   external: 'Sent outside ReplyPilot',
