@@ -22,6 +22,7 @@ import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agents/s
 import { BEHAVIOUR_TEXTS, EXISTING_AGENT_BEHAVIOUR, type OfficeHours } from '~/lib/agents/behaviour'
 import {
   CONVERSATION_STATES,
+  CONVERSATION_STATUSES,
   MESSAGE_DIRECTIONS,
   MESSAGE_KINDS,
   MESSAGE_STATUSES,
@@ -348,6 +349,11 @@ export const conversations = pgTable(
     /** Why a person should look at the conversation (a reply failed...); null: nothing to look at. */
     attentionReason: text('attention_reason'),
     attentionAt: timestamp('attention_at', { withTimezone: true }),
+    /** Open until a person resolves it; the customer's next message opens it again (ingest and the trigger). */
+    status: text('status', { enum: CONVERSATION_STATUSES }).notNull().default('open'),
+    /** The last time it was resolved, and by whom. */
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
     /** When the agent last sent its out-of-hours message here: once per closed period. */
     outOfHoursNoticeAt: timestamp('out_of_hours_notice_at', { withTimezone: true }),
     /**

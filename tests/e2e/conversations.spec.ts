@@ -107,6 +107,27 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
     timeout: 5_000,
   })
 
+  // Resolved by a person with the key e: it leaves the Open list; the customer's next message opens it again.
+  await page.keyboard.press('e')
+  await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible()
+  const tabs = page.getByRole('navigation', { name: 'Show' })
+  await tabs.getByRole('link', { name: 'Open' }).click()
+  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0)
+  await tabs.getByRole('link', { name: 'Resolved' }).click()
+  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(1)
+  await deliver(bot.token, chatId, 'Sorry, one last thing', base + 3)
+  await expect(page.getByText('No conversations match these filters')).toBeVisible({ timeout: 10_000 })
+  await tabs.getByRole('link', { name: 'Open' }).click()
+  await page.getByRole('link', { name: /Sorry, one last thing/ }).click()
+  await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
+  // A status that is none is refused, and changes nothing.
+  const refused = await page.request.post(`${new URL(page.url()).pathname}/status`, {
+    form: { status: 'closed' },
+  })
+  expect(refused.status()).toBe(400)
+  expect(await refused.text()).toContain('Choose open or resolved')
+  await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
+
   // On a phone: the conversation alone, with a way back to the list.
   await page.setViewportSize({ width: 390, height: 844 })
   await expect(page.getByRole('search', { name: 'Filter conversations' })).toBeHidden()

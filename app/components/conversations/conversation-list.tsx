@@ -6,13 +6,15 @@ import { PlatformIcon } from '~/components/channels/platform'
 import {
   CONVERSATION_STATE_LABELS,
   CONVERSATION_STATES,
+  CONVERSATION_STATUS_LABELS,
+  CONVERSATION_STATUSES,
   CONVERSATION_TEXTS,
   type ConversationFilters,
 } from '~/lib/conversations/conversations'
 import type { ConversationSummary } from '~/lib/conversations/conversations'
 import classes from './conversations.module.css'
 import { CONVERSATIONS_PATH, conversationPath } from './paths'
-import { StateBadge } from './state-badge'
+import { StateBadge, StatusBadge } from './state-badge'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 export type ChannelOption = { id: string; name: string }
@@ -22,6 +24,7 @@ export function listSearch(filters: ConversationFilters, page = 1): string {
   const params = new URLSearchParams()
   if (filters.channelId) params.set('channelId', filters.channelId)
   if (filters.state) params.set('state', filters.state)
+  if (filters.status) params.set('status', filters.status)
   if (filters.q) params.set('q', filters.q)
   if (page > 1) params.set('page', String(page))
   const search = params.toString()
@@ -32,8 +35,33 @@ export function listSearch(filters: ConversationFilters, page = 1): string {
 export const customerLabel = (customer: ConversationSummary['customer']) =>
   customer.name ?? customer.platformId
 
+/** All / Open / Resolved: links, so that they work with no script, each keeping the other filters. */
+function StatusTabs({ filters }: { filters: ConversationFilters }) {
+  const tabs = [
+    { status: undefined, label: T.allStatuses },
+    ...CONVERSATION_STATUSES.map((status) => ({ status, label: CONVERSATION_STATUS_LABELS[status] })),
+  ]
+  return (
+    <nav aria-label={T.statusTabs} className={classes.tabs}>
+      {tabs.map(({ status, label }) => (
+        <Link
+          key={label}
+          to={`${CONVERSATIONS_PATH}${listSearch({ ...filters, status })}`}
+          className={classes.tab}
+          aria-current={filters.status === status ? 'page' : undefined}
+        >
+          {label}
+        </Link>
+      ))}
+    </nav>
+  )
+}
+
+const isFiltered = (filters: ConversationFilters) =>
+  Boolean(filters.channelId || filters.state || filters.status || filters.q)
+
 function Filters({ filters, channels }: { filters: ConversationFilters; channels: ChannelOption[] }) {
-  const filtered = Boolean(filters.channelId || filters.state || filters.q)
+  const filtered = isFiltered(filters)
   return (
     // Keyed by the filters: the fields show what the list is filtered by after every navigation (Clear included).
     <Form
@@ -44,6 +72,7 @@ function Filters({ filters, channels }: { filters: ConversationFilters; channels
       aria-label={T.filtersLabel}
     >
       <Stack gap={6}>
+        {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
         <TextInput
           name="q"
           type="search"
@@ -117,7 +146,7 @@ function Row({ conversation, search }: { conversation: ConversationSummary; sear
               {lastMessage.direction === 'outbound' ? '↩ ' : ''}
               {lastMessage.text || '—'}
             </Text>
-            <StateBadge state={state} short />
+            {conversation.status === 'resolved' ? <StatusBadge short /> : <StateBadge state={state} short />}
           </Group>
         </Stack>
       </Group>
@@ -171,9 +200,10 @@ export function ConversationList({
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize))
   const search = listSearch(filters, page)
-  const filtered = Boolean(filters.channelId || filters.state || filters.q)
+  const filtered = isFiltered(filters)
   return (
     <Stack gap="sm">
+      <StatusTabs filters={filters} />
       <Filters filters={filters} channels={channels} />
       {items.length === 0 ? (
         <Empty filtered={filtered} />

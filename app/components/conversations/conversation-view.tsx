@@ -1,5 +1,5 @@
 import { Alert, Anchor, Center, Group, Paper, Stack, Text, Title } from '@mantine/core'
-import { IconArrowLeft } from '@tabler/icons-react'
+import { IconArrowLeft, IconCheck } from '@tabler/icons-react'
 import { Link, useLocation, useNavigate, useNavigation } from '@remix-run/react'
 import { useEffect, useId, useRef } from 'react'
 import { DateTime } from '~/components/date-time'
@@ -16,7 +16,7 @@ import { customerLabel } from './conversation-list'
 import classes from './conversations.module.css'
 import { MessageBubble } from './message-bubble'
 import { CONVERSATIONS_PATH, conversationPath } from './paths'
-import { StateBadge } from './state-badge'
+import { StateBadge, StatusBadge } from './state-badge'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 /** Pause AI / Resume AI. */
@@ -29,6 +29,23 @@ function TakeoverButton({ conversation }: { conversation: ConversationDetail }) 
       pendingLabel={paused ? T.resuming : T.pausing}
       size="xs"
       variant={paused ? 'filled' : 'default'}
+    />
+  )
+}
+
+/** Resolve / Reopen, also the key `e`. */
+function StatusButton({ conversation }: { conversation: ConversationDetail }) {
+  const resolved = conversation.status === 'resolved'
+  return (
+    <ActionButton
+      action={`${conversationPath(conversation.id)}/status`}
+      fields={{ status: resolved ? 'open' : 'resolved' }}
+      label={resolved ? T.reopen : T.resolve}
+      pendingLabel={T.saving}
+      shortcut="e"
+      size="xs"
+      variant="default"
+      leftSection={resolved ? undefined : <IconCheck size={14} aria-hidden />}
     />
   )
 }
@@ -123,9 +140,11 @@ export function ConversationView({
             </Stack>
           </Group>
           <Stack gap={4} align="flex-end">
-            <Group gap="xs">
+            <Group gap="xs" justify="flex-end">
+              {conversation.status === 'resolved' ? <StatusBadge /> : null}
               <StateBadge state={conversation.state} />
               <TakeoverButton conversation={conversation} />
+              <StatusButton conversation={conversation} />
             </Group>
             <PauseLine conversation={conversation} />
           </Stack>

@@ -1,5 +1,9 @@
 import { Badge } from '@mantine/core'
-import { CONVERSATION_STATE_LABELS, type ConversationState } from '~/lib/conversations/conversations'
+import {
+  CONVERSATION_STATE_LABELS,
+  CONVERSATION_STATUS_LABELS,
+  type ConversationState,
+} from '~/lib/conversations/conversations'
 
 // The tint says which state at a glance; the text is dark enough to read on it (4.5:1: Mantine's light variant
 // writes in the colour's own middle shade, 2-3:1 on its tint at a badge's size).
@@ -29,6 +33,22 @@ export function StateBadge({ state, short = false }: { state: ConversationState;
       style={{ textTransform: 'none', flexShrink: 0 }}
     >
       {short ? SHORT_LABELS[state] : CONVERSATION_STATE_LABELS[state]}
+    </Badge>
+  )
+}
+
+/** A resolved conversation (an open one says nothing: it is the usual case). */
+export function StatusBadge({ short = false }: { short?: boolean }) {
+  return (
+    <Badge
+      color="gray"
+      c="gray.9"
+      variant="light"
+      radius="sm"
+      size={short ? 'sm' : 'md'}
+      style={{ textTransform: 'none', flexShrink: 0 }}
+    >
+      {CONVERSATION_STATUS_LABELS.resolved}
     </Badge>
   )
 }

@@ -7,6 +7,14 @@ import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/shared/input'
 export const CONVERSATION_STATES = ['ai', 'paused', 'needs_attention'] as const
 export type ConversationState = (typeof CONVERSATION_STATES)[number]
 
+/** Where the team is with a conversation: open, or resolved until the customer writes again. */
+export const CONVERSATION_STATUSES = ['open', 'resolved'] as const
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number]
+export const CONVERSATION_STATUS_LABELS: Record<ConversationStatus, string> = {
+  open: 'Open',
+  resolved: 'Resolved',
+}
+
 export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
 /**
  * Inbound: `queued` (stored, a reply job waits), `replied`, `received` (stored, no agent to answer: left to a
@@ -116,6 +124,7 @@ export const CONVERSATION_TEXTS = {
   emptyHint:
     'Connect a channel and assign an agent to it: every conversation with your customers shows up here.',
   noMatches: 'No conversations match these filters',
+  statusInvalid: 'Choose open or resolved',
   sent: 'Message sent',
   alreadySent: 'This Idempotency-Key was used before: its message, nothing sent again',
   paused: 'AI paused',
@@ -153,6 +162,11 @@ export const pauseSchema = z.object({
     .optional(),
 })
 
+/** A person's "Resolve" or "Reopen". */
+export const statusChangeSchema = z.object({
+  status: z.enum(CONVERSATION_STATUSES, { error: CONVERSATION_TEXTS.statusInvalid }),
+})
+
 /** A channel's hand-back to the AI, in minutes after a person's last reply; 0: stays paused until resumed. */
 export const MAX_AUTO_RESUME_MINUTES = 24 * 60
 export const autoResumeMinutesSchema = z
@@ -165,6 +179,7 @@ export const autoResumeMinutesSchema = z
 export const conversationFiltersSchema = z.object({
   channelId: idSchema.optional(),
   state: z.enum(CONVERSATION_STATES).optional(),
+  status: z.enum(CONVERSATION_STATUSES).optional(),
   q: z.string().trim().max(SEARCH_MAX_LENGTH).refine(hasNoNul, NUL_MESSAGE).optional(),
 })
 export type ConversationFilters = z.output<typeof conversationFiltersSchema>
@@ -217,6 +232,9 @@ export const conversationSummarySchema = z.object({
     direction: z.enum(MESSAGE_DIRECTIONS).nullable(),
   }),
   state: z.enum(CONVERSATION_STATES),
+  status: z
+    .enum(CONVERSATION_STATUSES)
+    .meta({ description: "Open, or resolved until the customer's next message" }),
   aiPausedUntil: isoTime
     .nullable()
     .meta({ description: 'Paused: when the AI answers again by itself (null: when a person resumes it)' }),

@@ -26,6 +26,10 @@ import { newOwnerScope } from '../../../tests/setup/scope'
 import { getConversation, listConversations } from './inbox.server'
 import { retryMessage, sendPersonReply, type PersonReplyDeps } from './person-reply.server'
 import { pauseConversation, resumeConversation, resumeDueConversations } from './takeover.server'
+import { setConversationStatus } from './status.server'
+import { ingestInboundBatch } from '~/services/messages/ingest/batch.server'
+import { normalizeTelegramUpdate } from '~/services/messages/inbound/telegram.server'
+import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
 
 // The inbox's services against the real database and the platform fakes over HTTP (no worker: replies are
 // asked for one at a time).
@@ -424,5 +428,63 @@ describe("the platforms' windows for a person's reply", () => {
     ).toEqual({ code: 'CONFLICT', message: CONVERSATION_TEXTS.whatsappWindowClosed })
     const texts = p.graph.messages.filter((m) => m.from === number.platformChannelId).map((m) => m.text)
     expect(texts).toEqual(['in time'])
+  })
+})
+
+describe('resolving and reopening (issue 33)', () => {
+  const statusOf = async (conversationId: string) =>
+    (
+      await p.db
+        .select({ status: conversations.status, resolvedBy: conversations.resolvedBy })
+        .from(conversations)
+        .where(eq(conversations.id, conversationId))
+    )[0]
+  const listed = async (scope: TestBot['scope'], status: 'open' | 'resolved') =>
+    (await listConversations(scope, { status, page: 1, pageSize: 50 })).items.map((c) => c.id)
+
+  it("a person resolves; answers keep it resolved; the customer's next message opens it, alone or in a batch", async () => {
+    const bot = await p.newBot()
+    const { inbound, chatId, conversationId } = await receive(bot, 'Thanks, that was all')
+    await replyToMessage(p.deps, inbound.id)
+
+    expect(await setConversationStatus(bot.scope, conversationId, 'resolved')).toEqual({
+      status: 'resolved',
+      resolvedAt: expect.any(Date),
+    })
+    expect(await statusOf(conversationId)).toEqual({ status: 'resolved', resolvedBy: bot.scope.userId })
+    expect(await listed(bot.scope, 'resolved')).toEqual([conversationId])
+    expect(await listed(bot.scope, 'open')).toEqual([])
+    expect((await getConversation(bot.scope, conversationId)).status).toBe('resolved')
+
+    // A person's answer after resolving does not open it again.
+    await sendPersonReply(bot.scope, deps, { conversationId, text: 'Glad to help!' })
+    expect((await statusOf(conversationId)).status).toBe('resolved')
+
+    // The customer writes again: stored alone (the summary trigger)...
+    await receive(bot, 'Oh, one more thing', chatId)
+    expect((await statusOf(conversationId)).status).toBe('open')
+
+    // ...or by the receivers' batch (its own upsert).
+    await setConversationStatus(bot.scope, conversationId, 'resolved')
+    const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+    const update = telegramUpdateSchema.parse(textUpdate(chatId, 'And another'))
+    const normalized = normalizeTelegramUpdate(channel, update)
+    if (!normalized) throw new Error('the update did not normalize')
+    await ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: [normalized] })
+    expect((await statusOf(conversationId)).status).toBe('open')
+
+    await setConversationStatus(bot.scope, conversationId, 'resolved')
+    expect(await setConversationStatus(bot.scope, conversationId, 'open')).toMatchObject({ status: 'open' })
+    expect(await listed(bot.scope, 'open')).toEqual([conversationId])
+  })
+
+  it("another organization's conversation, or no conversation, is not found and nothing changes", async () => {
+    const bot = await p.newBot()
+    const { conversationId } = await receive(bot, 'Hello there')
+    const stranger = await newOwnerScope(p.db)
+    const notFound = { code: 'NOT_FOUND', message: CONVERSATION_TEXTS.notFound }
+    expect(await refusal(setConversationStatus(stranger, conversationId, 'resolved'))).toEqual(notFound)
+    expect(await refusal(setConversationStatus(bot.scope, 'not-an-id', 'resolved'))).toEqual(notFound)
+    expect(await statusOf(conversationId)).toEqual({ status: 'open', resolvedBy: null })
   })
 })

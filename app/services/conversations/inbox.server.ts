@@ -8,6 +8,7 @@ import {
   type ConversationDetail,
   type ConversationFilters,
   type ConversationState,
+  type ConversationStatus,
   type ConversationSummary,
 } from '~/lib/conversations/conversations'
 import { isUuid } from '~/lib/shared/input'
@@ -34,6 +35,7 @@ const summaryColumns = {
   lastMessageDirection: conversations.lastMessageDirection,
   lastInboundAt: conversations.lastInboundAt,
   state: conversations.state,
+  status: conversations.status,
   aiPausedUntil: conversations.aiPausedUntil,
   attentionReason: conversations.attentionReason,
 }
@@ -50,6 +52,7 @@ type SummaryRow = {
   lastMessageText: string | null
   lastMessageDirection: 'inbound' | 'outbound' | null
   state: ConversationState
+  status: ConversationStatus
   aiPausedUntil: Date | null
   attentionReason: string | null
 }
@@ -69,6 +72,7 @@ function toSummary(row: SummaryRow): ConversationSummary {
       direction: row.lastMessageDirection,
     },
     state: row.state,
+    status: row.status,
     aiPausedUntil: row.aiPausedUntil?.toISOString() ?? null,
     attentionReason: row.attentionReason,
   }
@@ -93,6 +97,7 @@ function listConditions(scope: OrganizationScope, filters: ConversationFilters):
   const conditions: (SQL | undefined)[] = [eq(conversations.organizationId, scope.organizationId)]
   if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
   if (filters.state) conditions.push(eq(conversations.state, filters.state))
+  if (filters.status) conditions.push(eq(conversations.status, filters.status))
   // A conversation matches when its messages, together, hold every word: its own vector of their words
   // (docs/decisions/039), not its messages, so that counting the matches reads one row per conversation.
   const search = filters.q ? searchQuery(filters.q) : undefined

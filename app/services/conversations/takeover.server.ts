@@ -109,7 +109,8 @@ export async function resumeDueConversations(db: Database, conversationId?: stri
   return rows.map((r) => r.id)
 }
 
-function ownConversation(scope: OrganizationScope, conversationId: string) {
+/** The organization's conversation with this id (404 for any other, or for an id that is none). */
+export function ownConversation(scope: OrganizationScope, conversationId: string) {
   if (!isUuid(conversationId)) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)
   return and(eq(conversations.id, conversationId), eq(conversations.organizationId, scope.organizationId))
 }

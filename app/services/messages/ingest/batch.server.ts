@@ -89,6 +89,8 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           last_message_direction = coalesce(excluded.last_message_direction, ${conversations.lastMessageDirection}),
           last_inbound_at = greatest(${conversations.lastInboundAt}, excluded.last_inbound_at),
           customer_name = coalesce(excluded.customer_name, ${conversations.customerName}),
+          -- The customer wrote: a resolved conversation is open again (the summary trigger does it elsewhere).
+          status = case when excluded.last_inbound_at is null then ${conversations.status} else 'open' end,
           search_vector = case
             when excluded.search_vector is null
               or length(coalesce(${conversations.searchVector}, '')) >= 40000 then ${conversations.searchVector}
