@@ -8,6 +8,8 @@ import { useCurrentOrganizationStorage } from '~/components/organizations/use-cu
 import { readSidebarOpen } from '~/lib/shared/sidebar'
 import { ChannelHealthBanner } from '~/components/channels/health-banner'
 import { getChannelsHealth } from '~/services/channels/health.server'
+import { countNeedingAttention } from '~/services/conversations/inbox.server'
+import { useAttentionCount, useCountInTitle } from '~/components/hooks/use-attention-count'
 import { listMyInvitations } from '~/services/organizations/invitations.server'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
 import { requireSignedIn } from '~/http/auth.server'
@@ -26,7 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listMyInvitations({ db: database.db, identity, userId: user.id }),
   ])
   // The current organization is one of the user's (resolveCurrentOrganization lists their memberships).
-  const health = current ? await getChannelsHealth(database.db, current.id) : []
+  const [health, needsAttention] = current
+    ? await Promise.all([
+        getChannelsHealth(database.db, current.id),
+        countNeedingAttention(database.db, current.id),
+      ])
+    : [[], 0]
   return {
     user: { uid: user.firebaseUid, displayName: user.displayName, email: user.email },
     sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
@@ -43,6 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     /** The session had no choice yet (a new sign-in): the browser's stored choice may take over. */
     currentDefaulted: session.currentOrganizationId === null,
     /** The banner's channels: those that need attention, each with its first reason (docs/decisions/046). */
+    /** Conversations that need a person: the sidebar's count and the tab title's. */
+    needsAttention,
     attention: health
       .filter((channel) => channel.status === 'attention')
       .map(({ channelId, name, reasons }) => ({ channelId, name, reason: reasons[0]?.message ?? '' })),
@@ -61,7 +70,10 @@ export default function AppLayout() {
     invitations,
     awaitingEmail,
     attention,
+    needsAttention: initialNeedsAttention,
   } = useLoaderData<typeof loader>()
+  const needsAttention = useAttentionCount(initialNeedsAttention, currentOrganization?.id)
+  useCountInTitle(needsAttention)
   // The create dialog opens by itself while the user has no organization (the spec's modal flag).
   const [createOpen, setCreateOpen] = useState(organizations.length === 0)
   const closeCreate = useCallback(() => setCreateOpen(false), [])
@@ -71,6 +83,7 @@ export default function AppLayout() {
     <AppShell
       initialOpen={sidebarOpen}
       banner={<ChannelHealthBanner channels={attention} />}
+      needsAttention={needsAttention}
       organizationSwitcher={
         <OrganizationSwitcher
           organizations={organizations}

@@ -13,6 +13,7 @@ import { serveRoutes } from '../../tests/setup/route-server'
 import { bootRuntime } from '../../tests/setup/runtime'
 import { insertTestMetaChannel } from '../../tests/setup/tenant'
 import * as eventsRoute from './conversations.events'
+import * as attentionRoute from './conversations.attention'
 
 // The event stream over real HTTP, with the process's runtime (its hub listening to the real database) and real
 // sessions (the Auth emulator); changes are made in the database as any process would make them.
@@ -21,7 +22,10 @@ let http: Awaited<ReturnType<typeof serveRoutes>>
 let booted: Awaited<ReturnType<typeof bootRuntime>>
 
 beforeAll(async () => {
-  http = await serveRoutes([[/^\/conversations\/events$/, eventsRoute]])
+  http = await serveRoutes([
+    [/^\/conversations\/events$/, eventsRoute],
+    [/^\/conversations\/attention$/, attentionRoute],
+  ])
   booted = await bootRuntime('inbox-events', {})
   runtime = booted.runtime
 }, 90_000)
@@ -154,5 +158,37 @@ describe(`GET ${INBOX_LIVE.path}`, () => {
     expect(ended).not.toHaveBeenCalled()
     await stream.close()
     await vi.waitFor(() => expect(ended).toHaveBeenCalledTimes(1), { timeout: 2_000 })
+  })
+})
+
+describe("GET /conversations/attention (the sidebar's count)", () => {
+  const countFor = async (cookie?: string) => {
+    const response = await fetch(`${http.url}${INBOX_LIVE.attentionPath}`, {
+      headers: cookie ? { cookie } : {},
+      redirect: 'manual',
+    })
+    return { status: response.status, body: response.status === 200 ? await response.json() : null }
+  }
+  const needsAttention = (conversationId: string) =>
+    runtime.database.db
+      .update(conversations)
+      .set({ attentionReason: 'The reply could not be sent', attentionAt: new Date() })
+      .where(eq(conversations.id, conversationId))
+
+  it("counts the conversations of the session's organization that need a person, never another's", async () => {
+    const mine = await signedIn()
+    const theirs = await signedIn()
+    expect(await countFor(mine.cookie)).toEqual({ status: 200, body: { count: 0 } })
+    await needsAttention(theirs.conversationId)
+    expect(await countFor(mine.cookie)).toEqual({ status: 200, body: { count: 0 } })
+    await needsAttention(mine.conversationId)
+    expect(await countFor(mine.cookie)).toEqual({ status: 200, body: { count: 1 } })
+    expect(await countFor(theirs.cookie)).toEqual({ status: 200, body: { count: 1 } })
+  })
+
+  it('answers 0 without an organization, and sends a signed-out visitor to sign in', async () => {
+    const { cookie } = await signedIn({ organization: false })
+    expect(await countFor(cookie)).toEqual({ status: 200, body: { count: 0 } })
+    expect((await countFor()).status).toBe(302)
   })
 })

@@ -205,6 +205,25 @@ async function longConversationOpensAtItsEnd(page: Page, token: string) {
   expect(Math.abs((await older.boundingBox())!.y - before)).toBeLessThan(2)
 }
 
+/** Issue 33: on any page, the sidebar and the tab's title count, live, the conversations that need a person. */
+async function attentionIsCountedLive(page: Page, token: string, chatId: number) {
+  await page.goto('/')
+  const sidebar = page.getByRole('navigation', { name: 'Main' })
+  await expect(sidebar.getByRole('status')).toHaveCount(0)
+  const message = `May I talk to a person? ${Math.random().toString(36).slice(2, 8)}`
+  await fetch(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match: message, toolCall: { name: 'handoff', arguments: { reason: 'Asked' } } }),
+  })
+  await deliver(token, chatId, message, Math.floor(Math.random() * 1_000_000))
+  await expect(sidebar.getByRole('status')).toContainText('1 needs attention', { timeout: 20_000 })
+  await expect(page).toHaveTitle(/^\(1\) /)
+  await page.goto('/agents')
+  await expect(page).toHaveTitle(/^\(1\) Agents/)
+  await screenshot(page, 'sidebar-attention')
+}
+
 /** Fills the list's filter form as a person would and applies it (an empty field: any). */
 async function applyFilters(page: Page, { words, state }: { words: string; state: string }) {
   const form = page.getByRole('search', { name: 'Filter conversations' })
@@ -284,4 +303,5 @@ test('without JavaScript the composer sends once and the page shows the reply; t
   await filtersWorkThroughTheForm(plain)
   await noScript.close()
   await filtersWorkThroughTheForm(page)
+  await attentionIsCountedLive(page, bot.token, chatId + 2)
 })

@@ -15,6 +15,10 @@ export type InboxEventsOptions = {
   conversationId?: string
   /** Told of each change that counts, before the page's data is read again. */
   onEvent?: (conversationId: string) => void
+  /** What is read again after a change, instead of the whole page's data (the sidebar's count). */
+  refresh?: () => void
+  /** False: no stream (another hook on the page already reads everything again). */
+  enabled?: boolean
 }
 
 /**
@@ -29,19 +33,26 @@ export type InboxEventsOptions = {
  * conversation's loader too), or in a page that shows one conversation alone (its id); pass the organization
  * the page shows.
  */
-export function useInboxEvents({ organizationId, conversationId, onEvent }: InboxEventsOptions = {}) {
+export function useInboxEvents({
+  organizationId,
+  conversationId,
+  onEvent,
+  refresh,
+  enabled = true,
+}: InboxEventsOptions = {}) {
   const revalidator = useRevalidator()
   const navigation = useNavigation()
   const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+  const revalidate = refresh ?? revalidator.revalidate
 
   // The effect below lives as long as the component; it reads the latest of these through refs.
-  const latest = useRef({ conversationId, onEvent, revalidate: revalidator.revalidate, busy })
-  latest.current = { conversationId, onEvent, revalidate: revalidator.revalidate, busy }
+  const latest = useRef({ conversationId, onEvent, revalidate, busy })
+  latest.current = { conversationId, onEvent, revalidate, busy }
   /** Set by the effect: asks for a revalidation (when one is wanted, no longer busy, and not too soon). */
   const pump = useRef<() => void>(() => undefined)
 
   useEffect(() => {
-    if (typeof EventSource === 'undefined') return
+    if (typeof EventSource === 'undefined' || !enabled) return
     let wanted = false
     let lastStarted = Number.NEGATIVE_INFINITY
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -101,7 +112,7 @@ export function useInboxEvents({ organizationId, conversationId, onEvent }: Inbo
       source?.close()
       source = undefined
     }
-  }, [organizationId])
+  }, [organizationId, enabled])
 
   // A revalidation or navigation has ended: one wanted meanwhile may start now.
   useEffect(() => {

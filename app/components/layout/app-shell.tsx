@@ -44,12 +44,15 @@ export function AppShell({
   initialOpen,
   organizationSwitcher,
   banner,
+  needsAttention = 0,
   children,
 }: {
   initialOpen: boolean
   organizationSwitcher?: ReactNode
   /** Above every page, below the header (the channel health banner). */
   banner?: ReactNode
+  /** Conversations that need a person: counted beside Conversations in the sidebar. */
+  needsAttention?: number
   children: ReactNode
 }) {
   const [open, setOpen] = useState(initialOpen)
@@ -71,7 +74,11 @@ export function AppShell({
   return (
     <div className={classes.shell} data-sidebar={open ? 'open' : 'collapsed'}>
       <aside className={classes.sidebar} aria-label="Sidebar" data-testid="sidebar">
-        <SidebarContent collapsed={!open} organizationSwitcher={organizationSwitcher} />
+        <SidebarContent
+          collapsed={!open}
+          organizationSwitcher={organizationSwitcher}
+          needsAttention={needsAttention}
+        />
       </aside>
       <Drawer
         opened={mobileOpen}
@@ -83,6 +90,7 @@ export function AppShell({
         <SidebarContent
           collapsed={false}
           organizationSwitcher={organizationSwitcher}
+          needsAttention={needsAttention}
           onNavigate={() => setMobileOpen(false)}
         />
       </Drawer>

@@ -17,3 +17,7 @@ export const NAV_ITEMS = [
   { label: 'Knowledge', to: '/knowledge', icon: IconBook2, end: false },
   { label: 'Settings', to: '/settings', icon: IconSettings, end: false },
 ] as const
+
+export const SIDEBAR_TEXTS = {
+  needAttention: (count: number) => `${count} ${count === 1 ? 'needs' : 'need'} attention`,
+}

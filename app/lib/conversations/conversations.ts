@@ -85,6 +85,8 @@ export const MAX_PAUSE_MINUTES = 7 * 24 * 60
  */
 export const INBOX_LIVE = {
   path: '/conversations/events',
+  /** How many conversations need a person (the sidebar's count), read again after a change. */
+  attentionPath: '/conversations/attention',
   coalesceMs: 150,
   heartbeatMs: 20_000,
   retryMs: 3_000,

@@ -1,3 +1,4 @@
+import type { Database } from '~/db/client.server'
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm'
 import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
 import { hasDeadToken } from '~/lib/channels/health'
@@ -131,6 +132,19 @@ export async function listConversations(
       .where(where),
   ])
   return { items: rows.map(toSummary), total, page: query.page, pageSize: query.pageSize }
+}
+
+/**
+ * How many of the organization's conversations need a person now: the sidebar's and the tab title's count (the
+ * caller's organization, one they are a member of: the layout's current one, or a scope's). Read
+ * from the partial index of the states other than the AI's (few rows), whatever the organization's size.
+ */
+export async function countNeedingAttention(db: Database, organizationId: string): Promise<number> {
+  const [{ count }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(conversations)
+    .where(and(eq(conversations.organizationId, organizationId), eq(conversations.state, 'needs_attention')))
+  return count
 }
 
 const author = {
