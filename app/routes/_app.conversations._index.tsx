@@ -8,6 +8,9 @@ export default function NoConversationOpen() {
       <Text c="gray.7" ta="center">
         {T.selectOne}
       </Text>
+      <Text c="gray.7" ta="center" size="sm" mt="xs">
+        {T.shortcutsHint}
+      </Text>
     </Paper>
   )
 }

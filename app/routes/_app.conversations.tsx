@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Center, Group, Loader, Paper, Stack, Text } from '@mantine/core'
 import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react'
-import { ConversationList } from '~/components/conversations/conversation-list'
+import { ConversationList, listSearch } from '~/components/conversations/conversation-list'
+import { InboxShortcuts } from '~/components/conversations/inbox-shortcuts'
 import classes from '~/components/conversations/conversations.module.css'
 import { CONVERSATIONS_PATH } from '~/components/conversations/paths'
 import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
@@ -81,6 +82,11 @@ export default function ConversationsPage() {
           <section className={classes.viewPane}>
             <Outlet />
           </section>
+          <InboxShortcuts
+            ids={data.items.map((item) => item.id)}
+            openId={conversationId}
+            search={listSearch(data.filters, data.page)}
+          />
         </div>
       )}
     </div>

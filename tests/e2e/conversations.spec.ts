@@ -203,6 +203,25 @@ async function longConversationOpensAtItsEnd(page: Page, token: string) {
   await deliver(token, chatId, question(13), base + 13)
   await expect(bubbles.last()).toContainText(`Echo: ${question(13)}`, { timeout: 20_000 })
   expect(Math.abs((await older.boundingBox())!.y - before)).toBeLessThan(2)
+
+  // The keys: r goes to the reply box (typing nothing), j / k move through the list, ? lists the keys.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const reply = page.getByLabel('Your reply')
+  await page.keyboard.press('r')
+  await expect(reply).toBeFocused()
+  await expect(reply).toHaveValue('')
+  await reply.blur()
+  const long = page.url()
+  await page.keyboard.press('j')
+  await expect(page).not.toHaveURL(long)
+  await expect(transcript(page).getByText('Sure, I am here.')).toBeVisible()
+  await page.keyboard.press('k')
+  await expect(page).toHaveURL(long)
+  await page.keyboard.press('?')
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' })
+  await expect(help).toContainText('Next conversation')
+  await page.keyboard.press('Escape')
+  await expect(help).toBeHidden()
 }
 
 /** Issue 33: on any page, the sidebar and the tab's title count, live, the conversations that need a person. */

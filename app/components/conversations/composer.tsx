@@ -3,6 +3,7 @@ import { useFetcher } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PERSON_REPLY_MAX_LENGTH, type ReplyWindow } from '~/lib/conversations/conversations'
+import { COMPOSER_FIELD } from './inbox-shortcuts'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 /** A reply route's answer: why it was refused, and the text to write again. */
@@ -58,6 +59,7 @@ export function Composer({
       <Stack gap="xs">
         <Textarea
           name="text"
+          {...{ [COMPOSER_FIELD]: true }}
           label={T.composerLabel}
           placeholder={T.composerPlaceholder}
           autosize

@@ -33,6 +33,8 @@ export const CONVERSATION_UI_TEXTS = {
   reopen: 'Reopen',
   saving: 'Saving...',
   statusTabs: 'Show',
+  shortcutsTitle: 'Keyboard shortcuts',
+  shortcutsHint: 'Press ? for keyboard shortcuts',
   allStatuses: 'All',
   send: 'Send',
   sending: 'Sending...',

@@ -16,6 +16,22 @@ import { SidebarContent } from './sidebar-content'
 const isMobileViewport = () => window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`).matches
 
 /** Shows the full-screen "Loading..." only when a page takes long enough to notice. */
+/** A navigation quicker than this shows nothing (the bar would only flicker). */
+const PROGRESS_BAR_DELAY_MS = 120
+
+/** Whether a navigation has taken long enough (PROGRESS_BAR_DELAY_MS) that the top bar should show it. */
+function useNavigationPending(): boolean {
+  const navigation = useNavigation()
+  const pending = navigation.state !== 'idle'
+  const [shown, setShown] = useState(false)
+  useEffect(() => {
+    if (!pending) return setShown(false)
+    const timer = setTimeout(() => setShown(true), PROGRESS_BAR_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [pending])
+  return shown
+}
+
 function useSlowNavigation(): boolean {
   const navigation = useNavigation()
   const loading = navigation.state === 'loading'
@@ -58,6 +74,7 @@ export function AppShell({
   const [open, setOpen] = useState(initialOpen)
   const [mobileOpen, setMobileOpen] = useState(false)
   const slow = useSlowNavigation()
+  const pending = useNavigationPending()
 
   const toggle = () => {
     if (isMobileViewport()) {
@@ -95,6 +112,9 @@ export function AppShell({
         />
       </Drawer>
       <div className={classes.content}>
+        {pending ? (
+          <div className={classes.progress} role="progressbar" aria-label="Loading the page" />
+        ) : null}
         <header className={classes.header}>
           <Tooltip label="Toggle sidebar (Ctrl+B)" openDelay={0}>
             <ActionIcon
