@@ -14,7 +14,8 @@
  *     3 short sentences out of 200,000 made from a vocabulary of 4,000 words at Zipf frequencies (chat words
  *     first, made-up words for the long tail). An outbound message is the agent's (with its run in agent_runs)
  *     or a person's (in paused conversations, and now and then elsewhere). About 2% of the conversations are
- *     paused (half of them until a time) and 1% need attention (their last message failed).
+ *     paused (half of them until a time) and 1% need attention (their last message failed). Those the AI
+ *     answers whose last message is over 2 days old are resolved (about 97%: a long-lived organization's).
  *     The messages go in in time order, in one INSERT: the inbox's own statement-level trigger then keeps every
  *     conversation's summary (its last message, search words...) in one UPDATE, as it does for a webhook's batch,
  *     so the seed holds what the application would have written. The conversations' row trigger (live-update
@@ -24,7 +25,8 @@
  *     for the smallest, one call at a time, timed around the service call (its statements, which it runs in
  *     parallel on the pool, and the mapping of rows):
  *       list      listConversations, first page of 50, no filter;
- *       filtered  the same by channel and state, by channel only and by state only: every channel and state;
+ *       filtered  the same by channel and state, by channel only, by state only and by status only (open,
+ *                 resolved): every channel, state and status;
  *       search    the same with a search (prefix match on every word): rare words, medium ones, common ones,
  *                 and two words;
  *       open      getConversation with its last 50 messages: a random conversation, and a long one (30-40).
@@ -46,6 +48,7 @@ import { agents, channels, memberships, organizations, users } from '../app/db/s
 import {
   CONVERSATION_PAGE_SIZE,
   CONVERSATION_STATES,
+  CONVERSATION_STATUSES,
   type ConversationFilters,
 } from '../app/lib/conversations/conversations'
 import { getConversation, listConversations } from '../app/services/conversations/inbox.server'
@@ -405,6 +408,12 @@ async function seedConversations(pool: pg.Pool, orgs: Organization[]) {
        left join bench_sentences s3 on s3.id = m.s3
        order by m.created_at`,
     )
+    // After the messages: a customer's message opens a conversation again (the summary trigger).
+    await step(
+      'conversations resolved (those the AI answers, quiet for 2 days)',
+      `update conversations set status = 'resolved', resolved_at = last_message_at + interval '1 day'
+       where state = 'ai' and last_message_at < now() - interval '2 days'`,
+    )
     await client.query(`alter table conversations enable trigger user`)
     const [{ missing }] = (
       await client.query(`select count(*)::int as missing from conversations where last_message_text is null`)
@@ -540,6 +549,7 @@ async function main() {
             ),
             org.channelIds.map((channelId) => ({ group: 'channel only', ...list({ channelId }) })),
             ...CONVERSATION_STATES.map((state) => [{ group: `${state} only`, ...list({ state }) }]),
+            ...CONVERSATION_STATUSES.map((status) => [{ group: `${status} only`, ...list({ status }) }]),
           ],
           search: Object.entries(searches).map(([group, words]) =>
             words.map((q) => ({ group: `${group} (${words.join(', ')})`, ...list({ q }) })),

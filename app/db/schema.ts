@@ -387,6 +387,15 @@ export const conversations = pgTable(
       t.lastMessageAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // The same by status (issue 33): most of a long-lived organization's conversations are resolved, and the
+    // activity index above would step over them one by one to fill a page of the open ones.
+    index('conversations_organization_status_activity_idx').on(
+      t.organizationId,
+      t.status,
+      sql`(${t.state} = 'needs_attention') desc nulls first`,
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Paused and needs-attention conversations are few: the state filters read them from their own index.
     index('conversations_organization_state_activity_idx')
       .on(t.organizationId, t.state, t.lastMessageAt.desc().nullsFirst(), t.id.desc().nullsFirst())

@@ -204,6 +204,12 @@ async function longConversationOpensAtItsEnd(page: Page, token: string) {
   await expect(bubbles.last()).toContainText(`Echo: ${question(13)}`, { timeout: 20_000 })
   expect(Math.abs((await older.boundingBox())!.y - before)).toBeLessThan(2)
 
+  // The transcript as a file, every message.
+  const transcriptHref = await page.getByRole('link', { name: 'Download transcript' }).getAttribute('href')
+  const text = await (await page.request.get(transcriptHref!)).text()
+  expect(text).toMatch(new RegExp(`\\] Ann[^:\\n]*: ${question(1)}\\n`))
+  expect(text.trim().split('\n').at(-1)).toContain(`: Echo: ${question(13)}`)
+
   // The keys: r goes to the reply box (typing nothing), j / k move through the list, ? lists the keys.
   await page.setViewportSize({ width: 1280, height: 800 })
   const reply = page.getByLabel('Your reply')
@@ -263,6 +269,14 @@ async function filtersWorkThroughTheForm(page: Page) {
   await expect(listRows(page)).toHaveCount(1)
   await expect(listRows(page)).toContainText('Do you bake a cake on Sundays?')
   await expect(form.getByLabel('Search messages')).toHaveValue('cake')
+  // The same list as a file: the header and the one conversation.
+  const href = await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href')
+  expect(href).toBe('/conversations/export.csv?q=cake')
+  const csv = await page.request.get(href!)
+  expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8')
+  const csvLines = (await csv.text()).trim().split('\r\n')
+  expect(csvLines).toHaveLength(2)
+  expect(csvLines[1]).toContain('Do you bake a cake on Sundays?')
 
   await applyFilters(page, { words: '', state: 'Paused — a person is answering' })
   await expect(listRows(page)).toHaveCount(1)

@@ -113,11 +113,18 @@ function Filters({ filters, channels }: { filters: ConversationFilters; channels
             {T.apply}
           </Button>
         </Group>
-        {filtered ? (
-          <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
-            {T.clear}
+        <Group justify="space-between" gap="xs">
+          {filtered ? (
+            <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
+              {T.clear}
+            </Anchor>
+          ) : (
+            <span />
+          )}
+          <Anchor href={`${CONVERSATIONS_PATH}/export.csv${listSearch(filters)}`} size="sm" download>
+            {T.exportCsv}
           </Anchor>
-        ) : null}
+        </Group>
       </Stack>
     </Form>
   )

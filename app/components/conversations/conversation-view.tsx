@@ -147,6 +147,9 @@ export function ConversationView({
               <StatusButton conversation={conversation} />
             </Group>
             <PauseLine conversation={conversation} />
+            <Anchor href={`${base}/transcript.txt`} size="xs" download>
+              {T.downloadTranscript}
+            </Anchor>
           </Stack>
         </Group>
         {conversation.attentionReason ? (

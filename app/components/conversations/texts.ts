@@ -13,6 +13,8 @@ export const CONVERSATION_UI_TEXTS = {
   searchPlaceholder: 'Words in messages',
   apply: 'Apply',
   clear: 'Clear filters',
+  exportCsv: 'Download as CSV',
+  downloadTranscript: 'Download transcript',
   newer: 'Newer',
   older: 'Older',
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,

@@ -20,7 +20,7 @@ import { AppError } from '~/utils/errors'
 // is scoped by the organization of the caller's scope (tenant isolation), and each is served by an index
 // (bench:inbox measures them at 100,000 conversations and 1,000,000 messages).
 
-const summaryColumns = {
+export const summaryColumns = {
   id: conversations.id,
   channelId: channels.id,
   platformName: channels.platformName,
@@ -58,7 +58,7 @@ type SummaryRow = {
   attentionReason: string | null
 }
 
-function toSummary(row: SummaryRow): ConversationSummary {
+export function toSummary(row: SummaryRow): ConversationSummary {
   return {
     id: row.id,
     channel: {
@@ -92,9 +92,9 @@ function searchQuery(q: string): SQL | undefined {
 }
 
 /** The list's first key: conversations that need a person come first (the activity indexes lead with it). */
-const needsAttentionFirst = sql`(${conversations.state} = 'needs_attention') desc`
+export const needsAttentionFirst = sql`(${conversations.state} = 'needs_attention') desc`
 
-function listConditions(scope: OrganizationScope, filters: ConversationFilters): SQL | undefined {
+export function listConditions(scope: OrganizationScope, filters: ConversationFilters): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(conversations.organizationId, scope.organizationId)]
   if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
   if (filters.state) conditions.push(eq(conversations.state, filters.state))

@@ -1,0 +1,1 @@
+CREATE INDEX "conversations_organization_status_activity_idx" ON "conversations" USING btree ("organization_id","status",("state" = 'needs_attention') desc nulls first,"last_message_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);
