@@ -25,6 +25,7 @@ import * as reply from './api.v1.organizations.$orgId.conversations.$conversatio
 import * as retry from './api.v1.organizations.$orgId.conversations.$conversationId.messages.$messageId.retry'
 import * as pause from './api.v1.organizations.$orgId.conversations.$conversationId.pause'
 import * as resume from './api.v1.organizations.$orgId.conversations.$conversationId.resume'
+import * as status from './api.v1.organizations.$orgId.conversations.$conversationId.status'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
 
 // The Conversations API over real HTTP, in the process as the server boots it (configuration, database, pg-boss,
@@ -48,6 +49,7 @@ beforeAll(async () => {
       [new RegExp(`${conversation}/messages/(?<messageId>[^/]+)/retry$`), retry],
       [new RegExp(`${conversation}/pause$`), pause],
       [new RegExp(`${conversation}/resume$`), resume],
+      [new RegExp(`${conversation}/status$`), status],
       [/^\/webhooks\/telegram\/(?<channelId>[^/]+)$/, telegramWebhook],
     ]),
   ])
@@ -370,6 +372,35 @@ describe('POST .../pause and .../resume', () => {
   })
 })
 
+describe('POST .../status', () => {
+  it('resolves and reopens; the list filters by status; a status that is none is a 400 and changes nothing', async () => {
+    const ada = await newTenant()
+    const bot = await newBot(ada.scope)
+    const { conversationId } = await converse(bot, ['Thanks, all good'])
+    const path = `/conversations/${conversationId}`
+
+    const resolved = await ada.api<{ status: string; resolvedAt: string }>('POST', `${path}/status`, {
+      body: { status: 'resolved' },
+    })
+    expect(resolved.status).toBe(200)
+    expect(resolved.body).toMatchObject({
+      message: CONVERSATION_TEXTS.resolved,
+      data: { status: 'resolved', resolvedAt: expect.any(String) },
+    })
+    const listed = await ada.api<ConversationSummary[]>('GET', '/conversations?status=resolved')
+    expect(listed.body.data.map((c) => [c.id, c.status])).toEqual([[conversationId, 'resolved']])
+    expect((await ada.api<ConversationSummary[]>('GET', '/conversations?status=open')).body.data).toEqual([])
+
+    const bad = await ada.api('POST', `${path}/status`, { body: { status: 'closed' } })
+    expect([bad.status, bad.body.message]).toEqual([400, CONVERSATION_TEXTS.statusInvalid])
+    expect((await ada.api<ConversationDetail>('GET', path)).body.data.status).toBe('resolved')
+
+    const reopened = await ada.api('POST', `${path}/status`, { body: { status: 'open' } })
+    expect([reopened.status, reopened.body.message]).toEqual([200, CONVERSATION_TEXTS.reopened])
+    expect((await ada.api<ConversationDetail>('GET', path)).body.data.status).toBe('open')
+  })
+})
+
 describe('POST .../messages/{messageId}/retry', () => {
   it('sends a failed reply again, and refuses a message that has not failed with 409', async () => {
     const ada = await newTenant()
@@ -449,6 +480,7 @@ describe('tenant isolation and authentication', () => {
       ['POST', `/conversations/${conversationId}/pause`, { body: { minutes: 5 } }],
       ['POST', `/conversations/${conversationId}/pause`],
       ['POST', `/conversations/${conversationId}/resume`],
+      ['POST', `/conversations/${conversationId}/status`, { body: { status: 'resolved' } }],
       ['POST', `/conversations/${conversationId}/messages/${failedId}/retry`],
     ]
     // Under Bob's own organization: Ada's conversation is not there.

@@ -157,7 +157,7 @@ export function ConversationView({
             {conversation.attentionReason}
           </Alert>
         ) : null}
-        <div className={classes.scroller} tabIndex={0} aria-label={T.transcriptLabel}>
+        <div className={classes.scroller} tabIndex={0} role="region" aria-label={T.transcriptLabel}>
           <div>
             {conversation.hasOlder ? <LoadOlder to={`${base}${olderSearch}`} /> : null}
             {conversation.messages.length === 0 ? (

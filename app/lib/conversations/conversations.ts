@@ -131,6 +131,8 @@ export const CONVERSATION_TEXTS = {
   alreadySent: 'This Idempotency-Key was used before: its message, nothing sent again',
   paused: 'AI paused',
   resumed: 'AI resumed',
+  resolved: 'Conversation resolved',
+  reopened: 'Conversation reopened',
   sentAgain: 'Message sent again',
   requeued: 'The answer is on its way again',
 } as const
@@ -300,6 +302,12 @@ export const conversationDetailSchema = conversationSummarySchema.extend({
 export const pauseStateSchema = z.object({
   aiPausedAt: timestamp.nullable(),
   aiPausedUntil: timestamp.nullable(),
+})
+
+/** A conversation's status after a change. */
+export const statusStateSchema = z.object({
+  status: z.enum(CONVERSATION_STATUSES),
+  resolvedAt: timestamp.nullable().meta({ description: 'When it was last resolved' }),
 })
 
 /** A person's reply as sent (or, for a key used before, as sent then); `sentNow` false: nothing was sent now. */

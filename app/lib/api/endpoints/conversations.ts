@@ -7,6 +7,8 @@ import {
   conversationSummarySchema,
   pauseSchema,
   pauseStateSchema,
+  statusChangeSchema,
+  statusStateSchema,
   personReplyResultSchema,
   personReplySchema,
 } from '~/lib/conversations/conversations'
@@ -78,6 +80,17 @@ export const conversationEndpoints = {
     tag: 'Conversations',
     params: conversationParams,
     response: pauseStateSchema,
+  }),
+  setConversationStatus: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/status',
+    operationId: 'setConversationStatus',
+    summary:
+      "Resolve the conversation, or open it again; the AI keeps answering, and the customer's next message opens it",
+    tag: 'Conversations',
+    params: conversationParams,
+    body: statusChangeSchema,
+    response: statusStateSchema,
   }),
   retryConversationMessage: defineEndpoint({
     method: 'POST',
