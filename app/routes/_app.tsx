@@ -49,9 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     awaitingEmail: received.awaitingEmail,
     /** The session had no choice yet (a new sign-in): the browser's stored choice may take over. */
     currentDefaulted: session.currentOrganizationId === null,
-    /** The banner's channels: those that need attention, each with its first reason (docs/decisions/046). */
-    /** Conversations that need a person: the sidebar's count and the tab title's. */
+    /** Conversations that need a person: the sidebar's count and the tab title's (docs/decisions/055). */
     needsAttention,
+    /** The banner's channels: those that need attention, each with its first reason (docs/decisions/046). */
     attention: health
       .filter((channel) => channel.status === 'attention')
       .map(({ channelId, name, reasons }) => ({ channelId, name, reason: reasons[0]?.message ?? '' })),

@@ -31,7 +31,7 @@ export type InboxEventsOptions = {
  *
  * Use it once per page, in the route that shows the list (no `conversationId`: its revalidation reloads the open
  * conversation's loader too), or in a page that shows one conversation alone (its id); pass the organization
- * the page shows.
+ * the page shows. The layout's sidebar count uses it with `refresh` on the other pages (useAttentionCount).
  */
 export function useInboxEvents({
   organizationId,
