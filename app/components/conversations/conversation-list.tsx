@@ -153,7 +153,12 @@ function Row({ conversation, search }: { conversation: ConversationSummary; sear
               {lastMessage.direction === 'outbound' ? '↩ ' : ''}
               {lastMessage.text || '—'}
             </Text>
-            {conversation.status === 'resolved' ? <StatusBadge short /> : <StateBadge state={state} short />}
+            {/* The usual case, an open conversation the AI answers, goes without a badge. */}
+            {conversation.status === 'resolved' ? (
+              <StatusBadge short />
+            ) : state === 'ai' ? null : (
+              <StateBadge state={state} short />
+            )}
           </Group>
         </Stack>
       </Group>

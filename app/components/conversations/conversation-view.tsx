@@ -1,4 +1,4 @@
-import { Alert, Anchor, Center, Group, Paper, Stack, Text, Title } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Center, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft, IconCheck } from '@tabler/icons-react'
 import { Link, useLocation, useNavigate, useNavigation } from '@remix-run/react'
 import { useEffect, useId, useRef } from 'react'
@@ -120,14 +120,19 @@ export function ConversationView({
   return (
     <Paper withBorder p="md" component="article" aria-labelledby={titleId} className={classes.conversation}>
       <Stack gap="md" style={{ flex: '1 1 auto', minHeight: 0 }}>
-        <Anchor component={Link} to={back} size="sm" hiddenFrom="md">
-          <Group gap={4}>
-            <IconArrowLeft size={14} aria-hidden />
-            {T.back}
-          </Group>
-        </Anchor>
         <Group justify="space-between" align="flex-start" gap="sm">
           <Group gap="sm" wrap="nowrap">
+            {/* On a phone the list is a page of its own: the way back sits beside the name. */}
+            <ActionIcon
+              component={Link}
+              to={back}
+              hiddenFrom="md"
+              variant="subtle"
+              size="lg"
+              aria-label={T.back}
+            >
+              <IconArrowLeft size={18} aria-hidden />
+            </ActionIcon>
             <PlatformIcon platform={conversation.channel.platformName} size={36} />
             <Stack gap={0}>
               <Title order={2} size="h4" id={titleId}>
