@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test, as CI runs it.
- *   lint → function sizes → typecheck → vitest on PGlite → build → vitest on a throwaway PostgreSQL server → Playwright.
+ *   lint → function sizes → typecheck → vitest on PGlite → build → vitest on a throwaway PostgreSQL server (the
+ *   tests that reach a database) → Playwright.
  * Installs Debian's chromium and postgresql when missing (as root), starts the Firebase Auth emulator once for
  * all steps, and ends with one line "N passed, N failed, N skipped", after a line naming the end-to-end tests that
  * passed only on a retry when there are any.
@@ -9,6 +10,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { ensureAuthEmulator } from './lib/emulator.js'
+import { databaseTestFiles } from './lib/database-tests.js'
 import { closingLines, flakyTests, playwrightCounts } from './lib/playwright-report.js'
 import { startThrowawayPostgres } from './lib/postgres.js'
 import { run } from './lib/processes.js'
@@ -53,11 +55,11 @@ function runCounted(command, args, env, file, pick) {
   if (failure) throw failure
 }
 
-function vitest(label, env) {
+function vitest(label, env, files = []) {
   const file = path.join(reports, `vitest-${label}.json`)
   runCounted(
     bin('vitest'),
-    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...files],
     env,
     file,
     (r) => ({
@@ -92,8 +94,10 @@ try {
     postgres = await startThrowawayPostgres()
     databaseUrl = postgres.url
   }
-  step('Unit and service tests on PostgreSQL', () =>
-    vitest('postgres', { ...env, DATABASE_URL: databaseUrl }),
+  // Only the tests that reach a database: the others ran in the first pass and would show nothing new.
+  const databaseTests = databaseTestFiles(['app', 'server', 'tests/integration', 'tests/drills'])
+  step(`Service tests on PostgreSQL (${databaseTests.length} files that reach the database)`, () =>
+    vitest('postgres', { ...env, DATABASE_URL: databaseUrl }, databaseTests),
   )
 
   const e2eReport = path.join(reports, 'playwright.json')
