@@ -78,7 +78,6 @@ describe('conversationsCsv (issue 33)', () => {
     expect(seen.slice(1).every((times) => times === 1)).toBe(true)
     expect(last).toMatch(/^Late Customer,late,/)
     // The whole file is about 12 MB of text; held at once (with its rows) it would be several times that.
-    console.log('PEAK', (peak - heapAtStart) / 1048576)
     expect(peak - heapAtStart).toBeLessThan(48 * 1024 * 1024)
   }, 120_000)
 

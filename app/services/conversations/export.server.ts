@@ -10,7 +10,7 @@ import { csvLine } from '~/lib/shared/csv'
 import { isUuid } from '~/lib/shared/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
-import { listConditions, needsAttentionFirst, summaryColumns, toSummary } from './inbox.server'
+import { author, listConditions, needsAttentionFirst, summaryColumns, toSummary } from './inbox.server'
 
 // Exports are read a batch at a time, in the list's own order and index (keyset, not offset), and written out as
 // they are read: an organization's 100,000 conversations never sit in memory at once.
@@ -111,8 +111,7 @@ async function* transcriptLines(
         direction: messages.direction,
         text: messages.text,
         at: messages.createdAt,
-        agent: agents.name,
-        person: sql<string | null>`coalesce(${users.displayName}, ${users.email})`,
+        ...author,
         personId: messages.authorUserId,
       })
       .from(messages)
@@ -134,9 +133,9 @@ async function* transcriptLines(
         m.direction === 'inbound'
           ? customer
           : m.personId
-            ? (m.person ?? 'A person')
-            : m.agent
-              ? `AI (${m.agent})`
+            ? (m.authorName ?? 'A person')
+            : m.agentName
+              ? `AI (${m.agentName})`
               : 'Us'
       const when = m.at.toISOString().slice(0, 16).replace('T', ' ')
       out += `[${when}] ${who}: ${(m.text ?? '').replaceAll('\n', '\n    ')}\n`

@@ -147,7 +147,8 @@ export async function countNeedingAttention(db: Database, organizationId: string
   return count
 }
 
-const author = {
+/** Who wrote an outbound message: its agent (through its run) or its member; joined by the reads below. */
+export const author = {
   agentName: agents.name,
   authorName: sql<string | null>`coalesce(${users.displayName}, ${users.email})`,
 }
