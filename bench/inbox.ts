@@ -15,7 +15,8 @@
  *     first, made-up words for the long tail). An outbound message is the agent's (with its run in agent_runs)
  *     or a person's (in paused conversations, and now and then elsewhere). About 2% of the conversations are
  *     paused (half of them until a time) and 1% need attention (their last message failed). Those the AI
- *     answers whose last message is over 2 days old are resolved (about 97%: a long-lived organization's).
+ *     answers whose last message is over 2 days old are resolved (about 97%: a long-lived organization's), and
+ *     one conversation in ten is assigned to the organization's member.
  *     The messages go in in time order, in one INSERT: the inbox's own statement-level trigger then keeps every
  *     conversation's summary (its last message, search words...) in one UPDATE, as it does for a webhook's batch,
  *     so the seed holds what the application would have written. The conversations' row trigger (live-update
@@ -26,7 +27,8 @@
  *     parallel on the pool, and the mapping of rows):
  *       list      listConversations, first page of 50, no filter;
  *       filtered  the same by channel and state, by channel only, by state only and by status only (open,
- *                 resolved): every channel, state and status;
+ *                 resolved): every channel, state and status; the views Mine (open, and any status) and
+ *                 Unassigned (open), and the views' counts (countViews);
  *       search    the same with a search (prefix match on every word): rare words, medium ones, common ones,
  *                 and two words;
  *       open      getConversation with its last 50 messages: a random conversation, and a long one (30-40).
@@ -51,6 +53,7 @@ import {
   CONVERSATION_STATUSES,
   type ConversationFilters,
 } from '../app/lib/conversations/conversations'
+import { countViews } from '../app/services/conversations/assignment.server'
 import { getConversation, listConversations } from '../app/services/conversations/inbox.server'
 import { requireOrganizationScope } from '../app/services/organizations/scope.server'
 import { finishBench, runBench } from './report'
@@ -414,6 +417,12 @@ async function seedConversations(pool: pg.Pool, orgs: Organization[]) {
       `update conversations set status = 'resolved', resolved_at = last_message_at + interval '1 day'
        where state = 'ai' and last_message_at < now() - interval '2 days'`,
     )
+    // A team's share: about one conversation in ten assigned to the organization's member (Mine), the rest not.
+    await step(
+      'conversations assigned (one in ten)',
+      `update conversations c set assignee_id = m.user_id from memberships m
+       where m.organization_id = c.organization_id and abs(hashtext(c.id::text)) % 10 = 0`,
+    )
     await client.query(`alter table conversations enable trigger user`)
     const [{ missing }] = (
       await client.query(`select count(*)::int as missing from conversations where last_message_text is null`)
@@ -550,6 +559,17 @@ async function main() {
             org.channelIds.map((channelId) => ({ group: 'channel only', ...list({ channelId }) })),
             ...CONVERSATION_STATES.map((state) => [{ group: `${state} only`, ...list({ state }) }]),
             ...CONVERSATION_STATUSES.map((status) => [{ group: `${status} only`, ...list({ status }) }]),
+            // The views (issue 33): Mine and Unassigned of the open ones, and their counts.
+            [{ group: 'mine, open', ...list({ assignee: 'me', status: 'open' }) }],
+            [{ group: 'mine, any status', ...list({ assignee: 'me' }) }],
+            [{ group: 'unassigned, open', ...list({ assignee: 'none', status: 'open' }) }],
+            [
+              {
+                group: 'view counts',
+                run: () => countViews(scope),
+                explain: () => countViews(recording),
+              },
+            ],
           ],
           search: Object.entries(searches).map(([group, words]) =>
             words.map((q) => ({ group: `${group} (${words.join(', ')})`, ...list({ q }) })),

@@ -282,6 +282,8 @@ export const channels = pgTable(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** The inbox's hand-back: the AI answers again this many minutes after a person's last reply; 0: never by itself. */
     autoResumeMinutes: integer('auto_resume_minutes').notNull().default(30),
+    /** Who gets the conversations that need a person (a handoff, a failure); null: nobody, they stay unassigned. */
+    defaultAssigneeId: uuid('default_assignee_id').references(() => users.id, { onDelete: 'set null' }),
     // The health check's last conclusive answer (issue #19, docs/decisions/046); what the channel's own state
     // says (webhook off, agent archived, deliveries failing) is derived, not stored.
     /** When the platform last answered the health check; null: never checked. */
@@ -354,6 +356,8 @@ export const conversations = pgTable(
     /** The last time it was resolved, and by whom. */
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The member who answers it; null: unassigned (the AI's conversations, until one needs a person). */
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     /** When the agent last sent its out-of-hours message here: once per closed period. */
     outOfHoursNoticeAt: timestamp('out_of_hours_notice_at', { withTimezone: true }),
     /**
@@ -396,6 +400,17 @@ export const conversations = pgTable(
       t.lastMessageAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // A member's own conversations ("Mine"); only assigned ones are indexed, so the AI's traffic never writes it.
+    index('conversations_organization_assignee_activity_idx')
+      .on(
+        t.organizationId,
+        t.assigneeId,
+        t.status,
+        sql`(${t.state} = 'needs_attention') desc nulls first`,
+        t.lastMessageAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(sql`assignee_id is not null`),
     // Paused and needs-attention conversations are few: the state filters read them from their own index.
     index('conversations_organization_state_activity_idx')
       .on(t.organizationId, t.state, t.lastMessageAt.desc().nullsFirst(), t.id.desc().nullsFirst())

@@ -3,7 +3,7 @@ import { useActionData } from '@remix-run/react'
 import { z } from 'zod'
 import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer'
 import { changeInCurrentScope } from '~/http/organization.server'
-import { autoResumeMinutesSchema } from '~/lib/conversations/conversations'
+import { assignSchema, autoResumeMinutesSchema } from '~/lib/conversations/conversations'
 import { updateChannel } from '~/services/channels/channels.server'
 
 // A form field is text: a number of it, an empty one left for the schema to refuse.
@@ -12,9 +12,18 @@ const handBackSchema = z.object({
     (value) => (value === '' ? undefined : Number(value)),
     autoResumeMinutesSchema,
   ),
+  // "Nobody" is an empty choice; a form without the field leaves the default assignee as it is.
+  defaultAssigneeUid: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value.trim() || null))
+    .pipe(assignSchema.shape.assigneeUid.optional()),
 })
 
-/** The Conversations section of the Channel Details dialog: when the AI answers again after a person's reply. */
+/**
+ * The Conversations section of the Channel Details dialog: when the AI answers again after a person's reply, and
+ * who gets the conversations that need a person.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const channelId = params.channelId ?? ''
   return changeInCurrentScope(

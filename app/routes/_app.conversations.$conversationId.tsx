@@ -11,6 +11,7 @@ import {
   personReplyAvailability,
 } from '~/lib/conversations/conversations'
 import { getCurrentScope } from '~/http/organization.server'
+import { listAssignableMembers } from '~/services/conversations/assignment.server'
 import { getConversation } from '~/services/conversations/inbox.server'
 import { isAppError } from '~/utils/errors'
 
@@ -19,8 +20,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ]
 
 /**
- * The conversation with its latest messages (`show` of them: "Load older messages" asks for more), whether a
- * person may write now, and the composer's idempotency key.
+ * The conversation with its latest messages (`show` of them: "Load older messages" asks for more), the members it
+ * can be assigned to, whether a person may write now, and the composer's idempotency key.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
@@ -28,8 +29,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const show = Number(new URL(request.url).searchParams.get('show'))
   const limit = Number.isInteger(show) && show > 0 ? Math.min(show, MAX_SHOWN_MESSAGES) : MESSAGE_PAGE_SIZE
   try {
-    const conversation = await getConversation(scope, params.conversationId ?? '', { limit })
-    return { conversation, replyWindow: personReplyAvailability(conversation), composerKey: randomUUID() }
+    const [conversation, members] = await Promise.all([
+      getConversation(scope, params.conversationId ?? '', { limit }),
+      listAssignableMembers(scope),
+    ])
+    return {
+      conversation,
+      members,
+      replyWindow: personReplyAvailability(conversation),
+      composerKey: randomUUID(),
+    }
   } catch (error) {
     if (isAppError(error, 'NOT_FOUND')) throw new Response(T.notFound, { status: 404 })
     throw error

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Center, Group, Loader, Paper, Stack, Text } from '@mantine/core'
 import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react'
-import { ConversationList, listSearch } from '~/components/conversations/conversation-list'
+import { ConversationList } from '~/components/conversations/conversation-list'
 import { InboxShortcuts } from '~/components/conversations/inbox-shortcuts'
 import classes from '~/components/conversations/conversations.module.css'
 import { CONVERSATIONS_PATH } from '~/components/conversations/paths'
@@ -9,13 +9,17 @@ import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
 import { useInboxEvents } from '~/components/hooks/use-inbox-events'
 import { PageHeader } from '~/components/layout/page-header'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
-import { readListQuery } from '~/lib/conversations/list-query'
+import { listSearch, readListQuery } from '~/lib/conversations/list-query'
 import { getCurrentScope } from '~/http/organization.server'
+import { countViews } from '~/services/conversations/assignment.server'
 import { listConversationChannels, listConversations } from '~/services/conversations/inbox.server'
 
 export const meta: MetaFunction = () => [{ title: `Conversations · ${PRODUCT_NAME}` }]
 
-/** The list with the filters of the query string (a blank one means any; one that does not parse is left out). */
+/**
+ * The list with the filters of the query string (a blank one means any; one that does not parse is left out),
+ * and the counts of its views.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
   const query = readListQuery(new URL(request.url).searchParams)
@@ -30,13 +34,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pageSize,
       filters,
       channels: [],
+      views: { mine: 0, unassigned: 0, needs_attention: 0, all: 0 },
     }
   }
-  const [list, channels] = await Promise.all([
+  const [list, channels, views] = await Promise.all([
     listConversations(scope, query),
     listConversationChannels(scope),
+    countViews(scope),
   ])
-  return { hasOrganization: true, organizationId: scope.organizationId, ...list, filters, channels }
+  return { hasOrganization: true, organizationId: scope.organizationId, ...list, filters, channels, views }
 }
 
 /**

@@ -26,6 +26,7 @@ import * as retry from './api.v1.organizations.$orgId.conversations.$conversatio
 import * as pause from './api.v1.organizations.$orgId.conversations.$conversationId.pause'
 import * as resume from './api.v1.organizations.$orgId.conversations.$conversationId.resume'
 import * as status from './api.v1.organizations.$orgId.conversations.$conversationId.status'
+import * as assignee from './api.v1.organizations.$orgId.conversations.$conversationId.assignee'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
 
 // The Conversations API over real HTTP, in the process as the server boots it (configuration, database, pg-boss,
@@ -50,6 +51,7 @@ beforeAll(async () => {
       [new RegExp(`${conversation}/pause$`), pause],
       [new RegExp(`${conversation}/resume$`), resume],
       [new RegExp(`${conversation}/status$`), status],
+      [new RegExp(`${conversation}/assignee$`), assignee],
       [/^\/webhooks\/telegram\/(?<channelId>[^/]+)$/, telegramWebhook],
     ]),
   ])
@@ -112,6 +114,9 @@ async function newTenant(name = 'Ada') {
   const scope = await requireOrganizationScope({ db, userId: user.id, organizationId: org.id })
   return {
     token: idToken,
+    uid: user.firebaseUid,
+    /** How the inbox names them: no display name, so their address. */
+    name: user.displayName ?? user.email ?? '',
     scope,
     orgId: org.id,
     /** A call below the tenant's own organization. */
@@ -401,6 +406,56 @@ describe('POST .../status', () => {
   })
 })
 
+describe('POST .../assignee', () => {
+  it('assigns to a member and unassigns; the list filters by assignee; anyone else is a 400 and changes nothing', async () => {
+    const ada = await newTenant()
+    const bob = await newTenant('Bob')
+    const bot = await newBot(ada.scope)
+    const { conversationId } = await converse(bot, ['Can someone call me?'])
+    const path = `/conversations/${conversationId}`
+
+    const assigned = await ada.api('POST', `${path}/assignee`, { body: { assigneeUid: ada.uid } })
+    expect([assigned.status, assigned.body.message, assigned.body.data]).toEqual([
+      200,
+      CONVERSATION_TEXTS.assigned(ada.name),
+      { assignee: { uid: ada.uid, name: ada.name } },
+    ])
+    const mine = await ada.api<ConversationSummary[]>('GET', '/conversations?assignee=me')
+    expect(mine.body.data.map((c) => [c.id, c.assignee])).toEqual([
+      [conversationId, { uid: ada.uid, name: ada.name }],
+    ])
+    expect(
+      (await ada.api<ConversationSummary[]>('GET', `/conversations?assignee=${ada.uid}`)).body.data,
+    ).toHaveLength(1)
+    expect((await ada.api<ConversationSummary[]>('GET', '/conversations?assignee=none')).body.data).toEqual(
+      [],
+    )
+
+    // Bob is not a member of Ada's organization; a uid must be one; the body must name someone or null.
+    for (const body of [
+      { assigneeUid: bob.uid },
+      { assigneeUid: 'no such member' },
+      {},
+      { assigneeUid: 7 },
+    ]) {
+      const bad = await ada.api('POST', `${path}/assignee`, { body })
+      expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    }
+    const notMember = await ada.api('POST', `${path}/assignee`, { body: { assigneeUid: bob.uid } })
+    expect(notMember.body.message).toBe(CONVERSATION_TEXTS.assigneeNotMember)
+    expect((await ada.api<ConversationDetail>('GET', path)).body.data.assignee).toEqual({
+      uid: ada.uid,
+      name: ada.name,
+    })
+
+    const unassigned = await ada.api('POST', `${path}/assignee`, { body: { assigneeUid: null } })
+    expect([unassigned.status, unassigned.body.message]).toEqual([200, CONVERSATION_TEXTS.unassigned])
+    expect(
+      (await ada.api<ConversationSummary[]>('GET', '/conversations?assignee=none')).body.data,
+    ).toHaveLength(1)
+  })
+})
+
 describe('POST .../messages/{messageId}/retry', () => {
   it('sends a failed reply again, and refuses a message that has not failed with 409', async () => {
     const ada = await newTenant()
@@ -481,6 +536,7 @@ describe('tenant isolation and authentication', () => {
       ['POST', `/conversations/${conversationId}/pause`],
       ['POST', `/conversations/${conversationId}/resume`],
       ['POST', `/conversations/${conversationId}/status`, { body: { status: 'resolved' } }],
+      ['POST', `/conversations/${conversationId}/assignee`, { body: { assigneeUid: null } }],
       ['POST', `/conversations/${conversationId}/messages/${failedId}/retry`],
     ]
     // Under Bob's own organization: Ada's conversation is not there.

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test'
-import { createAccount } from './helpers'
+import { createAccount, type Account } from './helpers'
 
 export type Envelope<T = unknown> = {
   success: boolean
@@ -15,7 +15,11 @@ export async function apiUser(
   name = 'API User',
   options?: Parameters<typeof createAccount>[1],
 ) {
-  const account = await createAccount(name, options)
+  return apiClientFor(request, await createAccount(name, options))
+}
+
+/** The API client of an account made before (one also signed in in a browser, say). */
+export function apiClientFor(request: APIRequestContext, account: Account) {
   const headers = (extra?: Record<string, string>) => ({
     Authorization: `Bearer ${account.idToken}`,
     ...extra,

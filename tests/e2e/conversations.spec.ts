@@ -1,6 +1,8 @@
 import { expect, test } from './helpers'
 import type { Page } from '@playwright/test'
 import { telegramTextUpdate } from '../fixtures/telegram'
+import { apiClientFor, apiUser } from './api-client'
+import { signIn, type Account } from './helpers'
 import {
   assignAgent,
   closeDetails,
@@ -41,7 +43,7 @@ const sentTexts = async (token: string, chatId: number) =>
 
 /** A signed-in owner with a bot whose webhook is on and whose agent answers. */
 async function botWithAgent(page: Page) {
-  await signUpWithOrganization(page, 'Inbox Owner')
+  const account = await signUpWithOrganization(page, 'Inbox Owner')
   await createAgent(page, 'Front Desk', 'Answers everyone')
   const bot = await registerBot('Inbox Bot')
   await page.reload()
@@ -50,15 +52,16 @@ async function botWithAgent(page: Page) {
   await flip(details, 'Webhook Subscription')
   await assignAgent(page, details, 'Front Desk')
   await closeDetails(details)
-  return bot
+  return { bot, owner: account }
 }
 
 const transcript = (page: Page) => page.getByRole('list', { name: 'Messages' })
+const listRows = (page: Page) => page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')
 /** The open conversation (beside the list, whose filters also name the states). */
 const conversation = (page: Page) => page.getByRole('article')
 
 test('a person takes over a Telegram conversation from the AI, answers, and hands back', async ({ page }) => {
-  const bot = await botWithAgent(page)
+  const { bot, owner } = await botWithAgent(page)
   await page.goto('/conversations')
   await expect(page.getByText('No conversations yet')).toBeVisible()
   await screenshot(page, 'conversations-empty')
@@ -107,17 +110,19 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
     timeout: 5_000,
   })
 
-  // Resolved by a person with the key e: it leaves the Open list; the customer's next message opens it again.
+  // Resolved by a person with the key e: it leaves the list (of the open ones, by default); the customer's next
+  // message opens it again.
   await page.keyboard.press('e')
   await expect(page.getByRole('button', { name: 'Reopen' })).toBeVisible()
-  const tabs = page.getByRole('navigation', { name: 'Show' })
-  await tabs.getByRole('link', { name: 'Open' }).click()
-  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0)
-  await tabs.getByRole('link', { name: 'Resolved' }).click()
-  await expect(page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(1)
+  await expect(listRows(page)).toHaveCount(0)
+  const filters = page.getByRole('search', { name: 'Filter conversations' })
+  await filters.getByLabel('Status').selectOption({ label: 'Resolved' })
+  await filters.getByRole('button', { name: 'Apply' }).click()
+  await expect(listRows(page)).toHaveCount(1)
   await deliver(bot.token, chatId, 'Sorry, one last thing', base + 3)
   await expect(page.getByText('No conversations match these filters')).toBeVisible({ timeout: 10_000 })
-  await tabs.getByRole('link', { name: 'Open' }).click()
+  await filters.getByLabel('Status').selectOption({ label: 'Open' })
+  await filters.getByRole('button', { name: 'Apply' }).click()
   await page.getByRole('link', { name: /Sorry, one last thing/ }).click()
   await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
   // A status that is none is refused, and changes nothing.
@@ -127,6 +132,8 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   expect(refused.status()).toBe(400)
   expect(await refused.text()).toContain('Choose open or resolved')
   await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
+
+  await assignedToASecondMember(page, owner)
 
   // On a phone: the conversation alone, with a way back to the list.
   await page.setViewportSize({ width: 390, height: 844 })
@@ -144,7 +151,7 @@ test("the AI takes the conversation back at the channel's hand-back time, with n
   page,
 }) => {
   test.setTimeout(240_000) // the shortest hand-back is a minute
-  const bot = await botWithAgent(page)
+  const { bot } = await botWithAgent(page)
   const details = await openDetails(page, 'Inbox Bot')
   await details.getByLabel('Hand back to the AI after (minutes)').fill('1')
   await details.getByRole('button', { name: 'Save' }).click()
@@ -170,6 +177,38 @@ test("the AI takes the conversation back at the channel's hand-back time, with n
   await expect(conversation(page).getByText('AI answering')).toBeVisible({ timeout: 100_000 })
   expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
 })
+
+/**
+ * Issue 33: the open conversation is assigned to a second member, who finds it under Mine; the key a takes it
+ * back.
+ */
+async function assignedToASecondMember(page: Page, ownerAccount: Account) {
+  const owner = apiClientFor(page.request, ownerAccount)
+  const [org] = (await owner.call<{ id: string }[]>('GET', '/organizations')).body.data
+  const bea = await apiUser(page.request, 'Bea Member')
+  const invited = await owner.call<{ id: string }>('POST', `/organizations/${org.id}/invitations`, {
+    body: { email: bea.email },
+  })
+  expect((await bea.call('POST', `/invitations/${invited.body.data.id}/accept`)).status).toBe(200)
+  await page.reload()
+  const assignee = conversation(page).getByLabel('Assigned to')
+  await assignee.selectOption({ label: 'Bea Member' })
+  const views = page.getByRole('navigation', { name: 'Views' })
+  await expect(views.getByRole('link', { name: 'Unassigned: 0 open' })).toBeVisible()
+
+  const beaPage = await (await page.context().browser()!.newContext()).newPage()
+  await signIn(beaPage, bea.email)
+  await expect(beaPage).toHaveURL('/', { timeout: 30_000 })
+  await beaPage.goto('/conversations')
+  await beaPage.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Mine: 1 open' }).click()
+  await expect(listRows(beaPage)).toHaveCount(1)
+  await expect(listRows(beaPage)).toContainText('Sorry, one last thing')
+  await beaPage.context().close()
+
+  await page.keyboard.press('a')
+  await expect(assignee.locator('option:checked')).toHaveText('Inbox Owner (you)')
+  await expect(views.getByRole('link', { name: 'Mine: 1 open' })).toBeVisible()
+}
 
 /**
  * Issue 33: a long conversation opens at its newest message with the composer in view, on a desktop and on a
@@ -261,8 +300,6 @@ async function applyFilters(page: Page, { words, state }: { words: string; state
   return form
 }
 
-const listRows = (page: Page) => page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')
-
 /** Issue 33: the form sends every field, blank ones too; a blank one means any and the others still filter. */
 async function filtersWorkThroughTheForm(page: Page) {
   await page.goto('/conversations')
@@ -299,7 +336,7 @@ test('without JavaScript the composer sends once and the page shows the reply; t
   browser,
   baseURL,
 }) => {
-  const bot = await botWithAgent(page)
+  const { bot } = await botWithAgent(page)
   const chatId = 900_000 + Math.floor(Math.random() * 90_000)
   await deliver(bot.token, chatId, 'Hello without script', Math.floor(Math.random() * 1_000_000))
   await expect.poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 }).toHaveLength(1)
@@ -328,6 +365,12 @@ test('without JavaScript the composer sends once and the page shows the reply; t
   await plain.getByRole('button', { name: 'Send' }).click()
   await expect(transcript(plain).getByText('Answered by a person, no script')).toHaveCount(1)
   expect(await sentTexts(bot.token, chatId)).toHaveLength(2)
+
+  // Assigned with no script: the list of members, and its button.
+  const assignee = conversation(plain).getByLabel('Assigned to')
+  await assignee.selectOption({ label: 'Inbox Owner (you)' })
+  await conversation(plain).getByRole('button', { name: 'Assign', exact: true }).click()
+  await expect(assignee.locator('option:checked')).toHaveText('Inbox Owner (you)')
 
   await deliver(
     bot.token,

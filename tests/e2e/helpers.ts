@@ -52,7 +52,6 @@ export function uniqueEmail(prefix = 'e2e') {
   return `${prefix}-${randomUUID().slice(0, 12)}@example.com`
 }
 
-/** An account made straight in the Auth emulator, for tests that start from signing in. */
 /**
  * An account of the Auth emulator. Its address is confirmed, as its owner would have by opening Firebase's link
  * (invitations by email wait for that, issue 31), unless `emailConfirmed: false`.
@@ -83,6 +82,7 @@ export async function createAccount(displayName = 'Test User', { emailConfirmed 
   }
   return { email, password: PASSWORD, displayName, idToken: body.idToken, uid: body.localId }
 }
+export type Account = Awaited<ReturnType<typeof createAccount>>
 
 export async function signIn(page: Page, email: string, password = PASSWORD, path = '/login') {
   await page.goto(path)

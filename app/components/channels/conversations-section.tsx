@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, NumberInput, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Group, NativeSelect, NumberInput, Stack, Text, Title } from '@mantine/core'
 import { IconInbox } from '@tabler/icons-react'
 import { Link } from '@remix-run/react'
 import { PendingButton } from '~/components/forms/pending-button'
@@ -7,8 +7,8 @@ import type { ChannelDetailsContext } from './channel-details-context'
 import { channelPath } from './paths'
 
 /**
- * The channel's conversations: a link to them in the inbox, and the hand-back to the AI after a person's reply
- * (docs/decisions/036).
+ * The channel's conversations: a link to them in the inbox, the hand-back to the AI after a person's reply
+ * (docs/decisions/036), and who gets those that need a person (docs/decisions/057).
  */
 export function ConversationsSection({ context }: { context: ChannelDetailsContext }) {
   const { channel, FormComponent, response, pending, submittingTo } = context
@@ -28,7 +28,7 @@ export function ConversationsSection({ context }: { context: ChannelDetailsConte
         </Anchor>
       </Group>
       <FormComponent method="post" action={action}>
-        <Group align="end" gap="xs">
+        <Stack gap="xs">
           <NumberInput
             name="autoResumeMinutes"
             label="Hand back to the AI after (minutes)"
@@ -38,16 +38,28 @@ export function ConversationsSection({ context }: { context: ChannelDetailsConte
             max={MAX_AUTO_RESUME_MINUTES}
             allowDecimal={false}
             allowNegative={false}
-            style={{ flex: 1 }}
           />
+          {channel.members ? (
+            <NativeSelect
+              name="defaultAssigneeUid"
+              label="When a person is needed, assign to"
+              description="A handoff or a failed reply goes to them; with nobody, it waits unassigned."
+              defaultValue={channel.defaultAssigneeUid ?? ''}
+              data={[
+                { value: '', label: 'Nobody' },
+                ...channel.members.map((m) => ({ value: m.uid, label: m.me ? `${m.name} (you)` : m.name })),
+              ]}
+            />
+          ) : null}
           <PendingButton
             pending={pending && submittingTo === action}
             pendingLabel="Saving..."
             variant="default"
+            style={{ alignSelf: 'flex-start' }}
           >
             Save
           </PendingButton>
-        </Group>
+        </Stack>
       </FormComponent>
       {answer?.error ? (
         <Alert color="red" variant="light" role="alert">

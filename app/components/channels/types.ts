@@ -1,3 +1,4 @@
+import type { MemberOption } from '~/lib/organizations/schemas'
 import type { AgentStatus } from '~/lib/agents/schemas'
 import type { ChannelHealth } from '~/lib/channels/health'
 import type { ChannelView } from '~/lib/channels/channels'
@@ -10,6 +11,9 @@ export type ChannelItem = ChannelView & {
   polled?: boolean
   /** Its health (docs/decisions/046): the card's "Needs attention", Channel Details' reasons and Check now. */
   health?: ChannelHealth
+  /** The members who may be its default assignee (Channel Details), and the one who is: their uid; null: nobody. */
+  members?: MemberOption[]
+  defaultAssigneeUid?: string | null
 }
 
 /** An agent as the Select Agent dropdown and the "Currently Assigned" panel show it. */

@@ -9,8 +9,12 @@ import {
   CONVERSATION_STATUS_LABELS,
   CONVERSATION_STATUSES,
   CONVERSATION_TEXTS,
+  CONVERSATION_VIEWS,
   type ConversationFilters,
+  type ConversationView,
+  type ViewCounts,
 } from '~/lib/conversations/conversations'
+import { ANY_STATUS, listSearch } from '~/lib/conversations/list-query'
 import type { ConversationSummary } from '~/lib/conversations/conversations'
 import classes from './conversations.module.css'
 import { CONVERSATIONS_PATH, conversationPath } from './paths'
@@ -19,48 +23,61 @@ import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 export type ChannelOption = { id: string; name: string }
 
-/** The list's query string for these filters and page (the rows' links keep it, so the list stays as it was). */
-export function listSearch(filters: ConversationFilters, page = 1): string {
-  const params = new URLSearchParams()
-  if (filters.channelId) params.set('channelId', filters.channelId)
-  if (filters.state) params.set('state', filters.state)
-  if (filters.status) params.set('status', filters.status)
-  if (filters.q) params.set('q', filters.q)
-  if (page > 1) params.set('page', String(page))
-  const search = params.toString()
-  return search ? `?${search}` : ''
-}
-
 /** Who the customer is: the platform's name for them, else their id on the platform. */
 export const customerLabel = (customer: ConversationSummary['customer']) =>
   customer.name ?? customer.platformId
 
-/** All / Open / Resolved: links, so that they work with no script, each keeping the other filters. */
-function StatusTabs({ filters }: { filters: ConversationFilters }) {
-  const tabs = [
-    { status: undefined, label: T.allStatuses },
-    ...CONVERSATION_STATUSES.map((status) => ({ status, label: CONVERSATION_STATUS_LABELS[status] })),
-  ]
+/** The views' own filters: whose conversations, or those needing a person; the other filters are kept. */
+const VIEW_FILTERS: Record<ConversationView, Pick<ConversationFilters, 'assignee' | 'state'>> = {
+  mine: { assignee: 'me' },
+  unassigned: { assignee: 'none' },
+  needs_attention: { state: 'needs_attention' },
+  all: {},
+}
+
+const inView = (filters: ConversationFilters, view: ConversationView) =>
+  filters.assignee === VIEW_FILTERS[view].assignee && filters.state === VIEW_FILTERS[view].state
+
+/**
+ * Mine / Unassigned / Needs attention / All, each with how many open conversations it holds: links, so that
+ * they work with no script, each keeping the channel, status and words.
+ */
+function ViewTabs({ filters, counts }: { filters: ConversationFilters; counts: ViewCounts }) {
   return (
-    <nav aria-label={T.statusTabs} className={classes.tabs}>
-      {tabs.map(({ status, label }) => (
-        <Link
-          key={label}
-          to={`${CONVERSATIONS_PATH}${listSearch({ ...filters, status })}`}
-          className={classes.tab}
-          aria-current={filters.status === status ? 'page' : undefined}
-        >
-          {label}
-        </Link>
-      ))}
+    <nav aria-label={T.viewTabs} className={classes.tabs}>
+      {CONVERSATION_VIEWS.map((view) => {
+        const label = T.views[view]
+        return (
+          <Link
+            key={view}
+            to={`${CONVERSATIONS_PATH}${listSearch({ ...filters, assignee: undefined, state: undefined, ...VIEW_FILTERS[view] })}`}
+            className={classes.tab}
+            aria-current={inView(filters, view) ? 'page' : undefined}
+            aria-label={T.viewCount(label, counts[view])}
+          >
+            {label}{' '}
+            <span className={classes.tabCount} aria-hidden>
+              {counts[view]}
+            </span>
+          </Link>
+        )
+      })}
     </nav>
   )
 }
 
 const isFiltered = (filters: ConversationFilters) =>
-  Boolean(filters.channelId || filters.state || filters.status || filters.q)
+  Boolean(filters.channelId || filters.state || filters.status !== 'open' || filters.q || filters.assignee)
 
-function Filters({ filters, channels }: { filters: ConversationFilters; channels: ChannelOption[] }) {
+function Filters({
+  filters,
+  channels,
+  hasRows,
+}: {
+  filters: ConversationFilters
+  channels: ChannelOption[]
+  hasRows: boolean
+}) {
   const filtered = isFiltered(filters)
   return (
     // Keyed by the filters: the fields show what the list is filtered by after every navigation (Clear included).
@@ -72,7 +89,7 @@ function Filters({ filters, channels }: { filters: ConversationFilters; channels
       aria-label={T.filtersLabel}
     >
       <Stack gap={6}>
-        {filters.status ? <input type="hidden" name="status" value={filters.status} /> : null}
+        {filters.assignee ? <input type="hidden" name="assignee" value={filters.assignee} /> : null}
         <TextInput
           name="q"
           type="search"
@@ -109,21 +126,35 @@ function Filters({ filters, channels }: { filters: ConversationFilters; channels
               ...CONVERSATION_STATES.map((s) => ({ value: s, label: CONVERSATION_STATE_LABELS[s] })),
             ]}
           />
-          <Button type="submit" size="xs" style={{ flexShrink: 0 }}>
-            {T.apply}
-          </Button>
+          <NativeSelect
+            name="status"
+            label={T.status}
+            labelProps={{ className: classes.hiddenLabel }}
+            defaultValue={filters.status ?? ANY_STATUS}
+            size="xs"
+            style={{ flex: 1, minWidth: 0 }}
+            data={[
+              ...CONVERSATION_STATUSES.map((s) => ({ value: s, label: CONVERSATION_STATUS_LABELS[s] })),
+              { value: ANY_STATUS, label: T.anyStatus },
+            ]}
+          />
         </Group>
-        <Group justify="space-between" gap="xs">
-          {filtered ? (
-            <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
-              {T.clear}
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Group gap="sm">
+            <Button type="submit" size="xs">
+              {T.apply}
+            </Button>
+            {filtered ? (
+              <Anchor component={Link} to={CONVERSATIONS_PATH} size="sm">
+                {T.clear}
+              </Anchor>
+            ) : null}
+          </Group>
+          {hasRows ? (
+            <Anchor href={`${CONVERSATIONS_PATH}/export.csv${listSearch(filters)}`} size="sm" download>
+              {T.exportCsv}
             </Anchor>
-          ) : (
-            <span />
-          )}
-          <Anchor href={`${CONVERSATIONS_PATH}/export.csv${listSearch(filters)}`} size="sm" download>
-            {T.exportCsv}
-          </Anchor>
+          ) : null}
         </Group>
       </Stack>
     </Form>
@@ -202,6 +233,7 @@ export function ConversationList({
   pageSize,
   filters,
   channels,
+  views,
 }: {
   items: ConversationSummary[]
   total: number
@@ -209,14 +241,15 @@ export function ConversationList({
   pageSize: number
   filters: ConversationFilters
   channels: ChannelOption[]
+  views: ViewCounts
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize))
   const search = listSearch(filters, page)
   const filtered = isFiltered(filters)
   return (
     <Stack gap="sm">
-      <StatusTabs filters={filters} />
-      <Filters filters={filters} channels={channels} />
+      <ViewTabs filters={filters} counts={views} />
+      <Filters filters={filters} channels={channels} hasRows={items.length > 0} />
       {items.length === 0 ? (
         <Empty filtered={filtered} />
       ) : (

@@ -11,6 +11,8 @@ import {
   type ReplyWindow,
 } from '~/lib/conversations/conversations'
 import { ActionButton } from './action-button'
+import type { MemberOption } from '~/lib/organizations/schemas'
+import { AssigneePicker } from './assignee-picker'
 import { Composer, type ComposerAnswer } from './composer'
 import { customerLabel } from './conversation-list'
 import classes from './conversations.module.css'
@@ -97,11 +99,13 @@ function LoadOlder({ to }: { to: string }) {
 /** The open conversation: who and where, its state and takeover, the transcript, and the composer. */
 export function ConversationView({
   conversation,
+  members,
   replyWindow,
   composerKey,
   answer,
 }: {
   conversation: ConversationDetail
+  members: MemberOption[]
   replyWindow: ReplyWindow
   composerKey: string
   answer?: ComposerAnswer
@@ -151,6 +155,7 @@ export function ConversationView({
               <TakeoverButton conversation={conversation} />
               <StatusButton conversation={conversation} />
             </Group>
+            <AssigneePicker conversation={conversation} members={members} />
             <PauseLine conversation={conversation} />
             <Anchor href={`${base}/transcript.txt`} size="xs" download>
               {T.downloadTranscript}

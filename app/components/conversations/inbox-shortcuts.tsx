@@ -5,12 +5,13 @@ import { useState } from 'react'
 import { conversationPath } from './paths'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
-/** The inbox's keys, as the "?" dialog lists them. `e` is the Resolve button's own (ActionButton's shortcut). */
+/** The inbox's keys, as the "?" dialog lists them. `e` and `a` are the Resolve and Assign to me buttons' own (ActionButton's shortcut). */
 export const INBOX_SHORTCUTS = [
   { keys: ['j'], what: 'Next conversation' },
   { keys: ['k'], what: 'Previous conversation' },
   { keys: ['r'], what: 'Reply: go to the reply box' },
   { keys: ['e'], what: 'Resolve, or reopen' },
+  { keys: ['a'], what: 'Assign to me' },
   { keys: ['Ctrl', 'Enter'], what: 'Send the reply' },
   { keys: ['Ctrl', 'B'], what: 'Show or hide the sidebar' },
   { keys: ['?'], what: 'This list' },

@@ -127,6 +127,9 @@ export const CONVERSATION_TEXTS = {
     'Connect a channel and assign an agent to it: every conversation with your customers shows up here.',
   noMatches: 'No conversations match these filters',
   statusInvalid: 'Choose open or resolved',
+  assigneeNotMember: 'Choose a member of this organization',
+  assigned: (name: string) => `Assigned to ${name}`,
+  unassigned: 'Conversation unassigned',
   sent: 'Message sent',
   alreadySent: 'This Idempotency-Key was used before: its message, nothing sent again',
   paused: 'AI paused',
@@ -179,9 +182,37 @@ export const autoResumeMinutesSchema = z
   .min(0, AUTO_RESUME_MESSAGE)
   .max(MAX_AUTO_RESUME_MINUTES, AUTO_RESUME_MESSAGE)
 
+/** A member as the API names them: their user id (uid), as in the organization's members. */
+const memberUidSchema = z
+  .string({ error: CONVERSATION_TEXTS.assigneeNotMember })
+  .regex(/^[\x21-\x7e]{1,128}$/, CONVERSATION_TEXTS.assigneeNotMember)
+
+/** Who a conversation is assigned to, as a filter: the caller ("me"), nobody ("none"), or a member's uid. */
+export const ASSIGNEE_FILTERS = ['me', 'none'] as const
+export const assigneeFilterSchema = z.union([z.enum(ASSIGNEE_FILTERS), memberUidSchema])
+
+/** A person assigns a conversation to a member (their uid), or unassigns it (null). */
+export const assignSchema = z.object({
+  assigneeUid: memberUidSchema
+    .nullable()
+    .meta({ description: "The member's user id (uid); null: unassigned" }),
+})
+
+/** The screen's assignee picker: an empty choice is "Unassigned". */
+export const assignFormSchema = z.object({
+  assigneeUid: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || null)
+    .pipe(assignSchema.shape.assigneeUid),
+})
+
 /** The list's filters, from the screen's query string or the API's. */
 export const conversationFiltersSchema = z.object({
   channelId: idSchema.optional(),
+  assignee: assigneeFilterSchema.optional().meta({
+    description: "`me`: the caller's; `none`: unassigned; or a member's user id (uid)",
+  }),
   state: z.enum(CONVERSATION_STATES).optional(),
   status: z.enum(CONVERSATION_STATUSES).optional(),
   q: z.string().trim().max(SEARCH_MAX_LENGTH).refine(hasNoNul, NUL_MESSAGE).optional(),
@@ -243,6 +274,10 @@ export const conversationSummarySchema = z.object({
     .nullable()
     .meta({ description: 'Paused: when the AI answers again by itself (null: when a person resumes it)' }),
   attentionReason: z.string().nullable(),
+  assignee: z
+    .object({ uid: z.string(), name: z.string() })
+    .nullable()
+    .meta({ description: 'The member who answers it; null: unassigned' }),
 })
 
 /** The model run behind an AI answer: model, tokens, latency and the execution id. */
@@ -309,6 +344,16 @@ export const statusStateSchema = z.object({
   status: z.enum(CONVERSATION_STATUSES),
   resolvedAt: timestamp.nullable().meta({ description: 'When it was last resolved' }),
 })
+
+/** A conversation's assignee after a change. */
+export const assigneeStateSchema = z.object({
+  assignee: conversationSummarySchema.shape.assignee,
+})
+
+/** The inbox's views of the open conversations, each with its count. */
+export const CONVERSATION_VIEWS = ['mine', 'unassigned', 'needs_attention', 'all'] as const
+export type ConversationView = (typeof CONVERSATION_VIEWS)[number]
+export type ViewCounts = Record<ConversationView, number>
 
 /** A person's reply as sent (or, for a key used before, as sent then); `sentNow` false: nothing was sent now. */
 export const personReplyResultSchema = z.object({

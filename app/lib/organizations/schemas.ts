@@ -96,3 +96,6 @@ export const CONFIRMATION_NOT_SENT =
 
 /** An invitation as a page shows it to its invitee (dates left out: JSON would make them strings). */
 export type InvitationToAnswer = Pick<ReceivedInvitation, 'id' | 'organizationName' | 'invitedBy'>
+
+/** A member as the pickers show them: their uid (the API's name for them), their name, and whether it is the caller. */
+export type MemberOption = { uid: string; name: string; me: boolean }

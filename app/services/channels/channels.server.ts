@@ -8,6 +8,8 @@ import {
   type TelegramUpdates,
 } from '~/lib/channels/channels'
 import { getAgent } from '~/services/agents/agents.server'
+import { CONVERSATION_TEXTS } from '~/lib/conversations/conversations'
+import { findMember } from '~/services/organizations/member-lookup.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret, encryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
@@ -191,14 +193,27 @@ export async function removeAgent(scope: OrganizationScope, channelId: string): 
   return updateChannelRow(scope, channelId, { agentId: null, agentEnabled: true })
 }
 
-/** PATCH: what a client may change directly (the display name, the agent switch, the inbox's hand-back). */
+/**
+ * PATCH: what a client may change directly (the display name, the agent switch, the inbox's hand-back and who
+ * gets the conversations that need a person: a member's uid, or null for nobody).
+ */
 export async function updateChannel(
   scope: OrganizationScope,
   channelId: string,
-  patch: { name?: string; agentEnabled?: boolean; autoResumeMinutes?: number },
+  patch: {
+    name?: string
+    agentEnabled?: boolean
+    autoResumeMinutes?: number
+    defaultAssigneeUid?: string | null
+  },
 ): Promise<Channel> {
   const channel = await getChannel(scope, channelId)
+  const assignee = patch.defaultAssigneeUid ? await findMember(scope, patch.defaultAssigneeUid) : null
+  if (patch.defaultAssigneeUid && !assignee) {
+    throw new AppError('VALIDATION_ERROR', CONVERSATION_TEXTS.assigneeNotMember)
+  }
   return updateChannelRow(scope, channelId, {
+    ...(patch.defaultAssigneeUid === undefined ? {} : { defaultAssigneeId: assignee?.id ?? null }),
     ...(patch.agentEnabled === undefined ? {} : { agentEnabled: patch.agentEnabled }),
     ...(patch.autoResumeMinutes === undefined ? {} : { autoResumeMinutes: patch.autoResumeMinutes }),
     ...(patch.name === undefined ? {} : { metadata: { ...channel.metadata, name: patch.name } }),

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '~/db/rows.server'
-import { channels, conversations, messages } from '~/db/schema'
+import { channels, conversations, memberships, messages, users } from '~/db/schema'
 import { CONVERSATION_TEXTS, personReplyAvailability } from '~/lib/conversations/conversations'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import { updateChannel } from '~/services/channels/channels.server'
@@ -22,11 +22,15 @@ import {
   type TestMetaChannel,
   waitFor,
 } from '../../../tests/setup/pipeline'
-import { newOwnerScope } from '../../../tests/setup/scope'
+import { newOwnerScope, newTestUser } from '../../../tests/setup/scope'
 import { getConversation, listConversations } from './inbox.server'
 import { retryMessage, sendPersonReply, type PersonReplyDeps } from './person-reply.server'
 import { pauseConversation, resumeConversation, resumeDueConversations } from './takeover.server'
 import { setConversationStatus } from './status.server'
+import { assignConversation, countViews } from './assignment.server'
+import { handOver } from '~/services/messages/reply/queries.server'
+import { leaveOrganization } from '~/services/organizations/organizations.server'
+import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { ingestInboundBatch } from '~/services/messages/ingest/batch.server'
 import { normalizeTelegramUpdate } from '~/services/messages/inbound/telegram.server'
 import { telegramUpdateSchema } from '~/integrations/telegram/update.server'
@@ -486,5 +490,101 @@ describe('resolving and reopening (issue 33)', () => {
     expect(await refusal(setConversationStatus(stranger, conversationId, 'resolved'))).toEqual(notFound)
     expect(await refusal(setConversationStatus(bot.scope, 'not-an-id', 'resolved'))).toEqual(notFound)
     expect(await statusOf(conversationId)).toEqual({ status: 'open', resolvedBy: null })
+  })
+})
+
+describe('assignment (issue 33)', () => {
+  /** A second member of the bot's organization, and their scope there. */
+  async function secondMember(bot: TestBot, name = 'Bea') {
+    const user = await newTestUser(p.db, name)
+    const { organizationId } = bot.scope
+    await p.db.insert(memberships).values({ organizationId, userId: user.id, role: 'member' })
+    return { user, scope: await requireOrganizationScope({ db: p.db, userId: user.id, organizationId }) }
+  }
+  const assigneeOf = async (conversationId: string) =>
+    (await p.db.select().from(conversations).where(eq(conversations.id, conversationId)))[0].assigneeId
+  const listedAs = async (scope: TestBot['scope'], assignee: string) =>
+    (await listConversations(scope, { assignee, page: 1, pageSize: 50 })).items.map((c) => c.id)
+
+  it('a person assigns to a member or to nobody; the views list and count them; anyone else is refused', async () => {
+    const bot = await p.newBot()
+    const bea = await secondMember(bot)
+    const first = await receive(bot, 'Who can help me?')
+    const second = await receive(bot, 'Another question')
+    const counts = { mine: 0, unassigned: 2, needs_attention: 0, all: 2 }
+    expect(await countViews(bot.scope)).toEqual(counts)
+
+    const bea_ = { uid: bea.user.firebaseUid, name: 'Bea' }
+    expect(await assignConversation(bot.scope, first.conversationId, bea_.uid)).toEqual({ assignee: bea_ })
+    expect((await getConversation(bot.scope, first.conversationId)).assignee).toEqual(bea_)
+    expect(await listedAs(bea.scope, 'me')).toEqual([first.conversationId])
+    expect(await listedAs(bot.scope, bea_.uid)).toEqual([first.conversationId])
+    expect(await listedAs(bot.scope, 'me')).toEqual([])
+    expect(await listedAs(bot.scope, 'none')).toEqual([second.conversationId])
+    expect(await countViews(bea.scope)).toEqual({ ...counts, mine: 1, unassigned: 1 })
+    // A resolved conversation leaves the counts (they are of the open ones).
+    await setConversationStatus(bea.scope, first.conversationId, 'resolved')
+    expect(await countViews(bea.scope)).toEqual({ ...counts, unassigned: 1, all: 1 })
+
+    // Another organization's member, an unknown uid, or another organization's caller: refused, nothing changes.
+    const stranger = await newOwnerScope(p.db)
+    const strangerUid = (await p.db.select().from(users).where(eq(users.id, stranger.userId)))[0].firebaseUid
+    const notMember = { code: 'VALIDATION_ERROR', message: CONVERSATION_TEXTS.assigneeNotMember }
+    expect(await refusal(assignConversation(bot.scope, first.conversationId, strangerUid))).toEqual(notMember)
+    expect(await refusal(assignConversation(bot.scope, first.conversationId, 'uid-nobody'))).toEqual(
+      notMember,
+    )
+    expect(await refusal(assignConversation(stranger, first.conversationId, null))).toEqual({
+      code: 'NOT_FOUND',
+      message: CONVERSATION_TEXTS.notFound,
+    })
+    expect(await assigneeOf(first.conversationId)).toBe(bea.user.id)
+
+    expect(await assignConversation(bea.scope, first.conversationId, null)).toEqual({ assignee: null })
+    expect(await assigneeOf(first.conversationId)).toBeNull()
+  })
+
+  it('a handoff or a failure leaves it unassigned, unless the channel names a default assignee; one who leaves has none', async () => {
+    const bot = await p.newBot()
+    const bea = await secondMember(bot)
+    const handedOver = await receive(bot, 'I want a person')
+    await handOver(p.db, handedOver.conversationId, 'The customer asked for a person')
+    expect(await getConversation(bot.scope, handedOver.conversationId)).toMatchObject({
+      state: 'needs_attention',
+      assignee: null,
+    })
+
+    // Resolved by a person: it no longer waits for one.
+    await setConversationStatus(bot.scope, handedOver.conversationId, 'resolved')
+    expect((await getConversation(bot.scope, handedOver.conversationId)).state).toBe('paused')
+
+    await updateChannel(bot.scope, bot.channelId, { defaultAssigneeUid: bea.user.firebaseUid })
+    const failing = await receive(bot, 'will fail')
+    for (let i = 0; i < 4; i++) p.telegram.enqueue('sendMessage', { status: 500, token: bot.token })
+    expect((await replyToMessage(p.deps, failing.inbound.id)).outcome).toBe('failed')
+    expect(await getConversation(bot.scope, failing.conversationId)).toMatchObject({
+      state: 'needs_attention',
+      assignee: { uid: bea.user.firebaseUid, name: 'Bea' },
+    })
+    // Someone already on it keeps it.
+    const mine = await receive(bot, 'A question for the owner')
+    const ownerUid = (await p.db.select().from(users).where(eq(users.id, bot.scope.userId)))[0].firebaseUid
+    await assignConversation(bot.scope, mine.conversationId, ownerUid)
+    await handOver(p.db, mine.conversationId, 'The customer asked for a person')
+    expect(await assigneeOf(mine.conversationId)).toBe(bot.scope.userId)
+
+    // A default assignee who is not a member is refused, and the channel keeps its own.
+    expect(
+      await refusal(updateChannel(bot.scope, bot.channelId, { defaultAssigneeUid: 'uid-nobody' })),
+    ).toEqual({ code: 'VALIDATION_ERROR', message: CONVERSATION_TEXTS.assigneeNotMember })
+    const defaultOf = async () =>
+      (await p.db.select().from(channels).where(eq(channels.id, bot.channelId)))[0].defaultAssigneeId
+    expect(await defaultOf()).toBe(bea.user.id)
+
+    // Bea leaves: her conversations are unassigned, and the channel has no default any more.
+    await leaveOrganization(bea.scope)
+    expect(await assigneeOf(failing.conversationId)).toBeNull()
+    expect(await defaultOf()).toBeNull()
+    expect(await assigneeOf(mine.conversationId)).toBe(bot.scope.userId)
   })
 })

@@ -10,7 +10,15 @@ import { csvLine } from '~/lib/shared/csv'
 import { isUuid } from '~/lib/shared/input'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
-import { author, listConditions, needsAttentionFirst, summaryColumns, toSummary } from './inbox.server'
+import {
+  assigneeJoin,
+  assigneeUser,
+  author,
+  listConditions,
+  needsAttentionFirst,
+  summaryColumns,
+  toSummary,
+} from './inbox.server'
 
 // Exports are read a batch at a time, in the list's own order and index (keyset, not offset), and written out as
 // they are read: an organization's 100,000 conversations never sit in memory at once.
@@ -24,6 +32,7 @@ const CSV_HEADER = [
   'Platform',
   'Status',
   'State',
+  'Assignee',
   'Last message at (UTC)',
   'Last message from',
   'Last message',
@@ -45,6 +54,7 @@ export async function* conversationsCsv(
       .select({ ...summaryColumns, attention, at: sql<string>`${conversations.lastMessageAt}::text` })
       .from(conversations)
       .innerJoin(channels, eq(channels.id, conversations.channelId))
+      .leftJoin(assigneeUser, assigneeJoin)
       .where(
         and(
           listConditions(scope, filters),
@@ -65,6 +75,7 @@ export async function* conversationsCsv(
         c.channel.platformName,
         CONVERSATION_STATUS_LABELS[c.status],
         CONVERSATION_STATE_LABELS[c.state],
+        c.assignee?.name ?? null,
         c.lastMessage.at,
         c.lastMessage.direction === 'inbound' ? 'Customer' : c.lastMessage.direction ? 'Us' : null,
         c.lastMessage.text,

@@ -1,5 +1,6 @@
 import type { Database } from '~/db/client.server'
-import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
 import { hasDeadToken } from '~/lib/channels/health'
 import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels/channels'
@@ -20,6 +21,9 @@ import { AppError } from '~/utils/errors'
 // is scoped by the organization of the caller's scope (tenant isolation), and each is served by an index
 // (bench:inbox measures them at 100,000 conversations and 1,000,000 messages).
 
+/** The member a conversation is assigned to (left-joined on `conversations.assignee_id` by the reads below). */
+export const assigneeUser = alias(users, 'assignee_user')
+
 export const summaryColumns = {
   id: conversations.id,
   channelId: channels.id,
@@ -39,6 +43,8 @@ export const summaryColumns = {
   status: conversations.status,
   aiPausedUntil: conversations.aiPausedUntil,
   attentionReason: conversations.attentionReason,
+  assigneeUid: assigneeUser.firebaseUid,
+  assigneeName: sql<string | null>`coalesce(${assigneeUser.displayName}, ${assigneeUser.email})`,
 }
 
 type SummaryRow = {
@@ -56,6 +62,8 @@ type SummaryRow = {
   status: ConversationStatus
   aiPausedUntil: Date | null
   attentionReason: string | null
+  assigneeUid: string | null
+  assigneeName: string | null
 }
 
 export function toSummary(row: SummaryRow): ConversationSummary {
@@ -76,8 +84,12 @@ export function toSummary(row: SummaryRow): ConversationSummary {
     status: row.status,
     aiPausedUntil: row.aiPausedUntil?.toISOString() ?? null,
     attentionReason: row.attentionReason,
+    assignee: row.assigneeUid ? { uid: row.assigneeUid, name: row.assigneeName ?? '' } : null,
   }
 }
+
+/** The join of summaryColumns' assignee. */
+export const assigneeJoin = eq(assigneeUser.id, conversations.assigneeId)
 
 /** The words of a search as a prefix query ('simple' configuration: no stemming, any language). */
 function searchQuery(q: string): SQL | undefined {
@@ -99,6 +111,12 @@ export function listConditions(scope: OrganizationScope, filters: ConversationFi
   if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
   if (filters.state) conditions.push(eq(conversations.state, filters.state))
   if (filters.status) conditions.push(eq(conversations.status, filters.status))
+  if (filters.assignee === 'none') conditions.push(isNull(conversations.assigneeId))
+  else if (filters.assignee === 'me') conditions.push(eq(conversations.assigneeId, scope.userId))
+  else if (filters.assignee) {
+    const member = sql`(select ${users.id} from ${users} where ${users.firebaseUid} = ${filters.assignee})`
+    conditions.push(eq(conversations.assigneeId, member))
+  }
   // A conversation matches when its messages, together, hold every word: its own vector of their words
   // (docs/decisions/039), not its messages, so that counting the matches reads one row per conversation.
   const search = filters.q ? searchQuery(filters.q) : undefined
@@ -122,6 +140,7 @@ export async function listConversations(
       .select(summaryColumns)
       .from(conversations)
       .innerJoin(channels, eq(channels.id, conversations.channelId))
+      .leftJoin(assigneeUser, assigneeJoin)
       .where(where)
       .orderBy(needsAttentionFirst, desc(conversations.lastMessageAt), desc(conversations.id))
       .limit(query.pageSize)
@@ -169,6 +188,7 @@ export async function getConversation(
       .select(summaryColumns)
       .from(conversations)
       .innerJoin(channels, eq(channels.id, conversations.channelId))
+      .leftJoin(assigneeUser, assigneeJoin)
       .where(
         and(eq(conversations.id, conversationId), eq(conversations.organizationId, scope.organizationId)),
       )

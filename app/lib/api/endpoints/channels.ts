@@ -6,7 +6,7 @@ import {
 } from '~/lib/channels/connect-schemas'
 import { CHANNEL_STATUSES, CHANNEL_TYPES, PLATFORM_NAMES } from '~/lib/channels/channels'
 import { CHANNEL_HEALTH_REASONS, CHANNEL_HEALTH_STATUSES } from '~/lib/channels/health'
-import { autoResumeMinutesSchema } from '~/lib/conversations/conversations'
+import { assignSchema, autoResumeMinutesSchema } from '~/lib/conversations/conversations'
 import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/shared/input'
 import { telegramTokenSchema } from '~/lib/channels/telegram'
 import { defineEndpoint } from '~/lib/api/contract'
@@ -63,6 +63,10 @@ const patchChannelBodySchema = z.object({
   agentEnabled: switchOf('agentEnabled').optional(),
   webhookSubscribed: switchOf('webhookSubscribed').optional(),
   autoResumeMinutes: autoResumeMinutesSchema.optional(),
+  defaultAssigneeUid: assignSchema.shape.assigneeUid.optional().meta({
+    description:
+      'Who gets the conversations that need a person (a handoff, a failed reply): a member’s uid; null: nobody',
+  }),
 })
 
 const channelParams = orgParams.extend({ channelId: idSchema })

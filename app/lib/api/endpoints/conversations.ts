@@ -7,6 +7,8 @@ import {
   conversationSummarySchema,
   pauseSchema,
   pauseStateSchema,
+  assignSchema,
+  assigneeStateSchema,
   statusChangeSchema,
   statusStateSchema,
   personReplyResultSchema,
@@ -25,7 +27,7 @@ export const conversationEndpoints = {
     path: '/organizations/{orgId}/conversations',
     operationId: 'listConversations',
     summary:
-      "The organization's conversations, newest activity first, optionally by channel, state and words of their messages, a page at a time",
+      "The organization's conversations, those needing a person first, then newest activity first, optionally by channel, state, status, assignee and words of their messages, a page at a time",
     tag: 'Conversations',
     params: orgParams,
     query: conversationListQuerySchema,
@@ -91,6 +93,17 @@ export const conversationEndpoints = {
     params: conversationParams,
     body: statusChangeSchema,
     response: statusStateSchema,
+  }),
+  assignConversation: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/assignee',
+    operationId: 'assignConversation',
+    summary:
+      'Assign the conversation to a member of the organization (by uid), or unassign it (null); anyone else is a 400',
+    tag: 'Conversations',
+    params: conversationParams,
+    body: assignSchema,
+    response: assigneeStateSchema,
   }),
   retryConversationMessage: defineEndpoint({
     method: 'POST',
