@@ -67,6 +67,8 @@ export const organizations = pgTable('organizations', {
   plan: text('plan', { enum: ORGANIZATION_PLANS }).notNull().default('free'),
   /** The IANA zone the dashboard's days and hours are counted in (checked with Intl when set). */
   timeZone: text('time_zone').notNull().default('UTC'),
+  /** The AI resolves a conversation it answered once the customer has been quiet this long; 0: never. */
+  autoResolveHours: integer('auto_resolve_hours').notNull().default(24),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -356,6 +358,14 @@ export const conversations = pgTable(
     /** The last time it was resolved, and by whom. */
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Snoozed: when it opens again by itself (the customer's message opens it sooner). */
+    snoozedUntil: timestamp('snoozed_until', { withTimezone: true }),
+    /**
+     * A person was needed (a handoff, a failure) or wrote: a resolution then is not the AI's alone (the
+     * dashboard's AI resolution rate), and the AI does not resolve it by itself. Set by a trigger and the
+     * person's reply (migration 0023).
+     */
+    neededPerson: boolean('needed_person').notNull().default(false),
     /** The member who answers it; null: unassigned (the AI's conversations, until one needs a person). */
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     /** When the agent last sent its out-of-hours message here: once per closed period. */
@@ -422,6 +432,13 @@ export const conversations = pgTable(
     index('conversations_search_idx').using('gin', t.searchVector),
     // The dashboard's conversations started since its last rollup, and the rollup's own read (docs/decisions/044).
     index('conversations_organization_created_idx').on(t.organizationId, t.createdAt),
+    // The minute sweep's snoozed conversations whose time has come, and the dashboard's resolutions of a period.
+    index('conversations_snoozed_until_idx')
+      .on(t.snoozedUntil)
+      .where(sql`status = 'snoozed'`),
+    index('conversations_organization_resolved_idx')
+      .on(t.organizationId, t.resolvedAt)
+      .where(sql`status = 'resolved'`),
     // The hand-back's sweep: the paused conversations whose time has come.
     index('conversations_ai_paused_until_idx')
       .on(t.aiPausedUntil)

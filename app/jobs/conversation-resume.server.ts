@@ -1,5 +1,6 @@
 import type { PgBoss } from 'pg-boss'
 import type { Database } from '~/db/client.server'
+import { resolveQuietConversations, wakeSnoozedConversations } from '~/services/conversations/status.server'
 import { resumeDueConversations, type ResumeScheduler } from '~/services/conversations/takeover.server'
 import type { Logger } from '~/utils/logger.server'
 import { CONVERSATION_RESUME_QUEUE } from './queues.server'
@@ -10,7 +11,8 @@ export type ConversationResumeJob = { conversationId?: string }
 /**
  * The hand-back to the AI: a job sent for the time a conversation's pause runs out resumes that conversation
  * (if its pause was not extended meanwhile); the scheduler's job once a minute, without a conversation, resumes
- * every conversation past its time (a job lost between a pause and its send is caught within a minute).
+ * every conversation past its time (a job lost between a pause and its send is caught within a minute), opens
+ * the snoozed ones that are due and resolves the AI's quiet ones (docs/decisions/058).
  */
 export async function handleConversationResumeJob(
   deps: ConversationResumeDeps,
@@ -18,6 +20,11 @@ export async function handleConversationResumeJob(
 ): Promise<void> {
   const resumed = await resumeDueConversations(deps.db, data?.conversationId)
   if (resumed.length > 0) deps.logger.info('AI resumed in conversations', { count: resumed.length })
+  if (data?.conversationId) return
+  // The minute's sweep also ends the snoozes that are due and lets the AI resolve its quiet conversations.
+  const woken = await wakeSnoozedConversations(deps.db)
+  const resolved = await resolveQuietConversations(deps.db)
+  if (woken + resolved > 0) deps.logger.info('conversations swept', { woken, resolved })
 }
 
 export function startConversationResumeWorker(boss: PgBoss, deps: ConversationResumeDeps): Promise<string> {

@@ -9,11 +9,14 @@ const route = apiRoute(
       await scopeOf(caller, params.orgId),
       params.conversationId,
       body.status,
+      body.snoozeMinutes,
     )
-    return {
-      data,
-      message: data.status === 'resolved' ? CONVERSATION_TEXTS.resolved : CONVERSATION_TEXTS.reopened,
+    const messages = {
+      open: CONVERSATION_TEXTS.reopened,
+      resolved: CONVERSATION_TEXTS.resolved,
+      snoozed: CONVERSATION_TEXTS.snoozed,
     }
+    return { data, message: messages[data.status] }
   }),
 )
 

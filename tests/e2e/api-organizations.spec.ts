@@ -136,8 +136,20 @@ test.describe('organizations', () => {
     expect(nothing.status).toBe(400)
     expect(nothing.body).toMatchObject({
       code: 'VALIDATION_ERROR',
-      message: 'Give a name or a time zone to change',
+      message: 'Give a name, a time zone or an AI resolution period to change',
     })
+    // The AI resolution period (issue 33): hours from 0 (never) to 720.
+    const period = await owner.call<Record<string, unknown>>('PATCH', path, {
+      body: { autoResolveHours: 48 },
+    })
+    expect([period.status, period.body.data.autoResolveHours]).toEqual([200, 48])
+    for (const autoResolveHours of [-1, 721, 1.5, '24']) {
+      const refused = await owner.call('PATCH', path, { body: { autoResolveHours } })
+      expect([refused.status, refused.body.message]).toEqual([
+        400,
+        'Hours must be a whole number from 0 to 720',
+      ])
+    }
     for (const body of [{ name: null }, { name: '  ' }]) {
       const refused = await owner.call('PATCH', path, { body })
       expect(refused.status, JSON.stringify(body)).toBe(400)
@@ -433,10 +445,11 @@ test('the OpenAPI document shows the organization defaults and the required fiel
   const create = body('/organizations', 'post')
   expect(create.required).toEqual(['name'])
   expect(create.properties.plan).toMatchObject({ default: 'free' })
-  // PATCH changes the fields it is given (a name, a time zone): neither is required alone, one of them is.
+  // PATCH changes the fields it is given (a name, a time zone, an AI resolution period): none is required
+  // alone, one of them is.
   const update = body('/organizations/{orgId}', 'patch')
   expect(update.required ?? []).toEqual([])
-  expect(Object.keys(update.properties).sort()).toEqual(['name', 'timeZone'])
+  expect(Object.keys(update.properties).sort()).toEqual(['autoResolveHours', 'name', 'timeZone'])
 })
 
 test('sign-in attempts are rate limited per account with 429 and Retry-After', async ({ request }) => {

@@ -130,7 +130,7 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
     form: { status: 'closed' },
   })
   expect(refused.status()).toBe(400)
-  expect(await refused.text()).toContain('Choose open or resolved')
+  expect(await refused.text()).toContain('Choose open, resolved or snoozed')
   await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
 
   await assignedToASecondMember(page, owner)

@@ -185,8 +185,8 @@ function Row({ conversation, search }: { conversation: ConversationSummary; sear
               {lastMessage.text || '—'}
             </Text>
             {/* The usual case, an open conversation the AI answers, goes without a badge. */}
-            {conversation.status === 'resolved' ? (
-              <StatusBadge short />
+            {conversation.status !== 'open' ? (
+              <StatusBadge status={conversation.status} short />
             ) : state === 'ai' ? null : (
               <StateBadge state={state} short />
             )}

@@ -13,6 +13,7 @@ import {
 import { ActionButton } from './action-button'
 import type { MemberOption } from '~/lib/organizations/schemas'
 import { AssigneePicker } from './assignee-picker'
+import { SnoozeMenu } from './snooze-menu'
 import { Composer, type ComposerAnswer } from './composer'
 import { customerLabel } from './conversation-list'
 import classes from './conversations.module.css'
@@ -37,7 +38,7 @@ function TakeoverButton({ conversation }: { conversation: ConversationDetail }) 
 
 /** Resolve / Reopen, also the key `e`. */
 function StatusButton({ conversation }: { conversation: ConversationDetail }) {
-  const resolved = conversation.status === 'resolved'
+  const resolved = conversation.status !== 'open'
   return (
     <ActionButton
       action={`${conversationPath(conversation.id)}/status`}
@@ -53,10 +54,15 @@ function StatusButton({ conversation }: { conversation: ConversationDetail }) {
 }
 
 function PauseLine({ conversation }: { conversation: ConversationDetail }) {
-  if (conversation.state === 'ai') return null
+  if (conversation.state === 'ai' && !conversation.snoozedUntil) return null
   return (
     <Text size="sm" c="gray.8">
-      {conversation.aiPausedUntil ? (
+      {conversation.snoozedUntil ? (
+        <>
+          {T.snoozedUntil} <DateTime value={conversation.snoozedUntil} time />.{' '}
+        </>
+      ) : null}
+      {conversation.state === 'ai' ? null : conversation.aiPausedUntil ? (
         <>
           {T.aiResumesAt} <DateTime value={conversation.aiPausedUntil} time />.
         </>
@@ -150,10 +156,11 @@ export function ConversationView({
           </Group>
           <Stack gap={4} align="flex-end">
             <Group gap="xs" justify="flex-end">
-              {conversation.status === 'resolved' ? <StatusBadge /> : null}
+              {conversation.status !== 'open' ? <StatusBadge status={conversation.status} /> : null}
               <StateBadge state={conversation.state} />
               <TakeoverButton conversation={conversation} />
               <StatusButton conversation={conversation} />
+              {conversation.status === 'open' ? <SnoozeMenu conversation={conversation} /> : null}
             </Group>
             <AssigneePicker conversation={conversation} members={members} />
             <PauseLine conversation={conversation} />

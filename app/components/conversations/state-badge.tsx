@@ -3,6 +3,7 @@ import {
   CONVERSATION_STATE_LABELS,
   CONVERSATION_STATUS_LABELS,
   type ConversationState,
+  type ConversationStatus,
 } from '~/lib/conversations/conversations'
 
 // The tint says which state at a glance; the text is dark enough to read on it (4.5:1: Mantine's light variant
@@ -37,8 +38,14 @@ export function StateBadge({ state, short = false }: { state: ConversationState;
   )
 }
 
-/** A resolved conversation (an open one says nothing: it is the usual case). */
-export function StatusBadge({ short = false }: { short?: boolean }) {
+/** A resolved or snoozed conversation (an open one says nothing: it is the usual case). */
+export function StatusBadge({
+  status,
+  short = false,
+}: {
+  status: Exclude<ConversationStatus, 'open'>
+  short?: boolean
+}) {
   return (
     <Badge
       color="gray"
@@ -48,7 +55,7 @@ export function StatusBadge({ short = false }: { short?: boolean }) {
       size={short ? 'sm' : 'md'}
       style={{ textTransform: 'none', flexShrink: 0 }}
     >
-      {CONVERSATION_STATUS_LABELS.resolved}
+      {CONVERSATION_STATUS_LABELS[status]}
     </Badge>
   )
 }

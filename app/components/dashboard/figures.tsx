@@ -43,6 +43,15 @@ export function Figures({ totals, attentionHref }: { totals: Totals; attentionHr
       />
       <Figure label="AI answer rate" value={formatRate(totals.aiAnswerRate)} />
       <Figure
+        label="AI resolution rate"
+        value={formatRate(totals.aiResolutionRate)}
+        note={
+          totals.conversationsResolved > 0
+            ? `${formatCount(totals.resolvedByAi)} of ${formatCountOf(totals.conversationsResolved, 'conversation', 'conversations')} resolved with no person`
+            : 'No conversation resolved in this period'
+        }
+      />
+      <Figure
         label="First response, median"
         value={formatSeconds(totals.firstResponseMedianSeconds)}
         note={`Over ${formatCountOf(totals.conversationsAnswered, 'conversation', 'conversations')} answered`}

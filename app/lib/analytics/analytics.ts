@@ -291,6 +291,12 @@ export const analyticsSchema = z.object({
     handoffs: z.number().int(),
     /** Conversations that need a person now (whatever the period). */
     needingAttention: z.number().int(),
+    /** Conversations resolved in the period, and those the AI resolved alone (no person needed, none wrote). */
+    conversationsResolved: z.number().int(),
+    resolvedByAi: z.number().int(),
+    aiResolutionRate: rate.meta({
+      description: 'resolvedByAi / conversationsResolved; null when none was resolved in the period',
+    }),
     ...tokensShape,
     models: z.array(
       z.object({

@@ -7,12 +7,16 @@ import { hasNoNul, idSchema, NUL_MESSAGE } from '~/lib/shared/input'
 export const CONVERSATION_STATES = ['ai', 'paused', 'needs_attention'] as const
 export type ConversationState = (typeof CONVERSATION_STATES)[number]
 
-/** Where the team is with a conversation: open, or resolved until the customer writes again. */
-export const CONVERSATION_STATUSES = ['open', 'resolved'] as const
+/**
+ * Where the team is with a conversation: open; resolved until the customer writes again; snoozed until a time
+ * (or the customer's next message).
+ */
+export const CONVERSATION_STATUSES = ['open', 'resolved', 'snoozed'] as const
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number]
 export const CONVERSATION_STATUS_LABELS: Record<ConversationStatus, string> = {
   open: 'Open',
   resolved: 'Resolved',
+  snoozed: 'Snoozed',
 }
 
 export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const
@@ -126,7 +130,9 @@ export const CONVERSATION_TEXTS = {
   emptyHint:
     'Connect a channel and assign an agent to it: every conversation with your customers shows up here.',
   noMatches: 'No conversations match these filters',
-  statusInvalid: 'Choose open or resolved',
+  statusInvalid: 'Choose open, resolved or snoozed',
+  snoozeInvalid: 'Snooze for a whole number of minutes, from 1 to 43200 (30 days)',
+  snoozed: 'Conversation snoozed',
   assigneeNotMember: 'Choose a member of this organization',
   assigned: (name: string) => `Assigned to ${name}`,
   unassigned: 'Conversation unassigned',
@@ -169,10 +175,46 @@ export const pauseSchema = z.object({
     .optional(),
 })
 
-/** A person's "Resolve" or "Reopen". */
-export const statusChangeSchema = z.object({
-  status: z.enum(CONVERSATION_STATUSES, { error: CONVERSATION_TEXTS.statusInvalid }),
-})
+/** The longest snooze, in minutes (30 days), and the times the screen offers. */
+export const MAX_SNOOZE_MINUTES = 30 * 24 * 60
+export const SNOOZE_CHOICES = [
+  { minutes: 60, label: '1 hour' },
+  { minutes: 4 * 60, label: '4 hours' },
+  { minutes: 24 * 60, label: '1 day' },
+  { minutes: 3 * 24 * 60, label: '3 days' },
+  { minutes: 7 * 24 * 60, label: '1 week' },
+] as const
+
+const snoozeMinutesSchema = z
+  .number({ error: CONVERSATION_TEXTS.snoozeInvalid })
+  .int(CONVERSATION_TEXTS.snoozeInvalid)
+  .min(1, CONVERSATION_TEXTS.snoozeInvalid)
+  .max(MAX_SNOOZE_MINUTES, CONVERSATION_TEXTS.snoozeInvalid)
+
+/** A status change needs its snooze time exactly when it snoozes. */
+const snoozeGiven = (change: { status: ConversationStatus; snoozeMinutes?: number }) =>
+  (change.status === 'snoozed') === (change.snoozeMinutes !== undefined)
+
+/** A person's "Resolve", "Reopen" or "Snooze" (for minutes: the customer's next message opens it sooner). */
+export const statusChangeSchema = z
+  .object({
+    status: z.enum(CONVERSATION_STATUSES, { error: CONVERSATION_TEXTS.statusInvalid }),
+    snoozeMinutes: snoozeMinutesSchema
+      .optional()
+      .meta({ description: 'With `snoozed` only: how long until it opens again by itself' }),
+  })
+  .refine(snoozeGiven, { message: CONVERSATION_TEXTS.snoozeInvalid, path: ['snoozeMinutes'] })
+
+/** The same from the screen's forms, whose fields are text. */
+export const statusFormSchema = z
+  .object({
+    status: statusChangeSchema.shape.status,
+    snoozeMinutes: z.preprocess(
+      (value) => (value === undefined || value === '' ? undefined : Number(value)),
+      snoozeMinutesSchema.optional(),
+    ),
+  })
+  .refine(snoozeGiven, { message: CONVERSATION_TEXTS.snoozeInvalid, path: ['snoozeMinutes'] })
 
 /** A channel's hand-back to the AI, in minutes after a person's last reply; 0: stays paused until resumed. */
 export const MAX_AUTO_RESUME_MINUTES = 24 * 60
@@ -267,9 +309,11 @@ export const conversationSummarySchema = z.object({
     direction: z.enum(MESSAGE_DIRECTIONS).nullable(),
   }),
   state: z.enum(CONVERSATION_STATES),
-  status: z
-    .enum(CONVERSATION_STATUSES)
-    .meta({ description: "Open, or resolved until the customer's next message" }),
+  status: z.enum(CONVERSATION_STATUSES).meta({
+    description:
+      "Open; resolved until the customer's next message; snoozed until `snoozedUntil` or that message",
+  }),
+  snoozedUntil: isoTime.nullable(),
   aiPausedUntil: isoTime
     .nullable()
     .meta({ description: 'Paused: when the AI answers again by itself (null: when a person resumes it)' }),
@@ -343,6 +387,7 @@ export const pauseStateSchema = z.object({
 export const statusStateSchema = z.object({
   status: z.enum(CONVERSATION_STATUSES),
   resolvedAt: timestamp.nullable().meta({ description: 'When it was last resolved' }),
+  snoozedUntil: timestamp.nullable().meta({ description: 'Snoozed: when it opens again by itself' }),
 })
 
 /** A conversation's assignee after a change. */

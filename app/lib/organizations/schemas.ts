@@ -99,3 +99,12 @@ export type InvitationToAnswer = Pick<ReceivedInvitation, 'id' | 'organizationNa
 
 /** A member as the pickers show them: their uid (the API's name for them), their name, and whether it is the caller. */
 export type MemberOption = { uid: string; name: string; me: boolean }
+
+/** The AI resolves its quiet conversations after this many hours (0: never); at most 30 days. */
+export const MAX_AUTO_RESOLVE_HOURS = 720
+const AUTO_RESOLVE_MESSAGE = `Hours must be a whole number from 0 to ${MAX_AUTO_RESOLVE_HOURS}`
+export const autoResolveHoursSchema = z
+  .number({ error: AUTO_RESOLVE_MESSAGE })
+  .int(AUTO_RESOLVE_MESSAGE)
+  .min(0, AUTO_RESOLVE_MESSAGE)
+  .max(MAX_AUTO_RESOLVE_HOURS, AUTO_RESOLVE_MESSAGE)

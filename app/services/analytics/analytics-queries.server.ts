@@ -439,3 +439,20 @@ export async function needingAttention(db: Database, filter: PeriodFilter): Prom
   )
   return rowsOf<{ n: number }>(result)[0]?.n ?? 0
 }
+
+/**
+ * The conversations resolved in the period, and those of them the AI resolved alone: no person was needed (a
+ * handoff, a failure) and none wrote (the partial index of resolved conversations by time).
+ */
+export async function resolutions(
+  db: Database,
+  filter: PeriodFilter,
+): Promise<{ resolved: number; byAi: number }> {
+  const result = await db.execute(sql`
+    select count(*)::int as resolved, (count(*) filter (where not c.needed_person))::int as "byAi"
+    from conversations c
+    where c.organization_id = ${filter.organizationId} and c.status = 'resolved'
+      and c.resolved_at >= ${startOf(filter)} and c.resolved_at < ${endOf(filter)}
+      and ${inChannels(sql`c.channel_id`, filter)}`)
+  return rowsOf<{ resolved: number; byAi: number }>(result)[0] ?? { resolved: 0, byAi: 0 }
+}

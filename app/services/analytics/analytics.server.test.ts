@@ -194,6 +194,15 @@ async function seedTenant(db: Database, name: string): Promise<Tenant> {
   const m9 = await inbound(c5, chA.id, '2025-03-12T03:00:00Z', 'replied')
   const r5 = await run(agentX.id, chA.id, '2025-03-12T03:00:01Z', 'gpt-4o-mini', 100, 10)
   await outbound(c5, chA.id, '2025-03-12T03:00:05Z', { runId: r5, replyTo: m9 })
+  // Resolved: c6 by the AI alone (the 10th), c1 after its handoff (the 11th), c5 after the period (the 12th).
+  const resolve = (id: string, at: string, neededPerson: boolean) =>
+    db
+      .update(conversations)
+      .set({ status: 'resolved', resolvedAt: new Date(at), neededPerson })
+      .where(eq(conversations.id, id))
+  await resolve(c6, '2025-03-10T20:00:00Z', false)
+  await resolve(c1, '2025-03-11T08:00:00Z', true)
+  await resolve(c5, '2025-03-12T09:00:00Z', false)
   return { scope, chA: chA.id, chB: chB.id, agentX: agentX.id, agentY: agentY.id, conv }
 }
 
@@ -251,6 +260,9 @@ describe('getAnalytics', () => {
       conversationsStarted: 5,
       handoffs: 1,
       needingAttention: 1,
+      conversationsResolved: 2,
+      resolvedByAi: 1,
+      aiResolutionRate: 0.5,
       promptTokens: 4500,
       completionTokens: 750,
       totalTokens: 5250,
@@ -406,6 +418,9 @@ describe('getAnalytics', () => {
       answeredByAi: 1,
       totalTokens: 1650,
       needingAttention: 1,
+      // c6 only, on B: the AI's.
+      conversationsResolved: 1,
+      aiResolutionRate: 1,
     })
     expect(byChannel.channels.map((c) => c.id)).toEqual([t.chB])
     expect(byChannel.agents.map((r) => r.id)).toEqual([t.agentY])
@@ -436,6 +451,8 @@ describe('getAnalytics', () => {
     expect(empty.totals).toMatchObject({
       ...zeroOutcomes,
       aiAnswerRate: null,
+      conversationsResolved: 0,
+      aiResolutionRate: null,
       firstResponseMedianSeconds: null,
     })
     expect(empty.series.map((p) => p.received)).toEqual([0, 0])

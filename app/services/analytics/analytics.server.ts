@@ -17,6 +17,7 @@ import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import {
   needingAttention,
+  resolutions,
   outcomeRows,
   readRollup,
   reasonRows,
@@ -168,19 +169,20 @@ function finish(tally: Tally) {
 
 /**
  * The dashboard's figures for a period, in the organization's time zone, optionally for one channel or one
- * agent (either must be the organization's: another's is not found, never counted). Five statements after the
+ * agent (either must be the organization's: another's is not found, never counted). Six statements after the
  * lookup of the organization's zone, channels and agents, run concurrently.
  */
 export async function getAnalytics(scope: OrganizationScope, options: AnalyticsOptions): Promise<Analytics> {
   const { from, to, granularity, channelId, agentId } = options
   const prices = options.prices ?? DEFAULT_MODEL_PRICES
   const { timeZone, agentRows, shownChannels, agentOfChannel, filter } = await periodOf(scope, options)
-  const [outcomes, runs, started, reasons, attention] = await Promise.all([
+  const [outcomes, runs, started, reasons, attention, resolved] = await Promise.all([
     outcomeRows(scope.db, filter),
     runRows(scope.db, filter),
     startedRows(scope.db, filter),
     reasonRows(scope.db, filter, TOP_FAILURE_REASONS, CONVERSATIONS_PER_REASON),
     needingAttention(scope.db, filter),
+    resolutions(scope.db, filter),
   ])
   const buckets = bucketsOf(from, to, granularity)
   const t = tallyAll({ outcomes, runs, started }, agentOfChannel, prices)
@@ -205,6 +207,9 @@ export async function getAnalytics(scope: OrganizationScope, options: AnalyticsO
       ...response(t.startedBy.total),
       conversationsAnswered: t.startedBy.total?.answered ?? 0,
       needingAttention: attention,
+      conversationsResolved: resolved.resolved,
+      resolvedByAi: resolved.byAi,
+      aiResolutionRate: resolved.resolved > 0 ? resolved.byAi / resolved.resolved : null,
       models: modelCosts(t.models, prices),
     },
     series: buckets.map((bucket) => ({

@@ -26,10 +26,10 @@ import { newOwnerScope, newTestUser } from '../../../tests/setup/scope'
 import { getConversation, listConversations } from './inbox.server'
 import { retryMessage, sendPersonReply, type PersonReplyDeps } from './person-reply.server'
 import { pauseConversation, resumeConversation, resumeDueConversations } from './takeover.server'
-import { setConversationStatus } from './status.server'
+import { resolveQuietConversations, setConversationStatus, wakeSnoozedConversations } from './status.server'
 import { assignConversation, countViews } from './assignment.server'
 import { handOver } from '~/services/messages/reply/queries.server'
-import { leaveOrganization } from '~/services/organizations/organizations.server'
+import { leaveOrganization, updateOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
 import { ingestInboundBatch } from '~/services/messages/ingest/batch.server'
 import { normalizeTelegramUpdate } from '~/services/messages/inbound/telegram.server'
@@ -454,6 +454,7 @@ describe('resolving and reopening (issue 33)', () => {
     expect(await setConversationStatus(bot.scope, conversationId, 'resolved')).toEqual({
       status: 'resolved',
       resolvedAt: expect.any(Date),
+      snoozedUntil: null,
     })
     expect(await statusOf(conversationId)).toEqual({ status: 'resolved', resolvedBy: bot.scope.userId })
     expect(await listed(bot.scope, 'resolved')).toEqual([conversationId])
@@ -586,5 +587,69 @@ describe('assignment (issue 33)', () => {
     expect(await assigneeOf(failing.conversationId)).toBeNull()
     expect(await defaultOf()).toBeNull()
     expect(await assigneeOf(mine.conversationId)).toBe(bot.scope.userId)
+  })
+})
+
+// Last in the file: the sweeps run on a clock a day ahead, over every conversation of the test database.
+describe('snoozing, and the AI resolving its quiet conversations (issue 33)', () => {
+  const HOUR = 60 * 60 * 1000
+  const later = (ms: number) => new Date(Date.now() + ms)
+  const statusOf = async (conversationId: string) =>
+    (
+      await p.db
+        .select({ status: conversations.status, resolvedBy: conversations.resolvedBy })
+        .from(conversations)
+        .where(eq(conversations.id, conversationId))
+    )[0]
+
+  it('a snoozed conversation leaves the open ones until its time, or until the customer writes', async () => {
+    const bot = await p.newBot()
+    const { chatId, conversationId } = await receive(bot, 'Call me back next week')
+    const snoozed = await setConversationStatus(bot.scope, conversationId, 'snoozed', 60)
+    expect(snoozed.status).toBe('snoozed')
+    expect(Math.abs(snoozed.snoozedUntil!.getTime() - later(HOUR).getTime())).toBeLessThan(60_000)
+    expect((await countViews(bot.scope)).all).toBe(0)
+    expect(await refusal(setConversationStatus(bot.scope, conversationId, 'snoozed'))).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: CONVERSATION_TEXTS.snoozeInvalid,
+    })
+
+    await wakeSnoozedConversations(p.db, later(HOUR - 2 * 60_000))
+    expect((await statusOf(conversationId)).status).toBe('snoozed')
+    await wakeSnoozedConversations(p.db, later(HOUR + 60_000))
+    expect((await statusOf(conversationId)).status).toBe('open')
+
+    await setConversationStatus(bot.scope, conversationId, 'snoozed', 24 * 60)
+    await receive(bot, 'Actually, now please', chatId)
+    expect(await getConversation(bot.scope, conversationId)).toMatchObject({
+      status: 'open',
+      snoozedUntil: null,
+    })
+  })
+
+  it('resolves after the period what the AI answered alone; not when a person wrote or a handoff happened', async () => {
+    const bot = await p.newBot()
+    const alone = await receive(bot, 'What are your hours?')
+    await replyToMessage(p.deps, alone.inbound.id)
+    const withPerson = await receive(bot, 'Can I change my order?')
+    await replyToMessage(p.deps, withPerson.inbound.id)
+    await sendPersonReply(bot.scope, deps, { conversationId: withPerson.conversationId, text: 'Done!' })
+    await resumeConversation(bot.scope, withPerson.conversationId)
+    const handedOver = await receive(bot, 'I want a person')
+    await replyToMessage(p.deps, handedOver.inbound.id)
+    await handOver(p.db, handedOver.conversationId, 'The customer asked for a person')
+    const unanswered = await receive(bot, 'Hello?')
+    const neverHere = await p.newBot()
+    await updateOrganization(neverHere.scope, { autoResolveHours: 0 })
+    const never = await receive(neverHere, 'What are your hours?')
+    await replyToMessage(p.deps, never.inbound.id)
+
+    await resolveQuietConversations(p.db, later(23 * HOUR))
+    expect((await statusOf(alone.conversationId)).status).toBe('open')
+    await resolveQuietConversations(p.db, later(25 * HOUR))
+    expect(await statusOf(alone.conversationId)).toEqual({ status: 'resolved', resolvedBy: null })
+    for (const left of [withPerson, handedOver, unanswered, never]) {
+      expect((await statusOf(left.conversationId)).status).toBe('open')
+    }
   })
 })

@@ -41,6 +41,7 @@ export const summaryColumns = {
   lastInboundAt: conversations.lastInboundAt,
   state: conversations.state,
   status: conversations.status,
+  snoozedUntil: conversations.snoozedUntil,
   aiPausedUntil: conversations.aiPausedUntil,
   attentionReason: conversations.attentionReason,
   assigneeUid: assigneeUser.firebaseUid,
@@ -60,6 +61,7 @@ type SummaryRow = {
   lastMessageDirection: 'inbound' | 'outbound' | null
   state: ConversationState
   status: ConversationStatus
+  snoozedUntil: Date | null
   aiPausedUntil: Date | null
   attentionReason: string | null
   assigneeUid: string | null
@@ -82,6 +84,7 @@ export function toSummary(row: SummaryRow): ConversationSummary {
     },
     state: row.state,
     status: row.status,
+    snoozedUntil: row.status === 'snoozed' ? (row.snoozedUntil?.toISOString() ?? null) : null,
     aiPausedUntil: row.aiPausedUntil?.toISOString() ?? null,
     attentionReason: row.attentionReason,
     assignee: row.assigneeUid ? { uid: row.assigneeUid, name: row.assigneeName ?? '' } : null,

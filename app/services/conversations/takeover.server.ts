@@ -82,6 +82,7 @@ export async function pauseForPersonReply(
       aiPausedBy: userId,
       attentionReason: null,
       attentionAt: null,
+      neededPerson: true,
     })
     .where(eq(conversations.id, conversationId))
     .returning({ aiPausedUntil: conversations.aiPausedUntil })

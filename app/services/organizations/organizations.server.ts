@@ -59,6 +59,7 @@ export async function getOrganization(scope: OrganizationScope) {
     .select({
       ...summaryColumns,
       timeZone: organizations.timeZone,
+      autoResolveHours: organizations.autoResolveHours,
       createdAt: organizations.createdAt,
       updatedAt: organizations.updatedAt,
     })
@@ -88,10 +89,13 @@ export function updateOrganizationTimeZone(scope: OrganizationScope, timeZone: s
   return updateOrganization(scope, { timeZone })
 }
 
-/** The API's PATCH: the name, the time zone or both, in one statement (owners only). */
+/**
+ * The API's PATCH: the name, the time zone, the hours after which the AI resolves its quiet conversations (0:
+ * never), in one statement (owners only).
+ */
 export async function updateOrganization(
   scope: OrganizationScope,
-  changes: { name?: string; timeZone?: string },
+  changes: { name?: string; timeZone?: string; autoResolveHours?: number },
 ) {
   requireOwner(scope)
   let timeZone: string | undefined
@@ -105,6 +109,7 @@ export async function updateOrganization(
     .set({
       ...(changes.name !== undefined && { name: changes.name }),
       ...(timeZone !== undefined && { timeZone }),
+      ...(changes.autoResolveHours !== undefined && { autoResolveHours: changes.autoResolveHours }),
       updatedAt: new Date(),
     })
     .where(eq(organizations.id, scope.organizationId))

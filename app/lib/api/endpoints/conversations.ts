@@ -88,7 +88,7 @@ export const conversationEndpoints = {
     path: '/organizations/{orgId}/conversations/{conversationId}/status',
     operationId: 'setConversationStatus',
     summary:
-      "Resolve the conversation, or open it again; the AI keeps answering, and the customer's next message opens it",
+      "Resolve the conversation, snooze it for some minutes, or open it again; the AI keeps answering, and the customer's next message opens it",
     tag: 'Conversations',
     params: conversationParams,
     body: statusChangeSchema,

@@ -1,13 +1,21 @@
 import { z } from 'zod'
 import { timeZoneSchema } from '~/lib/analytics/analytics'
 import { requiredOr } from '~/lib/shared/input'
-import { organizationNameSchema, ORGANIZATION_ROLES } from '~/lib/organizations/schemas'
+import {
+  autoResolveHoursSchema,
+  organizationNameSchema,
+  ORGANIZATION_ROLES,
+} from '~/lib/organizations/schemas'
 import { defineEndpoint } from '~/lib/api/contract'
 import { organizationInvitationSchema } from './invitations'
 import { externalId, organizationSchema, orgParams } from './shared'
 
 const organizationDetailSchema = organizationSchema.extend({
   timeZone: z.string().meta({ description: 'The IANA time zone the dashboard counts days and hours in' }),
+  autoResolveHours: z.number().int().meta({
+    description:
+      'The AI resolves a conversation it answered alone once the customer is quiet this long; 0: never',
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
@@ -57,13 +65,17 @@ export const organizationEndpoints = {
     path: '/organizations/{orgId}',
     operationId: 'updateOrganization',
     summary:
-      'Rename an organization or set its time zone (owners only): the fields given change, the others stay',
+      'Rename an organization, set its time zone or its AI resolution period (owners only): the fields given change, the others stay',
     tag: 'Organizations',
     params: orgParams,
     body: z
-      .object({ name: organizationNameSchema.optional(), timeZone: timeZoneSchema.optional() })
-      .refine((body) => body.name !== undefined || body.timeZone !== undefined, {
-        message: 'Give a name or a time zone to change',
+      .object({
+        name: organizationNameSchema.optional(),
+        timeZone: timeZoneSchema.optional(),
+        autoResolveHours: autoResolveHoursSchema.optional(),
+      })
+      .refine((body) => Object.values(body).some((value) => value !== undefined), {
+        message: 'Give a name, a time zone or an AI resolution period to change',
       }),
     response: organizationDetailSchema,
   }),
