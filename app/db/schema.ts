@@ -734,3 +734,24 @@ export const knowledgeLexemes = pgTable(
 
 export type KnowledgeSource = typeof knowledgeSources.$inferSelect
 export type KnowledgePassage = typeof knowledgePassages.$inferSelect
+
+/**
+ * An organization's saved reply (issue 33): a text its members insert in the composer by its shortcut, with
+ * `{{first_name}}` standing for the customer's first name.
+ */
+export const savedReplies = pgTable(
+  'saved_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    shortcut: text('shortcut').notNull(),
+    text: text('text').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('saved_replies_organization_shortcut_idx').on(t.organizationId, t.shortcut)],
+)
+export type SavedReply = typeof savedReplies.$inferSelect

@@ -13,6 +13,7 @@ import {
 import { getCurrentScope } from '~/http/organization.server'
 import { listAssignableMembers } from '~/services/conversations/assignment.server'
 import { getConversation } from '~/services/conversations/inbox.server'
+import { listSavedReplies } from '~/services/conversations/saved-replies.server'
 import { isAppError } from '~/utils/errors'
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -21,7 +22,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /**
  * The conversation with its latest messages (`show` of them: "Load older messages" asks for more), the members it
- * can be assigned to, whether a person may write now, and the composer's idempotency key.
+ * can be assigned to, the saved replies, whether a person may write now, and the composer's idempotency key.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
@@ -29,13 +30,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const show = Number(new URL(request.url).searchParams.get('show'))
   const limit = Number.isInteger(show) && show > 0 ? Math.min(show, MAX_SHOWN_MESSAGES) : MESSAGE_PAGE_SIZE
   try {
-    const [conversation, members] = await Promise.all([
+    const [conversation, members, savedReplies] = await Promise.all([
       getConversation(scope, params.conversationId ?? '', { limit }),
       listAssignableMembers(scope),
+      listSavedReplies(scope),
     ])
     return {
       conversation,
       members,
+      savedReplies,
       replyWindow: personReplyAvailability(conversation),
       composerKey: randomUUID(),
     }

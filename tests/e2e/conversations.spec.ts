@@ -134,6 +134,7 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
 
   await assignedToASecondMember(page, owner)
+  await savedReplyGoesInWithSlash(page)
 
   // On a phone: the conversation alone, with a way back to the list.
   await page.setViewportSize({ width: 390, height: 844 })
@@ -208,6 +209,34 @@ async function assignedToASecondMember(page: Page, ownerAccount: Account) {
   await page.keyboard.press('a')
   await expect(assignee.locator('option:checked')).toHaveText('Inbox Owner (you)')
   await expect(views.getByRole('link', { name: 'Mine: 1 open' })).toBeVisible()
+}
+
+/** Issue 33: a saved reply, added on its page, goes into the composer with `/` and the customer's first name. */
+async function savedReplyGoesInWithSlash(page: Page) {
+  const conversationUrl = page.url()
+  await page.goto('/saved-replies')
+  const add = page.getByRole('region', { name: 'Add saved reply' })
+  await add.getByLabel('Shortcut').fill('thanks')
+  await add.getByLabel('Reply').fill('Thank you {{first_name}}, we are on it!')
+  await add.getByRole('button', { name: 'Add saved reply' }).click()
+  await expect(add.getByRole('status')).toHaveText('Saved reply added')
+  await expect(page.getByRole('form', { name: '/thanks' })).toBeVisible()
+  await screenshot(page, 'saved-replies')
+  // Over 4,096 characters: refused with the reason, nothing added.
+  const refused = await page.request.post('/saved-replies', {
+    form: { intent: 'create', shortcut: 'long', text: 'x'.repeat(4097) },
+  })
+  expect(refused.status()).toBe(400)
+  expect(await refused.text()).toContain('A saved reply can be at most 4,096 characters')
+
+  await page.goto(conversationUrl)
+  const composer = page.getByLabel('Your reply')
+  await composer.pressSequentially('/tha')
+  await expect(page.getByRole('option', { name: /\/thanks/ })).toBeVisible()
+  await screenshot(page, 'composer-saved-replies')
+  await composer.press('Enter')
+  await expect(composer).toHaveValue('Thank you Ann, we are on it!')
+  await composer.fill('')
 }
 
 /**

@@ -1,9 +1,12 @@
-import { Alert, Group, Stack, Text, Textarea } from '@mantine/core'
-import { useFetcher } from '@remix-run/react'
+import { Alert, Anchor, Group, Stack, Text, Textarea } from '@mantine/core'
+import { Link, useFetcher } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PERSON_REPLY_MAX_LENGTH, type ReplyWindow } from '~/lib/conversations/conversations'
+import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
 import { COMPOSER_FIELD } from './inbox-shortcuts'
+import { SAVED_REPLIES_PATH } from './paths'
+import { useSavedReplyPicker } from './saved-reply-picker'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 /** A reply route's answer: why it was refused, and the text to write again. */
@@ -21,10 +24,15 @@ export function Composer({
   window,
   initialKey,
   answer,
+  savedReplies = [],
+  customerName = null,
 }: {
   action: string
   window: ReplyWindow
   initialKey: string
+  /** The organization's saved replies, put in by typing `/`, and the customer's name they may use. */
+  savedReplies?: SavedReplyItem[]
+  customerName?: string | null
   /** Without JavaScript: the answer of the reply route that rendered this page. */
   answer?: ComposerAnswer
 }) {
@@ -32,6 +40,8 @@ export function Composer({
   const [clientKey, setClientKey] = useState(initialKey)
   const [text, setText] = useState(answer?.text ?? '')
   const wasSubmitting = useRef(false)
+  const field = useRef<HTMLTextAreaElement>(null)
+  const picker = useSavedReplyPicker({ replies: savedReplies, customerName, text, setText, field })
   const pending = fetcher.state !== 'idle'
   const error = fetcher.data?.error ?? answer?.error ?? null
 
@@ -57,9 +67,12 @@ export function Composer({
     <fetcher.Form method="post" action={action}>
       <input type="hidden" name="clientKey" value={clientKey} />
       <Stack gap="xs">
+        {picker.list}
         <Textarea
+          ref={field}
           name="text"
           {...{ [COMPOSER_FIELD]: true }}
+          {...picker.fieldProps}
           label={T.composerLabel}
           placeholder={T.composerPlaceholder}
           autosize
@@ -68,8 +81,10 @@ export function Composer({
           maxLength={PERSON_REPLY_MAX_LENGTH}
           required
           value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
+          onChange={picker.onChange}
           onKeyDown={(event) => {
+            picker.fieldProps.onKeyDown(event)
+            if (event.defaultPrevented) return
             // Ctrl/Cmd+Enter sends, as in other inboxes; Enter alone is a new line.
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
               event.currentTarget.form?.requestSubmit()
@@ -78,7 +93,11 @@ export function Composer({
         />
         <Group justify="space-between" gap="xs" wrap="wrap">
           <Text size="xs" c="gray.7">
-            {window.tag === 'HUMAN_AGENT' ? T.humanAgentHint : T.composerHint}
+            {window.tag === 'HUMAN_AGENT' ? T.humanAgentHint : T.composerHint}{' '}
+            {savedReplies.length > 0 ? T.savedRepliesHint : null}{' '}
+            <Anchor component={Link} to={SAVED_REPLIES_PATH} size="xs">
+              {T.manageSavedReplies}
+            </Anchor>
           </Text>
           <PendingButton pending={pending} pendingLabel={T.sending}>
             {T.send}

@@ -12,6 +12,7 @@ import {
 } from '~/lib/conversations/conversations'
 import { ActionButton } from './action-button'
 import type { MemberOption } from '~/lib/organizations/schemas'
+import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
 import { AssigneePicker } from './assignee-picker'
 import { SnoozeMenu } from './snooze-menu'
 import { Composer, type ComposerAnswer } from './composer'
@@ -106,12 +107,14 @@ function LoadOlder({ to }: { to: string }) {
 export function ConversationView({
   conversation,
   members,
+  savedReplies,
   replyWindow,
   composerKey,
   answer,
 }: {
   conversation: ConversationDetail
   members: MemberOption[]
+  savedReplies: SavedReplyItem[]
   replyWindow: ReplyWindow
   composerKey: string
   answer?: ComposerAnswer
@@ -198,7 +201,14 @@ export function ConversationView({
             )}
           </div>
         </div>
-        <Composer action={`${base}/reply`} window={replyWindow} initialKey={composerKey} answer={answer} />
+        <Composer
+          action={`${base}/reply`}
+          window={replyWindow}
+          initialKey={composerKey}
+          answer={answer}
+          savedReplies={savedReplies}
+          customerName={conversation.customer.name}
+        />
       </Stack>
     </Paper>
   )
