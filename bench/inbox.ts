@@ -16,7 +16,8 @@
  *     or a person's (in paused conversations, and now and then elsewhere). About 2% of the conversations are
  *     paused (half of them until a time) and 1% need attention (their last message failed). Those the AI
  *     answers whose last message is over 2 days old are resolved (about 97%: a long-lived organization's), and
- *     one conversation in ten is assigned to the organization's member.
+ *     one conversation in ten is assigned to the organization's member; one in twenty is labelled "vip" and
+ *     one in five "refund".
  *     The messages go in in time order, in one INSERT: the inbox's own statement-level trigger then keeps every
  *     conversation's summary (its last message, search words...) in one UPDATE, as it does for a webhook's batch,
  *     so the seed holds what the application would have written. The conversations' row trigger (live-update
@@ -28,7 +29,7 @@
  *       list      listConversations, first page of 50, no filter;
  *       filtered  the same by channel and state, by channel only, by state only and by status only (open,
  *                 resolved): every channel, state and status; the views Mine (open, and any status) and
- *                 Unassigned (open), and the views' counts (countViews);
+ *                 Unassigned (open), by label (vip; refund and open), and the views' counts (countViews);
  *       search    the same with a search (prefix match on every word): rare words, medium ones, common ones,
  *                 and two words;
  *       open      getConversation with its last 50 messages: a random conversation, and a long one (30-40).
@@ -423,6 +424,14 @@ async function seedConversations(pool: pg.Pool, orgs: Organization[]) {
       `update conversations c set assignee_id = m.user_id from memberships m
        where m.organization_id = c.organization_id and abs(hashtext(c.id::text)) % 10 = 0`,
     )
+    // Labels: one conversation in twenty labelled "vip", one in five "refund" (a common and a rarer label).
+    await step(
+      'labels (vip, refund)',
+      `insert into conversation_labels (organization_id, conversation_id, label)
+       select organization_id, id, 'vip' from conversations where abs(hashtext(id::text || 'v')) % 20 = 0
+       union all
+       select organization_id, id, 'refund' from conversations where abs(hashtext(id::text || 'r')) % 5 = 0`,
+    )
     await client.query(`alter table conversations enable trigger user`)
     const [{ missing }] = (
       await client.query(`select count(*)::int as missing from conversations where last_message_text is null`)
@@ -563,6 +572,8 @@ async function main() {
             [{ group: 'mine, open', ...list({ assignee: 'me', status: 'open' }) }],
             [{ group: 'mine, any status', ...list({ assignee: 'me' }) }],
             [{ group: 'unassigned, open', ...list({ assignee: 'none', status: 'open' }) }],
+            [{ group: 'label vip (1 in 20)', ...list({ label: 'vip' }) }],
+            [{ group: 'label refund, open', ...list({ label: 'refund', status: 'open' }) }],
             [
               {
                 group: 'view counts',

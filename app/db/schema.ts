@@ -755,3 +755,26 @@ export const savedReplies = pgTable(
   (t) => [uniqueIndex('saved_replies_organization_shortcut_idx').on(t.organizationId, t.shortcut)],
 )
 export type SavedReply = typeof savedReplies.$inferSelect
+
+/**
+ * A conversation's labels (issue 33): words a team files conversations under ("refund", "vip"), the list
+ * filtered by one. A table of their own, not a column of the conversation: the AI's updates of a conversation
+ * never write them.
+ */
+export const conversationLabels = pgTable(
+  'conversation_labels',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.label] }),
+    index('conversation_labels_organization_label_idx').on(t.organizationId, t.label, t.conversationId),
+  ],
+)

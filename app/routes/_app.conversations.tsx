@@ -12,13 +12,14 @@ import { PRODUCT_NAME } from '~/lib/shared/constants'
 import { listSearch, readListQuery } from '~/lib/conversations/list-query'
 import { getCurrentScope } from '~/http/organization.server'
 import { countViews } from '~/services/conversations/assignment.server'
+import { listOrganizationLabels } from '~/services/conversations/labels.server'
 import { listConversationChannels, listConversations } from '~/services/conversations/inbox.server'
 
 export const meta: MetaFunction = () => [{ title: `Conversations · ${PRODUCT_NAME}` }]
 
 /**
  * The list with the filters of the query string (a blank one means any; one that does not parse is left out),
- * and the counts of its views.
+ * the organization's labels, and the counts of its views.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const scope = await getCurrentScope(request)
@@ -34,15 +35,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pageSize,
       filters,
       channels: [],
+      labels: [],
       views: { mine: 0, unassigned: 0, needs_attention: 0, all: 0 },
     }
   }
-  const [list, channels, views] = await Promise.all([
+  const [list, channels, labels, views] = await Promise.all([
     listConversations(scope, query),
     listConversationChannels(scope),
+    listOrganizationLabels(scope),
     countViews(scope),
   ])
-  return { hasOrganization: true, organizationId: scope.organizationId, ...list, filters, channels, views }
+  return {
+    hasOrganization: true,
+    organizationId: scope.organizationId,
+    ...list,
+    filters,
+    channels,
+    labels,
+    views,
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import * as pause from './api.v1.organizations.$orgId.conversations.$conversatio
 import * as resume from './api.v1.organizations.$orgId.conversations.$conversationId.resume'
 import * as status from './api.v1.organizations.$orgId.conversations.$conversationId.status'
 import * as assignee from './api.v1.organizations.$orgId.conversations.$conversationId.assignee'
+import * as labels from './api.v1.organizations.$orgId.conversations.$conversationId.labels'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
 
 // The Conversations API over real HTTP, in the process as the server boots it (configuration, database, pg-boss,
@@ -52,6 +53,7 @@ beforeAll(async () => {
       [new RegExp(`${conversation}/resume$`), resume],
       [new RegExp(`${conversation}/status$`), status],
       [new RegExp(`${conversation}/assignee$`), assignee],
+      [new RegExp(`${conversation}/labels$`), labels],
       [/^\/webhooks\/telegram\/(?<channelId>[^/]+)$/, telegramWebhook],
     ]),
   ])
@@ -456,6 +458,30 @@ describe('POST .../assignee', () => {
   })
 })
 
+describe('POST .../labels', () => {
+  it('sets the labels, the list filters by one, and over 10 or a bad one is a 400 that changes nothing', async () => {
+    const ada = await newTenant()
+    const bot = await newBot(ada.scope)
+    const { conversationId } = await converse(bot, ['My parcel never came'])
+    const path = `/conversations/${conversationId}/labels`
+    const set = await ada.api('POST', path, { body: { labels: ['Lost parcel', 'vip'] } })
+    expect([set.status, set.body.message, set.body.data]).toEqual([
+      200,
+      CONVERSATION_TEXTS.labelsSaved,
+      { labels: ['lost parcel', 'vip'] },
+    ])
+    const listed = await ada.api<ConversationSummary[]>('GET', '/conversations?label=vip')
+    expect(listed.body.data.map((c) => [c.id, c.labels])).toEqual([[conversationId, ['lost parcel', 'vip']]])
+    for (const body of [{ labels: Array.from({ length: 11 }, (_, i) => `l${i}`) }, { labels: ['a/b'] }, {}]) {
+      const bad = await ada.api('POST', path, { body })
+      expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    }
+    expect(
+      (await ada.api<ConversationDetail>('GET', `/conversations/${conversationId}`)).body.data.labels,
+    ).toEqual(['lost parcel', 'vip'])
+  })
+})
+
 describe('POST .../messages/{messageId}/retry', () => {
   it('sends a failed reply again, and refuses a message that has not failed with 409', async () => {
     const ada = await newTenant()
@@ -537,6 +563,7 @@ describe('tenant isolation and authentication', () => {
       ['POST', `/conversations/${conversationId}/resume`],
       ['POST', `/conversations/${conversationId}/status`, { body: { status: 'resolved' } }],
       ['POST', `/conversations/${conversationId}/assignee`, { body: { assigneeUid: null } }],
+      ['POST', `/conversations/${conversationId}/labels`, { body: { labels: ['bob'] } }],
       ['POST', `/conversations/${conversationId}/messages/${failedId}/retry`],
     ]
     // Under Bob's own organization: Ada's conversation is not there.

@@ -134,6 +134,18 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await expect(page.getByRole('button', { name: 'Resolve', exact: true })).toBeVisible()
 
   await assignedToASecondMember(page, owner)
+
+  // Labels (issue 33): saved on the conversation, then a filter of the list.
+  await conversation(page).getByLabel('Labels').fill('VIP, late delivery')
+  await conversation(page).getByRole('button', { name: 'Save labels' }).click()
+  await expect(conversation(page).getByText('Labels saved')).toBeVisible()
+  await expect(conversation(page).getByLabel('Labels')).toHaveValue('late delivery, vip')
+  await filters.getByLabel('Label').selectOption('vip')
+  await filters.getByRole('button', { name: 'Apply' }).click()
+  await expect(page).toHaveURL(/label=vip/)
+  await expect(listRows(page)).toHaveCount(1)
+  await listRows(page).getByRole('link').click()
+  await expect(page.getByLabel('Your reply')).toBeVisible()
   await savedReplyGoesInWithSlash(page)
 
   // On a phone: the conversation alone, with a way back to the list.

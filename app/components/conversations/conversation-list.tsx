@@ -67,15 +67,24 @@ function ViewTabs({ filters, counts }: { filters: ConversationFilters; counts: V
 }
 
 const isFiltered = (filters: ConversationFilters) =>
-  Boolean(filters.channelId || filters.state || filters.status !== 'open' || filters.q || filters.assignee)
+  Boolean(
+    filters.channelId ||
+      filters.state ||
+      filters.status !== 'open' ||
+      filters.q ||
+      filters.assignee ||
+      filters.label,
+  )
 
 function Filters({
   filters,
   channels,
+  labels,
   hasRows,
 }: {
   filters: ConversationFilters
   channels: ChannelOption[]
+  labels: string[]
   hasRows: boolean
 }) {
   const filtered = isFiltered(filters)
@@ -139,6 +148,16 @@ function Filters({
             ]}
           />
         </Group>
+        {labels.length > 0 ? (
+          <NativeSelect
+            name="label"
+            label={T.label}
+            labelProps={{ className: classes.hiddenLabel }}
+            defaultValue={filters.label ?? ''}
+            size="xs"
+            data={[{ value: '', label: T.allLabels }, ...labels.map((l) => ({ value: l, label: l }))]}
+          />
+        ) : null}
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Group gap="sm">
             <Button type="submit" size="xs">
@@ -233,6 +252,7 @@ export function ConversationList({
   pageSize,
   filters,
   channels,
+  labels,
   views,
 }: {
   items: ConversationSummary[]
@@ -241,6 +261,7 @@ export function ConversationList({
   pageSize: number
   filters: ConversationFilters
   channels: ChannelOption[]
+  labels: string[]
   views: ViewCounts
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize))
@@ -249,7 +270,7 @@ export function ConversationList({
   return (
     <Stack gap="sm">
       <ViewTabs filters={filters} counts={views} />
-      <Filters filters={filters} channels={channels} hasRows={items.length > 0} />
+      <Filters filters={filters} channels={channels} labels={labels} hasRows={items.length > 0} />
       {items.length === 0 ? (
         <Empty filtered={filtered} />
       ) : (

@@ -14,6 +14,7 @@ import { ActionButton } from './action-button'
 import type { MemberOption } from '~/lib/organizations/schemas'
 import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
 import { AssigneePicker } from './assignee-picker'
+import { LabelsForm } from './labels-form'
 import { SnoozeMenu } from './snooze-menu'
 import { Composer, type ComposerAnswer } from './composer'
 import { customerLabel } from './conversation-list'
@@ -172,6 +173,7 @@ export function ConversationView({
             </Anchor>
           </Stack>
         </Group>
+        <LabelsForm conversation={conversation} />
         {conversation.attentionReason ? (
           <Alert color="red" variant="light" title="Needs attention">
             {conversation.attentionReason}

@@ -45,6 +45,12 @@ export const CONVERSATION_UI_TEXTS = {
   viewCount: (label: string, count: number) => `${label}: ${count} open`,
   status: 'Status',
   snooze: 'Snooze',
+  labels: 'Labels',
+  labelsPlaceholder: 'Labels, separated by commas',
+  saveLabels: 'Save labels',
+  labelsSaved: 'Labels saved',
+  label: 'Label',
+  allLabels: 'All labels',
   savedReplies: 'Saved replies',
   savedRepliesSubtitle:
     'Answers your team gives again and again. In a conversation, type / and the shortcut to put one in the reply box.',

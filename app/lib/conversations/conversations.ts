@@ -108,6 +108,10 @@ const AUTO_RESUME_MESSAGE = 'Minutes must be a whole number from 0 to 1440'
 /** Who wrote a reply on the platform itself (its echo names no person), as the inbox shows it. */
 export const PLATFORM_REPLY_SENDERS = { facebook: 'Page inbox', whatsapp: 'WhatsApp Business app' } as const
 
+/** A conversation's labels: how many, and how long each. */
+export const MAX_LABELS = 10
+export const LABEL_MAX_LENGTH = 30
+
 export const CONVERSATION_TEXTS = {
   notFound: 'Conversation not found',
   messageNotFound: 'Message not found',
@@ -134,6 +138,9 @@ export const CONVERSATION_TEXTS = {
   snoozeInvalid: 'Snooze for a whole number of minutes, from 1 to 43200 (30 days)',
   snoozed: 'Conversation snoozed',
   assigneeNotMember: 'Choose a member of this organization',
+  labelInvalid: `A label is 1 to ${LABEL_MAX_LENGTH} letters, digits, spaces, dashes or underscores`,
+  labelsTooMany: `A conversation can have at most ${MAX_LABELS} labels`,
+  labelsSaved: 'Labels saved',
   assigned: (name: string) => `Assigned to ${name}`,
   unassigned: 'Conversation unassigned',
   sent: 'Message sent',
@@ -240,6 +247,33 @@ export const assignSchema = z.object({
     .meta({ description: "The member's user id (uid); null: unassigned" }),
 })
 
+/** A label as it is kept: trimmed, lower case, single spaces. */
+export const labelSchema = z
+  .string({ error: CONVERSATION_TEXTS.labelInvalid })
+  .transform((value) => value.trim().replace(/\s+/g, ' ').toLowerCase())
+  .pipe(
+    z
+      .string()
+      .regex(new RegExp(`^[\\p{L}\\p{N} _-]{1,${LABEL_MAX_LENGTH}}$`, 'u'), CONVERSATION_TEXTS.labelInvalid),
+  )
+
+/** A conversation's labels, all of them (those left out are taken off); the same label twice counts once. */
+export const labelsSchema = z.object({
+  labels: z
+    .array(labelSchema, { error: CONVERSATION_TEXTS.labelInvalid })
+    .transform((labels) => [...new Set(labels)].sort())
+    .pipe(z.array(z.string()).max(MAX_LABELS, CONVERSATION_TEXTS.labelsTooMany)),
+})
+
+/** The screen's labels field: the labels separated by commas (empty: none). */
+export const labelsFormSchema = z.object({
+  labels: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').filter((label) => label.trim() !== ''))
+    .pipe(labelsSchema.shape.labels),
+})
+
 /** The screen's assignee picker: an empty choice is "Unassigned". */
 export const assignFormSchema = z.object({
   assigneeUid: z
@@ -252,6 +286,7 @@ export const assignFormSchema = z.object({
 /** The list's filters, from the screen's query string or the API's. */
 export const conversationFiltersSchema = z.object({
   channelId: idSchema.optional(),
+  label: labelSchema.optional().meta({ description: 'Only the conversations with this label' }),
   assignee: assigneeFilterSchema.optional().meta({
     description: "`me`: the caller's; `none`: unassigned; or a member's user id (uid)",
   }),
@@ -322,6 +357,7 @@ export const conversationSummarySchema = z.object({
     .object({ uid: z.string(), name: z.string() })
     .nullable()
     .meta({ description: 'The member who answers it; null: unassigned' }),
+  labels: z.array(z.string()).meta({ description: 'Its labels, in alphabetical order' }),
 })
 
 /** The model run behind an AI answer: model, tokens, latency and the execution id. */

@@ -29,6 +29,7 @@ export function listSearch(filters: ConversationFilters, page = 1): string {
   const params = new URLSearchParams()
   if (filters.assignee) params.set('assignee', filters.assignee)
   if (filters.channelId) params.set('channelId', filters.channelId)
+  if (filters.label) params.set('label', filters.label)
   if (filters.state) params.set('state', filters.state)
   if (filters.status !== 'open') params.set('status', filters.status ?? ANY_STATUS)
   if (filters.q) params.set('q', filters.q)

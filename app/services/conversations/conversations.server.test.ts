@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '~/db/rows.server'
 import { channels, conversations, memberships, messages, users } from '~/db/schema'
-import { CONVERSATION_TEXTS, personReplyAvailability } from '~/lib/conversations/conversations'
+import { CONVERSATION_TEXTS, labelsSchema, personReplyAvailability } from '~/lib/conversations/conversations'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import { updateChannel } from '~/services/channels/channels.server'
 import { ingestInbound } from '~/services/messages/ingest/ingest.server'
@@ -28,6 +28,7 @@ import { retryMessage, sendPersonReply, type PersonReplyDeps } from './person-re
 import { pauseConversation, resumeConversation, resumeDueConversations } from './takeover.server'
 import { resolveQuietConversations, setConversationStatus, wakeSnoozedConversations } from './status.server'
 import { assignConversation, countViews } from './assignment.server'
+import { listOrganizationLabels, setConversationLabels } from './labels.server'
 import { handOver } from '~/services/messages/reply/queries.server'
 import { leaveOrganization, updateOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
@@ -587,6 +588,49 @@ describe('assignment (issue 33)', () => {
     expect(await assigneeOf(failing.conversationId)).toBeNull()
     expect(await defaultOf()).toBeNull()
     expect(await assigneeOf(mine.conversationId)).toBe(bot.scope.userId)
+  })
+})
+
+describe('labels (issue 33)', () => {
+  const labelsOf = (scope: TestBot['scope'], label: string) =>
+    listConversations(scope, { label, page: 1, pageSize: 50 }).then((list) =>
+      list.items.map((c) => [c.id, c.labels]),
+    )
+
+  it("sets all of a conversation's labels; the list filters by one; bad ones and another organization change nothing", async () => {
+    const bot = await p.newBot()
+    const first = await receive(bot, 'I want my money back')
+    const second = await receive(bot, 'Where is my parcel?')
+    const parse = (labels: unknown) => labelsSchema.parse({ labels }).labels
+    expect(
+      await setConversationLabels(bot.scope, first.conversationId, parse([' Refund ', 'VIP', 'refund'])),
+    ).toEqual({
+      labels: ['refund', 'vip'],
+    })
+    await setConversationLabels(bot.scope, second.conversationId, ['vip'])
+    expect(await labelsOf(bot.scope, 'refund')).toEqual([[first.conversationId, ['refund', 'vip']]])
+    expect((await labelsOf(bot.scope, 'vip')).map(([id]) => id).sort()).toEqual(
+      [first.conversationId, second.conversationId].sort(),
+    )
+    expect(await listOrganizationLabels(bot.scope)).toEqual(['refund', 'vip'])
+
+    // Over the limit, or not a label: refused by the schema, before anything is written.
+    const issues = (labels: unknown) => labelsSchema.safeParse({ labels }).error?.issues.map((i) => i.message)
+    expect(issues(Array.from({ length: 11 }, (_, i) => `l${i}`))).toEqual([CONVERSATION_TEXTS.labelsTooMany])
+    expect(issues(['ok', 'no/slash'])).toEqual([CONVERSATION_TEXTS.labelInvalid])
+    expect(issues(['x'.repeat(31)])).toEqual([CONVERSATION_TEXTS.labelInvalid])
+
+    const stranger = await newOwnerScope(p.db)
+    expect(await refusal(setConversationLabels(stranger, first.conversationId, []))).toEqual({
+      code: 'NOT_FOUND',
+      message: CONVERSATION_TEXTS.notFound,
+    })
+    expect(await labelsOf(stranger, 'refund')).toEqual([])
+    expect(await listOrganizationLabels(stranger)).toEqual([])
+    expect((await getConversation(bot.scope, first.conversationId)).labels).toEqual(['refund', 'vip'])
+
+    await setConversationLabels(bot.scope, first.conversationId, [])
+    expect(await labelsOf(bot.scope, 'refund')).toEqual([])
   })
 })
 

@@ -1,7 +1,7 @@
 import type { Database } from '~/db/client.server'
 import { and, asc, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { agentRuns, agents, channels, conversations, messages, users } from '~/db/schema'
+import { agentRuns, agents, channels, conversationLabels, conversations, messages, users } from '~/db/schema'
 import { hasDeadToken } from '~/lib/channels/health'
 import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels/channels'
 import {
@@ -46,6 +46,9 @@ export const summaryColumns = {
   attentionReason: conversations.attentionReason,
   assigneeUid: assigneeUser.firebaseUid,
   assigneeName: sql<string | null>`coalesce(${assigneeUser.displayName}, ${assigneeUser.email})`,
+  // A page's 50 rows, each a look-up of the labels' primary key.
+  labels: sql<string[]>`array(select ${conversationLabels.label} from ${conversationLabels}
+    where ${conversationLabels.conversationId} = ${conversations.id} order by 1)`,
 }
 
 type SummaryRow = {
@@ -66,6 +69,7 @@ type SummaryRow = {
   attentionReason: string | null
   assigneeUid: string | null
   assigneeName: string | null
+  labels: string[]
 }
 
 export function toSummary(row: SummaryRow): ConversationSummary {
@@ -88,6 +92,7 @@ export function toSummary(row: SummaryRow): ConversationSummary {
     aiPausedUntil: row.aiPausedUntil?.toISOString() ?? null,
     attentionReason: row.attentionReason,
     assignee: row.assigneeUid ? { uid: row.assigneeUid, name: row.assigneeName ?? '' } : null,
+    labels: row.labels,
   }
 }
 
@@ -114,6 +119,12 @@ export function listConditions(scope: OrganizationScope, filters: ConversationFi
   if (filters.channelId) conditions.push(eq(conversations.channelId, filters.channelId))
   if (filters.state) conditions.push(eq(conversations.state, filters.state))
   if (filters.status) conditions.push(eq(conversations.status, filters.status))
+  if (filters.label) {
+    conditions.push(
+      sql`${conversations.id} in (select ${conversationLabels.conversationId} from ${conversationLabels}
+        where ${conversationLabels.organizationId} = ${scope.organizationId} and ${conversationLabels.label} = ${filters.label})`,
+    )
+  }
   if (filters.assignee === 'none') conditions.push(isNull(conversations.assigneeId))
   else if (filters.assignee === 'me') conditions.push(eq(conversations.assigneeId, scope.userId))
   else if (filters.assignee) {

@@ -8,6 +8,7 @@ import {
   pauseSchema,
   pauseStateSchema,
   assignSchema,
+  labelsSchema,
   assigneeStateSchema,
   statusChangeSchema,
   statusStateSchema,
@@ -27,7 +28,7 @@ export const conversationEndpoints = {
     path: '/organizations/{orgId}/conversations',
     operationId: 'listConversations',
     summary:
-      "The organization's conversations, those needing a person first, then newest activity first, optionally by channel, state, status, assignee and words of their messages, a page at a time",
+      "The organization's conversations, those needing a person first, then newest activity first, optionally by channel, state, status, assignee, label and words of their messages, a page at a time",
     tag: 'Conversations',
     params: orgParams,
     query: conversationListQuerySchema,
@@ -104,6 +105,17 @@ export const conversationEndpoints = {
     params: conversationParams,
     body: assignSchema,
     response: assigneeStateSchema,
+  }),
+  setConversationLabels: defineEndpoint({
+    method: 'POST',
+    path: '/organizations/{orgId}/conversations/{conversationId}/labels',
+    operationId: 'setConversationLabels',
+    summary:
+      "Set the conversation's labels, all of them (at most 10; each trimmed and in lower case); an empty list takes them off",
+    tag: 'Conversations',
+    params: conversationParams,
+    body: labelsSchema,
+    response: labelsSchema,
   }),
   retryConversationMessage: defineEndpoint({
     method: 'POST',
