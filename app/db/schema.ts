@@ -778,3 +778,18 @@ export const conversationLabels = pgTable(
     index('conversation_labels_organization_label_idx').on(t.organizationId, t.label, t.conversationId),
   ],
 )
+
+/** When a member last opened a conversation: it is unread for them while the customer has written since. */
+export const conversationReads = pgTable(
+  'conversation_reads',
+  {
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+)

@@ -12,7 +12,7 @@ import {
 } from '~/lib/conversations/conversations'
 import { getCurrentScope } from '~/http/organization.server'
 import { listAssignableMembers } from '~/services/conversations/assignment.server'
-import { getConversation } from '~/services/conversations/inbox.server'
+import { getConversation, markConversationRead } from '~/services/conversations/inbox.server'
 import { listSavedReplies } from '~/services/conversations/saved-replies.server'
 import { isAppError } from '~/utils/errors'
 
@@ -35,6 +35,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       listAssignableMembers(scope),
       listSavedReplies(scope),
     ])
+    // Seen by this member as it is now (again at each live reload while it is open): not unread in the list.
+    await markConversationRead(scope, conversation.id)
     return {
       conversation,
       members,

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, ThemeIcon } from '@mantine/core'
 import { IconMessages, IconSearch } from '@tabler/icons-react'
-import { Form, Link, NavLink } from '@remix-run/react'
+import { Form, Link, NavLink, useParams } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
 import { PlatformIcon } from '~/components/channels/platform'
 import {
@@ -182,13 +182,27 @@ function Filters({
 
 function Row({ conversation, search }: { conversation: ConversationSummary; search: string }) {
   const { channel, lastMessage, state } = conversation
+  const { conversationId } = useParams()
+  // The open conversation is being read: never marked (its own loader marks it read at the same time).
+  const unread = conversation.unread && conversationId !== conversation.id
   return (
-    <NavLink to={`${conversationPath(conversation.id)}${search}`} className={classes.row} prefetch="intent">
+    <NavLink
+      to={`${conversationPath(conversation.id)}${search}`}
+      className={classes.row}
+      data-unread={unread}
+      prefetch="intent"
+    >
       <Group gap="sm" wrap="nowrap" align="center">
         <PlatformIcon platform={channel.platformName} size={28} />
         <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text fw={600} size="sm" className={classes.preview}>
+              {unread ? (
+                <>
+                  <span className={classes.unreadDot} aria-hidden />
+                  <span className={classes.hiddenLabel}>{T.unread} </span>
+                </>
+              ) : null}
               {customerLabel(conversation.customer)}
             </Text>
             <Text size="xs" c="gray.7" style={{ flexShrink: 0 }}>

@@ -45,6 +45,7 @@ export const CONVERSATION_UI_TEXTS = {
   viewCount: (label: string, count: number) => `${label}: ${count} open`,
   status: 'Status',
   snooze: 'Snooze',
+  unread: 'Unread:',
   labels: 'Labels',
   labelsPlaceholder: 'Labels, separated by commas',
   saveLabels: 'Save labels',

@@ -358,6 +358,9 @@ export const conversationSummarySchema = z.object({
     .nullable()
     .meta({ description: 'The member who answers it; null: unassigned' }),
   labels: z.array(z.string()).meta({ description: 'Its labels, in alphabetical order' }),
+  unread: z.boolean().meta({
+    description: 'A message came since the caller last opened it in the inbox (false in a single read)',
+  }),
 })
 
 /** The model run behind an AI answer: model, tokens, latency and the execution id. */

@@ -23,7 +23,7 @@ import {
   waitFor,
 } from '../../../tests/setup/pipeline'
 import { newOwnerScope, newTestUser } from '../../../tests/setup/scope'
-import { getConversation, listConversations } from './inbox.server'
+import { getConversation, listConversations, markConversationRead } from './inbox.server'
 import { retryMessage, sendPersonReply, type PersonReplyDeps } from './person-reply.server'
 import { pauseConversation, resumeConversation, resumeDueConversations } from './takeover.server'
 import { resolveQuietConversations, setConversationStatus, wakeSnoozedConversations } from './status.server'
@@ -588,6 +588,27 @@ describe('assignment (issue 33)', () => {
     expect(await assigneeOf(failing.conversationId)).toBeNull()
     expect(await defaultOf()).toBeNull()
     expect(await assigneeOf(mine.conversationId)).toBe(bot.scope.userId)
+  })
+})
+
+describe('unread marks (issue 33)', () => {
+  it("are each member's own: a conversation is unread until they open it, and again once a message comes", async () => {
+    const bot = await p.newBot()
+    const { organizationId } = bot.scope
+    const bea = await newTestUser(p.db, 'Bea')
+    await p.db.insert(memberships).values({ organizationId, userId: bea.id, role: 'member' })
+    const beaScope = await requireOrganizationScope({ db: p.db, userId: bea.id, organizationId })
+    const unread = async (scope: TestBot['scope']) =>
+      (await listConversations(scope, { page: 1, pageSize: 50 })).items.map((c) => c.unread)
+    const { inbound, chatId, conversationId } = await receive(bot, 'Hello?')
+    await replyToMessage(p.deps, inbound.id)
+    expect(await unread(bot.scope)).toEqual([true])
+
+    await markConversationRead(bot.scope, conversationId)
+    expect(await unread(bot.scope)).toEqual([false])
+    expect(await unread(beaScope)).toEqual([true])
+    await receive(bot, 'Anyone there?', chatId)
+    expect(await unread(bot.scope)).toEqual([true])
   })
 })
 

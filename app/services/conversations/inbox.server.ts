@@ -1,7 +1,16 @@
 import type { Database } from '~/db/client.server'
 import { and, asc, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { agentRuns, agents, channels, conversationLabels, conversations, messages, users } from '~/db/schema'
+import {
+  agentRuns,
+  agents,
+  channels,
+  conversationLabels,
+  conversationReads,
+  conversations,
+  messages,
+  users,
+} from '~/db/schema'
 import { hasDeadToken } from '~/lib/channels/health'
 import { channelDisplayName, type ChannelMetadata, type PlatformName } from '~/lib/channels/channels'
 import {
@@ -70,6 +79,7 @@ type SummaryRow = {
   assigneeUid: string | null
   assigneeName: string | null
   labels: string[]
+  unread?: boolean
 }
 
 export function toSummary(row: SummaryRow): ConversationSummary {
@@ -93,7 +103,29 @@ export function toSummary(row: SummaryRow): ConversationSummary {
     attentionReason: row.attentionReason,
     assignee: row.assigneeUid ? { uid: row.assigneeUid, name: row.assigneeName ?? '' } : null,
     labels: row.labels,
+    unread: row.unread ?? false,
   }
+}
+
+/**
+ * Whether the conversation has a message (either way) since the caller last opened it, or was never opened by
+ * them: the list's unread mark, a look-up of the read's primary key per row. Both times are the database's own
+ * clock (a platform's send time comes in whole seconds, before the read that followed it).
+ */
+const unreadFor = (userId: string) =>
+  sql<boolean>`not exists (
+    select 1 from ${conversationReads} where ${conversationReads.conversationId} = ${conversations.id}
+      and ${conversationReads.userId} = ${userId} and ${conversationReads.readAt} >= ${conversations.lastMessageAt})`
+
+/** The caller has read the conversation as it is now (its loader, when a member opens it). */
+export async function markConversationRead(scope: OrganizationScope, conversationId: string): Promise<void> {
+  await scope.db
+    .insert(conversationReads)
+    .values({ conversationId, userId: scope.userId })
+    .onConflictDoUpdate({
+      target: [conversationReads.conversationId, conversationReads.userId],
+      set: { readAt: sql`excluded.read_at` },
+    })
 }
 
 /** The join of summaryColumns' assignee. */
@@ -151,7 +183,7 @@ export async function listConversations(
   const where = listConditions(scope, query)
   const [rows, [{ total }]] = await Promise.all([
     scope.db
-      .select(summaryColumns)
+      .select({ ...summaryColumns, unread: unreadFor(scope.userId) })
       .from(conversations)
       .innerJoin(channels, eq(channels.id, conversations.channelId))
       .leftJoin(assigneeUser, assigneeJoin)
