@@ -186,7 +186,7 @@ async function seed(dataDir: string, sessionSecret: string): Promise<Seeded> {
     )
     const conversationId = conversation.rows[0]?.id
     if (!conversationId) throw new Error('No conversation fits the inbox screenshot; seed more')
-    // Moved forward in time (its messages and runs with it) to be the latest: the top of the list, selected.
+    // Moved forward in time (its messages and runs with it) to be the latest: the top of the (open) list, selected.
     const shift = `((select max(last_message_at) from conversations where organization_id = $1::uuid)
       - (select last_message_at from conversations where id = $2::uuid) + interval '3 minutes')`
     await pglite.query(
@@ -201,9 +201,19 @@ async function seed(dataDir: string, sessionSecret: string): Promise<Seeded> {
     )
     await pglite.query(
       `update conversations set created_at = created_at + ${shift}, last_message_at = last_message_at + ${shift},
-         last_inbound_at = last_inbound_at + ${shift}
+         last_inbound_at = last_inbound_at + ${shift}, status = 'open', resolved_at = null
        where id = $2::uuid`,
       [org.id, conversationId],
+    )
+    // The bakery keeps its conversations open (no AI resolution while the shots are taken), and its owner has read
+    // all but the two latest others (their unread marks).
+    await pglite.query(`update organizations set auto_resolve_hours = 0 where id = $1::uuid`, [org.id])
+    await pglite.query(
+      `insert into conversation_reads (conversation_id, user_id)
+       select id, $2::uuid from conversations where organization_id = $1::uuid and id not in (
+         select id from conversations where organization_id = $1::uuid and id <> $3::uuid
+         order by last_message_at desc limit 2)`,
+      [org.id, org.userId, conversationId],
     )
     return { cookie: await ownerCookie(db, org.userId, sessionSecret), conversationId }
   })
