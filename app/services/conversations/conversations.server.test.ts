@@ -436,14 +436,16 @@ describe("the platforms' windows for a person's reply", () => {
   })
 })
 
+/** A conversation's status, and who resolved it (null: nobody did, the AI). */
+const statusOf = async (conversationId: string) =>
+  (
+    await p.db
+      .select({ status: conversations.status, resolvedBy: conversations.resolvedBy })
+      .from(conversations)
+      .where(eq(conversations.id, conversationId))
+  )[0]
+
 describe('resolving and reopening (issue 33)', () => {
-  const statusOf = async (conversationId: string) =>
-    (
-      await p.db
-        .select({ status: conversations.status, resolvedBy: conversations.resolvedBy })
-        .from(conversations)
-        .where(eq(conversations.id, conversationId))
-    )[0]
   const listed = async (scope: TestBot['scope'], status: 'open' | 'resolved') =>
     (await listConversations(scope, { status, page: 1, pageSize: 50 })).items.map((c) => c.id)
 
@@ -659,13 +661,6 @@ describe('labels (issue 33)', () => {
 describe('snoozing, and the AI resolving its quiet conversations (issue 33)', () => {
   const HOUR = 60 * 60 * 1000
   const later = (ms: number) => new Date(Date.now() + ms)
-  const statusOf = async (conversationId: string) =>
-    (
-      await p.db
-        .select({ status: conversations.status, resolvedBy: conversations.resolvedBy })
-        .from(conversations)
-        .where(eq(conversations.id, conversationId))
-    )[0]
 
   it('a snoozed conversation leaves the open ones until its time, or until the customer writes', async () => {
     const bot = await p.newBot()
