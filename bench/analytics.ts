@@ -16,7 +16,7 @@
  *  3. One dashboard call without the rollup (everything from the source tables), then the rollup job's first run
  *     (the whole history) and a later one (the last 48 hours), timed, up to 20 minutes before the last message
  *     (the dashboard reads that tail from the source tables, as it would between two runs of the job).
- *  4. The whole dashboard (one `getAnalytics` call: its lookup and its five statements, concurrent on the pool)
+ *  4. The whole dashboard (one `getAnalytics` call: its lookup and its six statements, concurrent on the pool)
  *     BENCH_SAMPLES (40) times after BENCH_WARMUP (5), for each variant: no filter, a channel filter, an agent
  *     filter; then each statement alone, the same number of times.
  *  5. Printed: p50/p95 per variant and per statement; EXPLAIN (ANALYZE, BUFFERS) of the slowest statement.
@@ -37,6 +37,7 @@ import {
   outcomeRows,
   readRollup,
   reasonRows,
+  resolutions,
   runRows,
   startedRows,
   type PeriodFilter,
@@ -244,7 +245,7 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
         `load average ${loadavg()
           .map((l) => l.toFixed(2))
           .join(' ')}`
-      console.log(`\nthe whole dashboard (getAnalytics: lookup + 5 concurrent statements), ${load()}:`)
+      console.log(`\nthe whole dashboard (getAnalytics: lookup + 6 concurrent statements), ${load()}:`)
       const results = []
       for (const [label, query] of Object.entries(variants)) {
         const r = await measure({ label, run: () => getAnalytics(scope, query) })
@@ -274,6 +275,7 @@ without the rollup (one call, all from the source tables): ${fmt(performance.now
         'conversations started, first response': (db) => startedRows(db, filter),
         'failure reasons': (db) => reasonRows(db, filter, 10, 5),
         'needing attention': (db) => needingAttention(db, filter),
+        'resolutions (the AI resolution rate)': (db) => resolutions(db, filter),
       }
       console.log(`\neach statement alone (no filter), ${load()}:`)
       let slowest: { label: string; p95: number } | undefined
