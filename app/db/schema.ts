@@ -339,6 +339,12 @@ export const conversations = pgTable(
     platformChatId: text('platform_chat_id').notNull(),
     /** The customer's name as the platform last gave it (Telegram's name or @username, WhatsApp's profile name). */
     customerName: text('customer_name'),
+    /** The customer's handle on the platform (Telegram's @username), as it last gave it (docs/decisions/062). */
+    customerHandle: text('customer_handle'),
+    /** The customer's language as a BCP 47 tag, once known (Telegram gives its app's language). */
+    customerLanguage: text('customer_language'),
+    /** What the team notes about the customer (the contact panel); '' when none. */
+    customerNotes: text('customer_notes').notNull().default(''),
     /** The last message either way: what the inbox list shows and orders by (kept by a trigger, ADR 036). */
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
     lastMessageText: text('last_message_text'),

@@ -11,6 +11,9 @@ export type InboundMessage = {
   platformMessageId: string
   senderId: string | null
   senderName: string | null
+  /** The customer's handle and language, where the platform gives them (Telegram, in a private chat): the contact panel. */
+  senderHandle?: string | null
+  senderLanguage?: string | null
   /** The text; for a message that is not text, its label and caption ("[photo] my order"), see unreadableText. */
   text: string
   /** Text, or what else the customer sent: the agent answers text, and says once per burst that it reads only text. */

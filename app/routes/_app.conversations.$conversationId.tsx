@@ -11,6 +11,7 @@ import {
   personReplyAvailability,
 } from '~/lib/conversations/conversations'
 import { getCurrentScope } from '~/http/organization.server'
+import { getContact } from '~/services/conversations/contact.server'
 import { listAssignableMembers } from '~/services/conversations/assignment.server'
 import { getConversation, markConversationRead } from '~/services/conversations/inbox.server'
 import { listSavedReplies } from '~/services/conversations/saved-replies.server'
@@ -21,7 +22,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ]
 
 /**
- * The conversation with its latest messages (`show` of them: "Load older messages" asks for more), the members it
+ * The conversation with its latest messages (`show` of them: "Load older messages" asks for more), its customer
+ * (docs/decisions/062), the members it
  * can be assigned to, the saved replies, whether a person may write now, and the composer's idempotency key.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -30,8 +32,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const show = Number(new URL(request.url).searchParams.get('show'))
   const limit = Number.isInteger(show) && show > 0 ? Math.min(show, MAX_SHOWN_MESSAGES) : MESSAGE_PAGE_SIZE
   try {
-    const [conversation, members, savedReplies] = await Promise.all([
+    const [conversation, contact, members, savedReplies] = await Promise.all([
       getConversation(scope, params.conversationId ?? '', { limit }),
+      getContact(scope, params.conversationId ?? ''),
       listAssignableMembers(scope),
       listSavedReplies(scope),
     ])
@@ -39,6 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     await markConversationRead(scope, conversation.id)
     return {
       conversation,
+      contact,
       members,
       savedReplies,
       replyWindow: personReplyAvailability(conversation),

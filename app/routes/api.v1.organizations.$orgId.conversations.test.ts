@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversations } from '~/db/schema'
 import { CONVERSATION_TEXTS, PERSON_REPLY_MAX_LENGTH } from '~/lib/conversations/conversations'
+import { CONTACT_TEXTS, type Contact } from '~/lib/conversations/contact'
 import { INVALID_ID_MESSAGE, NUL_MESSAGE } from '~/lib/shared/input'
 import { platformDeps } from '~/runtime/channel-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
@@ -28,6 +29,7 @@ import * as resume from './api.v1.organizations.$orgId.conversations.$conversati
 import * as status from './api.v1.organizations.$orgId.conversations.$conversationId.status'
 import * as assignee from './api.v1.organizations.$orgId.conversations.$conversationId.assignee'
 import * as labels from './api.v1.organizations.$orgId.conversations.$conversationId.labels'
+import * as contact from './api.v1.organizations.$orgId.conversations.$conversationId.contact'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
 
 // The Conversations API over real HTTP, in the process as the server boots it (configuration, database, pg-boss,
@@ -54,6 +56,7 @@ beforeAll(async () => {
       [new RegExp(`${conversation}/status$`), status],
       [new RegExp(`${conversation}/assignee$`), assignee],
       [new RegExp(`${conversation}/labels$`), labels],
+      [new RegExp(`${conversation}/contact$`), contact],
       [/^\/webhooks\/telegram\/(?<channelId>[^/]+)$/, telegramWebhook],
     ]),
   ])
@@ -482,6 +485,36 @@ describe('POST .../labels', () => {
   })
 })
 
+describe('GET and PATCH .../contact', () => {
+  it("shows the customer and keeps the team's notes; notes over 2,000 characters or not text are a 400 that changes nothing", async () => {
+    const ada = await newTenant()
+    const bot = await newBot(ada.scope)
+    const { conversationId } = await converse(bot, ['Do you deliver on Sundays?'])
+    const path = `/conversations/${conversationId}/contact`
+    await ada.api('POST', `/conversations/${conversationId}/labels`, { body: { labels: ['vip'] } })
+    const shown = await ada.api<Contact>('GET', path)
+    expect([shown.status, shown.body.data]).toMatchObject([
+      200,
+      { conversationId, platformName: 'telegram', notes: '', labels: ['vip'], conversationCount: 1 },
+    ])
+    const set = await ada.api('PATCH', path, { body: { notes: ' Allergic to nuts ' } })
+    expect([set.status, set.body.message, set.body.data]).toEqual([
+      200,
+      CONTACT_TEXTS.notesSaved,
+      { notes: 'Allergic to nuts' },
+    ])
+    for (const [body, message] of [
+      [{ notes: 'x'.repeat(2001) }, CONTACT_TEXTS.notesTooLong],
+      [{ notes: 42 }, CONTACT_TEXTS.notesInvalid],
+      [{}, CONTACT_TEXTS.notesInvalid],
+    ] as const) {
+      const bad = await ada.api('PATCH', path, { body })
+      expect([bad.status, bad.body.code, bad.body.message]).toEqual([400, 'VALIDATION_ERROR', message])
+    }
+    expect((await ada.api<Contact>('GET', path)).body.data.notes).toBe('Allergic to nuts')
+  })
+})
+
 describe('POST .../messages/{messageId}/retry', () => {
   it('sends a failed reply again, and refuses a message that has not failed with 409', async () => {
     const ada = await newTenant()
@@ -564,6 +597,8 @@ describe('tenant isolation and authentication', () => {
       ['POST', `/conversations/${conversationId}/status`, { body: { status: 'resolved' } }],
       ['POST', `/conversations/${conversationId}/assignee`, { body: { assigneeUid: null } }],
       ['POST', `/conversations/${conversationId}/labels`, { body: { labels: ['bob'] } }],
+      ['GET', `/conversations/${conversationId}/contact`],
+      ['PATCH', `/conversations/${conversationId}/contact`, { body: { notes: 'from Bob' } }],
       ['POST', `/conversations/${conversationId}/messages/${failedId}/retry`],
     ]
     // Under Bob's own organization: Ada's conversation is not there.
@@ -595,6 +630,7 @@ describe('tenant isolation and authentication', () => {
       ['POST', `/conversations/${id}/pause`],
       ['POST', `/conversations/${id}/resume`],
       ['POST', `/conversations/${id}/messages/${id}/retry`],
+      ['GET', `/conversations/${id}/contact`],
     ]
     for (const [method, path] of paths) {
       const url = `/organizations/${ada.orgId}${path}`

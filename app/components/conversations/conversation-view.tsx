@@ -13,8 +13,9 @@ import {
 import { ActionButton } from './action-button'
 import type { MemberOption } from '~/lib/organizations/schemas'
 import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
+import type { Contact } from '~/lib/conversations/contact'
 import { AssigneePicker } from './assignee-picker'
-import { LabelsForm } from './labels-form'
+import { ContactPanel } from './contact-panel'
 import { SnoozeMenu } from './snooze-menu'
 import { Composer, type ComposerAnswer } from './composer'
 import { customerLabel } from './conversation-list'
@@ -107,6 +108,7 @@ function LoadOlder({ to }: { to: string }) {
 /** The open conversation: who and where, its state and takeover, the transcript, and the composer. */
 export function ConversationView({
   conversation,
+  contact,
   members,
   savedReplies,
   replyWindow,
@@ -114,6 +116,7 @@ export function ConversationView({
   answer,
 }: {
   conversation: ConversationDetail
+  contact: Contact
   members: MemberOption[]
   savedReplies: SavedReplyItem[]
   replyWindow: ReplyWindow
@@ -173,7 +176,7 @@ export function ConversationView({
             </Anchor>
           </Stack>
         </Group>
-        <LabelsForm conversation={conversation} />
+        <ContactPanel contact={contact} conversation={conversation} customer={customer} />
         {conversation.attentionReason ? (
           <Alert color="red" variant="light" title="Needs attention">
             {conversation.attentionReason}

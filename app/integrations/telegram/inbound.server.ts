@@ -10,6 +10,11 @@ function senderName(from: TelegramUser | undefined): string | null {
   return full || from.username || null
 }
 
+/** A plausible language tag ("en", "pt-br"), else null: what the contact panel may name. */
+function languageTag(code: string | undefined): string | null {
+  return code && /^[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}$/i.test(code) ? code.toLowerCase() : null
+}
+
 /** What a Telegram message without text carries, by the field that holds it (Bot API's Message object). */
 const TELEGRAM_KINDS: [string, Exclude<MessageKind, 'text'>][] = [
   ['voice', 'voice'],
@@ -42,6 +47,10 @@ export function telegramInbound(update: TelegramUpdateBody): InboundMessage | un
     platformMessageId: `${message.chat.id}:${message.message_id}`,
     senderId: message.from ? String(message.from.id) : null,
     senderName: senderName(message.from),
+    // In a group the conversation is the group's, not this member's.
+    senderHandle:
+      message.chat.type === 'private' && message.from?.username ? `@${message.from.username}` : null,
+    senderLanguage: message.chat.type === 'private' ? languageTag(message.from?.language_code) : null,
     text: kind === 'text' ? (text ?? '') : unreadableText(kind, message.caption),
     kind,
     answerable: true,

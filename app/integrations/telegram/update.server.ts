@@ -8,6 +8,7 @@ export const telegramUserSchema = z.looseObject({
   first_name: z.string().optional(),
   last_name: z.string().optional(),
   username: z.string().optional(),
+  language_code: z.string().optional(),
 })
 const telegramMessage = z.looseObject({
   message_id: z.number().int(),

@@ -29,6 +29,10 @@ import { pauseConversation, resumeConversation, resumeDueConversations } from '.
 import { resolveQuietConversations, setConversationStatus, wakeSnoozedConversations } from './status.server'
 import { assignConversation, countViews } from './assignment.server'
 import { listOrganizationLabels, setConversationLabels } from './labels.server'
+import { getContact, setContactNotes } from './contact.server'
+import { CONTACT_TEXTS, contactNotesSchema } from '~/lib/conversations/contact'
+import { connectTestBot } from '../../../tests/setup/tenant'
+import { telegramTextUpdate } from '../../../tests/fixtures/telegram'
 import { handOver } from '~/services/messages/reply/queries.server'
 import { leaveOrganization, updateOrganization } from '~/services/organizations/organizations.server'
 import { requireOrganizationScope } from '~/services/organizations/scope.server'
@@ -654,6 +658,86 @@ describe('labels (issue 33)', () => {
 
     await setConversationLabels(bot.scope, first.conversationId, [])
     expect(await labelsOf(bot.scope, 'refund')).toEqual([])
+  })
+})
+
+describe('the customer beside the chat (issue 33)', () => {
+  it("names the customer's handle, language and first message, and their conversations on the organization's other bots", async () => {
+    const bot = await p.newBot()
+    const second = await connectTestBot(bot.scope, p.telegram, p.channelDeps)
+    const chatId = ++chats
+    const update = (text: string, language?: string) =>
+      telegramTextUpdate(
+        { updateId: ++chats, messageId: ++chats, chatId, text },
+        {
+          last_name: 'Lee',
+          username: 'ann',
+          ...(language ? { language_code: language } : {}),
+        },
+      )
+    // The first bot's message is stored alone; the second bot's in a batch: both write the contact.
+    const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+    await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update('Olá', 'pt-BR') })
+    await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update('Tudo bem?') })
+    const other = await authenticateTelegramWebhook(p.db, second.channelId, second.secret)
+    const normalized = normalizeTelegramUpdate(other, telegramUpdateSchema.parse(update('Oi', 'pt')))
+    if (!normalized) throw new Error('not a message')
+    await ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: [normalized] })
+    const [first, onSecond] = await Promise.all(
+      [bot.channelId, second.channelId].map(async (id) => (await messagesOf(p.db, id, 'inbound'))[0]),
+    )
+
+    const contact = await getContact(bot.scope, first.conversationId)
+    expect(contact).toMatchObject({
+      platformName: 'telegram',
+      name: 'Ann Lee',
+      handle: '@ann',
+      phone: null,
+      // A message that says no language keeps the one known.
+      language: 'pt-br',
+      notes: '',
+      conversationCount: 2,
+      otherConversations: [{ id: onSecond.conversationId, status: 'open' }],
+    })
+    expect(Date.parse(contact.firstSeenAt)).toBeLessThanOrEqual(first.createdAt.getTime())
+    expect(await getContact(bot.scope, onSecond.conversationId)).toMatchObject({
+      language: 'pt',
+      otherConversations: [{ id: first.conversationId }],
+    })
+  })
+
+  it('gives the phone number of a WhatsApp customer, and no other conversation of a stranger', async () => {
+    const whatsapp = await p.newMetaChannel('whatsapp')
+    const inbound = await receiveMeta(whatsapp, 'Hola', '5491155550000')
+    // Another organization's customer with the same number is not this organization's.
+    const stranger = await p.newMetaChannel('whatsapp')
+    await receiveMeta(stranger, 'Hola', '5491155550000')
+    expect(await getContact(whatsapp.scope, inbound.conversationId)).toMatchObject({
+      platformName: 'whatsapp',
+      phone: '+5491155550000',
+      handle: null,
+      language: null,
+      conversationCount: 1,
+      otherConversations: [],
+    })
+  })
+
+  it("keeps the team's notes; too long or another organization's changes nothing", async () => {
+    const bot = await p.newBot()
+    const { conversationId } = await receive(bot, 'Hello')
+    expect(await setContactNotes(bot.scope, conversationId, 'Prefers pickup on Fridays')).toEqual({
+      notes: 'Prefers pickup on Fridays',
+    })
+    const issues = contactNotesSchema.safeParse({ notes: 'x'.repeat(2001) }).error?.issues
+    expect(issues?.map((i) => i.message)).toEqual([CONTACT_TEXTS.notesTooLong])
+    expect(contactNotesSchema.parse({ notes: '  trimmed  ' })).toEqual({ notes: 'trimmed' })
+
+    const stranger = await newOwnerScope(p.db)
+    const notFound = { code: 'NOT_FOUND', message: CONVERSATION_TEXTS.notFound }
+    expect(await refusal(setContactNotes(stranger, conversationId, 'mine now'))).toEqual(notFound)
+    expect(await refusal(getContact(stranger, conversationId))).toEqual(notFound)
+    expect(await refusal(getContact(bot.scope, 'not-an-id'))).toEqual(notFound)
+    expect((await getContact(bot.scope, conversationId)).notes).toBe('Prefers pickup on Fridays')
   })
 })
 

@@ -17,6 +17,7 @@ import {
 } from '~/lib/conversations/conversations'
 import { idSchema } from '~/lib/shared/input'
 import { defineEndpoint } from '~/lib/api/contract'
+import { contactNotesSchema, contactSchema } from '~/lib/conversations/contact'
 import { orgParams } from './shared'
 
 const conversationParams = orgParams.extend({ conversationId: idSchema })
@@ -116,6 +117,27 @@ export const conversationEndpoints = {
     params: conversationParams,
     body: labelsSchema,
     response: labelsSchema,
+  }),
+  getConversationContact: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/conversations/{conversationId}/contact',
+    operationId: 'getConversationContact',
+    summary:
+      "The conversation's customer: name, handle or phone, language once known, first seen, the team's notes, labels, and the customer's other conversations",
+    tag: 'Conversations',
+    params: conversationParams,
+    response: contactSchema,
+  }),
+  setContactNotes: defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/{orgId}/conversations/{conversationId}/contact',
+    operationId: 'setContactNotes',
+    summary:
+      "Set the team's notes on the conversation's customer (at most 2,000 characters; empty clears them)",
+    tag: 'Conversations',
+    params: conversationParams,
+    body: contactNotesSchema,
+    response: contactNotesSchema,
   }),
   retryConversationMessage: defineEndpoint({
     method: 'POST',

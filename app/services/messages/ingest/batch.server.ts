@@ -38,10 +38,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
         select * from rows from (
           jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
-              "senderId" text, "senderName" text, text text, kind text, status text,
-              "platformSentAt" timestamptz, "jobId" uuid)
+              "senderId" text, "senderName" text, "senderHandle" text, "senderLanguage" text, text text,
+              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid)
         ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
-          "senderName", text, kind, status, "platformSentAt", "jobId", ord)
+          "senderName", "senderHandle", "senderLanguage", text, kind, status, "platformSentAt", "jobId", ord)
       ),
       -- Each conversation's summary after this batch's new messages (redeliveries left out), written by its upsert
       -- so that the row gets one new version, not a second one from the summary trigger, which then finds it up to
@@ -52,6 +52,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           max(coalesce(f."platformSentAt", now())) as "inboundAt",
           (array_agg(f."senderName" order by f.ord desc) filter (where f."senderName" is not null))[1]
             as "senderName",
+          (array_agg(f."senderHandle" order by f.ord desc) filter (where f."senderHandle" is not null))[1]
+            as "senderHandle",
+          (array_agg(f."senderLanguage" order by f.ord desc) filter (where f."senderLanguage" is not null))[1]
+            as "senderLanguage",
           strip(to_tsvector('simple', string_agg(f.text, ' '))) as words
         from (
           select distinct on ("channelId", "platformMessageId") *, 'inbound'::text as direction
@@ -71,9 +75,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
       ),
       conv as (
         insert into ${conversations} (organization_id, channel_id, platform_chat_id, last_message_text,
-          last_message_direction, last_inbound_at, customer_name, search_vector)
+          last_message_direction, last_inbound_at, customer_name, customer_handle, customer_language, search_vector)
         select c."organizationId", c."channelId", c."platformChatId", s.text,
-          case when s."channelId" is not null then 'inbound' end, s."inboundAt", s."senderName", s.words
+          case when s."channelId" is not null then 'inbound' end, s."inboundAt", s."senderName", s."senderHandle",
+          s."senderLanguage", s.words
         from rows from (
           jsonb_to_recordset(${sql.placeholder('chats')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text)
@@ -89,6 +94,8 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           last_message_direction = coalesce(excluded.last_message_direction, ${conversations.lastMessageDirection}),
           last_inbound_at = greatest(${conversations.lastInboundAt}, excluded.last_inbound_at),
           customer_name = coalesce(excluded.customer_name, ${conversations.customerName}),
+          customer_handle = coalesce(excluded.customer_handle, ${conversations.customerHandle}),
+          customer_language = coalesce(excluded.customer_language, ${conversations.customerLanguage}),
           -- The customer wrote: a resolved conversation is open again (the summary trigger does it elsewhere).
           status = case when excluded.last_inbound_at is null then ${conversations.status} else 'open' end,
           search_vector = case
@@ -171,6 +178,8 @@ export async function ingestInboundBatch({
     platformMessageId: m.platformMessageId,
     senderId: m.senderId,
     senderName: m.senderName,
+    senderHandle: m.senderHandle ?? null,
+    senderLanguage: m.senderLanguage ?? null,
     text: m.text,
     kind: m.kind,
     status: m.answerable ? 'queued' : 'ignored',

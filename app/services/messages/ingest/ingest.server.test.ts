@@ -31,11 +31,37 @@ describe('normalizeTelegramUpdate', () => {
       platformMessageId: '42:7',
       senderId: '42',
       senderName: 'Ann Lee',
+      senderHandle: '@ann',
+      senderLanguage: null,
       text: 'Hi!',
       kind: 'text' as const,
       answerable: true,
       platformSentAt: new Date(update.message.date * 1000),
     } satisfies NormalizedMessage)
+  })
+
+  it("reads the customer's handle and language in a private chat only, and drops a language that is none", () => {
+    const update = textUpdate(42, 'Olá')
+    const from = (extra: object) => ({
+      ...update,
+      message: { ...update.message, from: { ...update.message.from, ...extra } },
+    })
+    expect(normalizeTelegramUpdate(channel, parse(from({ language_code: 'pt-BR' })))).toMatchObject({
+      senderHandle: '@ann',
+      senderLanguage: 'pt-br',
+    })
+    expect(normalizeTelegramUpdate(channel, parse(from({ language_code: 'x"><script>' })))).toMatchObject({
+      senderLanguage: null,
+    })
+    const group = {
+      ...update,
+      message: { ...from({ language_code: 'es' }).message, chat: { id: -5, type: 'group' } },
+    }
+    expect(normalizeTelegramUpdate(channel, parse(group))).toMatchObject({
+      senderName: 'Ann Lee',
+      senderHandle: null,
+      senderLanguage: null,
+    })
   })
 
   it('keeps a message without text with its kind, label and caption, queued for the agent; drops bots and other update kinds', () => {

@@ -85,7 +85,10 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0]
 /** The conversation of a chat on a channel, created on its first message. */
 export async function upsertConversation(
   db: Database | Transaction,
-  chat: Pick<NormalizedMessage, 'organizationId' | 'channelId' | 'platformChatId'>,
+  chat: Pick<
+    NormalizedMessage,
+    'organizationId' | 'channelId' | 'platformChatId' | 'senderHandle' | 'senderLanguage'
+  >,
 ): Promise<{ id: string; paused: boolean; burstWaitSeconds: number }> {
   const [conversation] = await db
     .insert(conversations)
@@ -93,11 +96,16 @@ export async function upsertConversation(
       organizationId: chat.organizationId,
       channelId: chat.channelId,
       platformChatId: chat.platformChatId,
+      customerHandle: chat.senderHandle ?? null,
+      customerLanguage: chat.senderLanguage ?? null,
     })
-    // A no-op update so that the existing row comes back too.
+    // Also when nothing changes, so that the existing row comes back too.
     .onConflictDoUpdate({
       target: [conversations.channelId, conversations.platformChatId],
-      set: { platformChatId: sql`excluded.platform_chat_id` },
+      set: {
+        customerHandle: sql`coalesce(excluded.customer_handle, ${conversations.customerHandle})`,
+        customerLanguage: sql`coalesce(excluded.customer_language, ${conversations.customerLanguage})`,
+      },
     })
     .returning({
       id: conversations.id,
