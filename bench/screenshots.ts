@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The README's screenshots: `npm run screenshots` writes docs/images/dashboard.png (the dashboard, `/`) and
- * docs/images/inbox.png (the inbox with a conversation open, `/conversations/<id>`), 1280 px wide.
+ * docs/images/inbox.png (the inbox with a conversation open, `/conversations/<id>`) and docs/images/inbox-contact.png
+ * (the same, its customer's details opened), 1280 px wide.
  *
  *  1. A throwaway data directory seeded as bench/lighthouse-dashboard.ts seeds one, smaller (SCREENSHOT_CONVERSATIONS,
  *     300, and about SCREENSHOT_MESSAGES, 5,000, messages over the last 30 days; no other organization), with a
@@ -181,7 +182,9 @@ async function seed(dataDir: string, sessionSecret: string): Promise<Seeded> {
          and (select count(*) from messages m where m.conversation_id = c.id) between 8 and 14
          and not exists (select 1 from messages m where m.conversation_id = c.id
            and (m.status <> 'replied' and m.direction = 'inbound' or m.author_user_id is not null))
-       order by c.last_message_at desc limit 1`,
+       -- Telegram's: its customer has a username, and no 24-hour window closes replies in the shot.
+       order by (select ch.platform_name = 'telegram' from channels ch where ch.id = c.channel_id) desc,
+         c.last_message_at desc limit 1`,
       [org.id],
     )
     const conversationId = conversation.rows[0]?.id
@@ -203,6 +206,20 @@ async function seed(dataDir: string, sessionSecret: string): Promise<Seeded> {
       `update conversations set created_at = created_at + ${shift}, last_message_at = last_message_at + ${shift},
          last_inbound_at = last_inbound_at + ${shift}, status = 'open', resolved_at = null
        where id = $2::uuid`,
+      [org.id, conversationId],
+    )
+    // What the contact panel shows of its customer: the handle and language Telegram gives, the team's notes.
+    await pglite.query(
+      `update conversations c set customer_language = 'de', created_at = c.created_at - interval '41 days',
+         customer_handle = case when ch.platform_name = 'telegram'
+           then '@' || lower(replace(c.customer_name, ' ', '_')) end,
+         customer_notes = 'Regular: a rye sourdough every Saturday. Prefers pickup; allergic to walnuts.'
+       from channels ch where ch.id = c.channel_id and c.id = $1::uuid`,
+      [conversationId],
+    )
+    await pglite.query(
+      `insert into conversation_labels (organization_id, conversation_id, label)
+       values ($1::uuid, $2::uuid, 'regular'), ($1::uuid, $2::uuid, 'pickup') on conflict do nothing`,
       [org.id, conversationId],
     )
     // The bakery keeps its conversations open (no AI resolution while the shots are taken), and its owner has read
@@ -286,6 +303,10 @@ async function screenshots(browser: Browser, baseUrl: string, { cookie, conversa
     }
     await inbox(page, baseUrl, conversationId)
     await shoot(page, path.join(dir, 'inbox.png'))
+    // The customer beside the chat, opened.
+    await page.locator('details summary').first().click()
+    await page.waitForTimeout(300)
+    await shoot(page, path.join(dir, 'inbox-contact.png'))
     await context.close()
   }
 }

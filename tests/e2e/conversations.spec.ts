@@ -27,7 +27,10 @@ async function screenshot(page: Page, name: string) {
 }
 
 async function deliver(token: string, chatId: number, text: string, updateId: number) {
-  const update = telegramTextUpdate({ updateId, messageId: updateId, chatId, text })
+  const update = telegramTextUpdate(
+    { updateId, messageId: updateId, chatId, text },
+    { username: 'ann', language_code: 'es' },
+  )
   const response = await fetch(`${FAKE_TELEGRAM_URL}/__fake/deliver`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -135,6 +138,16 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
 
   await assignedToASecondMember(page, owner)
 
+  // The customer beside the chat (issue 33): what Telegram says of them, and the team's notes, kept.
+  const about = conversation(page).locator('summary', { hasText: 'About Ann' })
+  await about.click()
+  const facts = conversation(page).getByLabel('Customer details')
+  await expect(facts).toContainText('@ann')
+  await expect(facts).toContainText('Spanish')
+  await conversation(page).getByLabel('Notes').fill('Prefers pickup on Fridays')
+  await conversation(page).getByRole('button', { name: 'Save notes' }).click()
+  await expect(conversation(page).getByText('Notes saved')).toBeVisible()
+
   // Labels (issue 33): saved on the conversation, then a filter of the list.
   await conversation(page).getByLabel('Labels').fill('VIP, late delivery')
   await conversation(page).getByRole('button', { name: 'Save labels' }).click()
@@ -146,6 +159,12 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await expect(listRows(page)).toHaveCount(1)
   await listRows(page).getByRole('link').click()
   await expect(page.getByLabel('Your reply')).toBeVisible()
+  // Closed again on a new page, the panel still shows the labels; opened, the notes.
+  await page.reload()
+  await expect(about).toContainText('late delivery')
+  await about.click()
+  await expect(conversation(page).getByLabel('Notes')).toHaveValue('Prefers pickup on Fridays')
+  await screenshot(page, 'conversation-contact')
   await savedReplyGoesInWithSlash(page)
 
   // On a phone: the conversation alone, with a way back to the list.

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, SimpleGrid, Stack, Text, Textarea } from '@mantine/core'
+import { Anchor, Badge, Group, Stack, Text, Textarea } from '@mantine/core'
 import { IconChevronRight } from '@tabler/icons-react'
 import { Link, useFetcher } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
@@ -121,13 +121,13 @@ export function ContactPanel({
           </Badge>
         ))}
       </summary>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" pt="xs">
+      <div className={classes.contactBody}>
         <ContactFacts contact={contact} />
         <Stack gap="sm">
           <LabelsForm conversation={conversation} />
           <NotesForm contact={contact} />
         </Stack>
-      </SimpleGrid>
+      </div>
     </details>
   )
 }
