@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversations } from '~/db/schema'
 import { CONVERSATION_TEXTS, PERSON_REPLY_MAX_LENGTH } from '~/lib/conversations/conversations'
 import { CONTACT_TEXTS, type Contact } from '~/lib/conversations/contact'
+import { SAVED_REPLY_TEXTS, type SavedReplyItem } from '~/lib/conversations/saved-replies'
 import { INVALID_ID_MESSAGE, NUL_MESSAGE } from '~/lib/shared/input'
 import { platformDeps } from '~/runtime/channel-deps.server'
 import type { Runtime } from '~/runtime/runtime.server'
@@ -30,6 +31,8 @@ import * as status from './api.v1.organizations.$orgId.conversations.$conversati
 import * as assignee from './api.v1.organizations.$orgId.conversations.$conversationId.assignee'
 import * as labels from './api.v1.organizations.$orgId.conversations.$conversationId.labels'
 import * as contact from './api.v1.organizations.$orgId.conversations.$conversationId.contact'
+import * as savedReplies from './api.v1.organizations.$orgId.saved-replies'
+import * as savedReply from './api.v1.organizations.$orgId.saved-replies.$savedReplyId'
 import * as telegramWebhook from './webhooks.telegram.$channelId'
 
 // The Conversations API over real HTTP, in the process as the server boots it (configuration, database, pg-boss,
@@ -57,6 +60,8 @@ beforeAll(async () => {
       [new RegExp(`${conversation}/assignee$`), assignee],
       [new RegExp(`${conversation}/labels$`), labels],
       [new RegExp(`${conversation}/contact$`), contact],
+      [/^\/api\/v1\/organizations\/(?<orgId>[^/]+)\/saved-replies$/, savedReplies],
+      [/^\/api\/v1\/organizations\/(?<orgId>[^/]+)\/saved-replies\/(?<savedReplyId>[^/]+)$/, savedReply],
       [/^\/webhooks\/telegram\/(?<channelId>[^/]+)$/, telegramWebhook],
     ]),
   ])
@@ -512,6 +517,64 @@ describe('GET and PATCH .../contact', () => {
       expect([bad.status, bad.body.code, bad.body.message]).toEqual([400, 'VALIDATION_ERROR', message])
     }
     expect((await ada.api<Contact>('GET', path)).body.data.notes).toBe('Allergic to nuts')
+  })
+})
+
+describe('saved replies', () => {
+  it("adds, lists, replaces and deletes the organization's own; a taken shortcut, a text over 4,096 characters or another organization's is refused and changes nothing", async () => {
+    const ada = await newTenant('Ada')
+    const bob = await newTenant('Bob')
+    const added = await ada.api<SavedReplyItem>('POST', '/saved-replies', {
+      body: { shortcut: '/Hours', text: 'We open at nine, {{first_name}}.' },
+    })
+    expect([added.status, added.body.message, added.body.data]).toMatchObject([
+      201,
+      SAVED_REPLY_TEXTS.created,
+      { shortcut: 'hours', text: 'We open at nine, {{first_name}}.' },
+    ])
+    const id = added.body.data.id
+    await ada.api('POST', '/saved-replies', { body: { shortcut: 'thanks', text: 'Thank you!' } })
+    for (const [body, message] of [
+      [{ shortcut: 'hours', text: 'Again' }, SAVED_REPLY_TEXTS.shortcutTaken('hours')],
+      [{ shortcut: 'long', text: 'x'.repeat(4097) }, SAVED_REPLY_TEXTS.textTooLong],
+      [{ shortcut: 'no spaces', text: 'x' }, SAVED_REPLY_TEXTS.shortcutInvalid],
+    ] as const) {
+      const bad = await ada.api('POST', '/saved-replies', { body })
+      expect([bad.status, bad.body.code, bad.body.message]).toEqual([400, 'VALIDATION_ERROR', message])
+    }
+    const replaced = await ada.api<SavedReplyItem>('PUT', `/saved-replies/${id}`, {
+      body: { shortcut: 'opening', text: 'Nine to six.' },
+    })
+    expect([replaced.status, replaced.body.data]).toEqual([
+      200,
+      { id, shortcut: 'opening', text: 'Nine to six.' },
+    ])
+
+    // Bob's organization does not have Ada's reply; Ada's organization is not Bob's.
+    for (const [method, path, body] of [
+      ['PUT', `/saved-replies/${id}`, { shortcut: 'bob', text: 'Bob' }],
+      ['DELETE', `/saved-replies/${id}`, undefined],
+    ] as const) {
+      expect((await bob.api(method, path, { body })).status).toBe(404)
+      expect((await call(bob.token, method, `/organizations/${ada.orgId}${path}`, { body })).status).toBe(404)
+    }
+    expect((await call(bob.token, 'GET', `/organizations/${ada.orgId}/saved-replies`)).status).toBe(404)
+    expect((await bob.api<SavedReplyItem[]>('GET', '/saved-replies')).body.data).toEqual([])
+    const listed = await ada.api<SavedReplyItem[]>('GET', '/saved-replies')
+    expect(listed.body.data.map((r) => [r.shortcut, r.text])).toEqual([
+      ['opening', 'Nine to six.'],
+      ['thanks', 'Thank you!'],
+    ])
+
+    const deleted = await ada.api('DELETE', `/saved-replies/${id}`)
+    expect([deleted.status, deleted.body.message, deleted.body.data]).toEqual([
+      200,
+      SAVED_REPLY_TEXTS.deleted,
+      { id },
+    ])
+    expect((await ada.api('DELETE', `/saved-replies/${id}`)).status).toBe(404)
+    expect((await ada.api<SavedReplyItem[]>('GET', '/saved-replies')).body.data).toHaveLength(1)
+    expect((await call(undefined, 'GET', `/organizations/${ada.orgId}/saved-replies`)).status).toBe(403)
   })
 })
 

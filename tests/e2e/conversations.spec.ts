@@ -165,10 +165,10 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await about.click()
   await expect(conversation(page).getByLabel('Notes')).toHaveValue('Prefers pickup on Fridays')
   await screenshot(page, 'conversation-contact')
-  await savedReplyGoesInWithSlash(page)
 
-  // On a phone: the conversation alone, with a way back to the list.
+  // On a phone: a saved reply with /, and the conversation alone, with a way back to the list.
   await page.setViewportSize({ width: 390, height: 844 })
+  await savedReplyGoesInWithSlash(page)
   await expect(page.getByRole('search', { name: 'Filter conversations' })).toBeHidden()
   await screenshot(page, 'conversation-phone')
   await page.getByRole('link', { name: 'All conversations' }).click()
@@ -228,7 +228,9 @@ async function assignedToASecondMember(page: Page, ownerAccount: Account) {
   const views = page.getByRole('navigation', { name: 'Views' })
   await expect(views.getByRole('link', { name: 'Unassigned: 0 open' })).toBeVisible()
 
-  const beaPage = await (await page.context().browser()!.newContext()).newPage()
+  // Bea works on her phone.
+  const beaContext = await page.context().browser()!.newContext({ viewport: { width: 390, height: 844 } })
+  const beaPage = await beaContext.newPage()
   await signIn(beaPage, bea.email)
   await expect(beaPage).toHaveURL('/', { timeout: 30_000 })
   await beaPage.goto('/conversations')
@@ -401,8 +403,10 @@ test('without JavaScript the composer sends once and the page shows the reply; t
   await deliver(bot.token, chatId, 'Hello without script', Math.floor(Math.random() * 1_000_000))
   await expect.poll(() => sentTexts(bot.token, chatId), { timeout: 20_000 }).toHaveLength(1)
 
+  // On a phone with no script; the filters again on a desktop with it.
   const noScript = await browser.newContext({
     baseURL,
+    viewport: { width: 390, height: 844 },
     javaScriptEnabled: false,
     storageState: await page.context().storageState(),
   })

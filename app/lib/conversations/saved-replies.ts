@@ -43,7 +43,8 @@ export const savedReplySchema = z.object({
     .refine(hasNoNul, NUL_MESSAGE),
 })
 export type SavedReplyInput = z.output<typeof savedReplySchema>
-export type SavedReplyItem = { id: string; shortcut: string; text: string }
+export const savedReplyItemSchema = z.object({ id: z.string(), shortcut: z.string(), text: z.string() })
+export type SavedReplyItem = z.output<typeof savedReplyItemSchema>
 
 /** The customer's first name from the name the platform gave (its first word); null when none is known. */
 export function firstNameOf(customerName: string | null | undefined): string | null {

@@ -7,6 +7,7 @@ import { invitationEndpoints } from './invitations'
 import { knowledgeEndpoints } from './knowledge'
 import { organizationEndpoints } from './organizations'
 import { platformEndpoints } from './platforms'
+import { savedReplyEndpoints } from './saved-replies'
 import { userEndpoints } from './users'
 import { webhookEndpoints } from './webhooks'
 
@@ -18,6 +19,7 @@ export const endpoints = {
   ...agentEndpoints,
   ...channelEndpoints,
   ...conversationEndpoints,
+  ...savedReplyEndpoints,
   ...analyticsEndpoints,
   ...knowledgeEndpoints,
   ...platformEndpoints,
