@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Center, Group, Loader, Paper, Stack, Text } from '@mantine/core'
-import { Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react'
+import { Anchor, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core'
+import { IconSettings } from '@tabler/icons-react'
+import { Link, Outlet, useLoaderData, useLocation, useNavigation, useParams } from '@remix-run/react'
 import { ConversationList } from '~/components/conversations/conversation-list'
 import { InboxShortcuts } from '~/components/conversations/inbox-shortcuts'
 import classes from '~/components/conversations/conversations.module.css'
-import { CONVERSATIONS_PATH } from '~/components/conversations/paths'
+import { CONVERSATIONS_PATH, INBOX_SETTINGS_PATH } from '~/components/conversations/paths'
 import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
 import { useInboxEvents } from '~/components/hooks/use-inbox-events'
 import { PageHeader } from '~/components/layout/page-header'
@@ -76,7 +77,18 @@ export default function ConversationsPage() {
   return (
     <div className={classes.page} data-fill-viewport data-open={Boolean(conversationId)}>
       <div className={classes.pageHeader}>
-        <PageHeader title={T.title} subtitle={T.subtitle} />
+        <PageHeader
+          title={T.title}
+          subtitle={T.subtitle}
+          actions={
+            <Anchor component={Link} to={INBOX_SETTINGS_PATH} size="sm">
+              <Group gap={4} component="span" wrap="nowrap">
+                <IconSettings size={16} aria-hidden />
+                {T.inboxSettings}
+              </Group>
+            </Anchor>
+          }
+        />
       </div>
       {!data.hasOrganization ? (
         <Paper withBorder p="xl">

@@ -229,7 +229,10 @@ async function assignedToASecondMember(page: Page, ownerAccount: Account) {
   await expect(views.getByRole('link', { name: 'Unassigned: 0 open' })).toBeVisible()
 
   // Bea works on her phone.
-  const beaContext = await page.context().browser()!.newContext({ viewport: { width: 390, height: 844 } })
+  const beaContext = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: { width: 390, height: 844 } })
   const beaPage = await beaContext.newPage()
   await signIn(beaPage, bea.email)
   await expect(beaPage).toHaveURL('/', { timeout: 30_000 })
@@ -393,6 +396,27 @@ async function filtersWorkThroughTheForm(page: Page) {
   await expect(form.getByLabel('Search messages')).toHaveValue('')
 }
 
+/** Issue 33: the owner sets when the AI resolves its quiet conversations; a period that is none is refused. */
+async function inboxSettingsSaveTheAiPeriod(page: Page) {
+  await page.goto('/conversations')
+  await page.getByRole('link', { name: 'Inbox settings' }).click()
+  const period = page.getByLabel('Resolve after')
+  await expect(period).toHaveValue('24')
+  await period.selectOption({ label: '3 days' })
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status')).toHaveText('Saved')
+  // A new page (a reload would send the form again).
+  await page.goto('/inbox-settings')
+  await expect(page.getByLabel('Resolve after')).toHaveValue('72')
+  await expect(page.getByText('Saved', { exact: true })).toHaveCount(0)
+  const refused = await page.request.post('/inbox-settings', { form: { autoResolveHours: '721' } })
+  expect(refused.status()).toBe(400)
+  expect(await refused.text()).toContain('Hours must be a whole number from 0 to 720')
+  await page.goto('/inbox-settings')
+  await expect(page.getByLabel('Resolve after')).toHaveValue('72')
+  await screenshot(page, 'inbox-settings')
+}
+
 test('without JavaScript the composer sends once and the page shows the reply; the filters work with and without it', async ({
   page,
   browser,
@@ -444,6 +468,7 @@ test('without JavaScript the composer sends once and the page shows the reply; t
   )
   await expect.poll(() => sentTexts(bot.token, chatId + 1), { timeout: 20_000 }).toHaveLength(1)
   await filtersWorkThroughTheForm(plain)
+  await inboxSettingsSaveTheAiPeriod(plain)
   await noScript.close()
   await filtersWorkThroughTheForm(page)
   await attentionIsCountedLive(page, bot.token, chatId + 2)

@@ -108,3 +108,25 @@ export const autoResolveHoursSchema = z
   .int(AUTO_RESOLVE_MESSAGE)
   .min(0, AUTO_RESOLVE_MESSAGE)
   .max(MAX_AUTO_RESOLVE_HOURS, AUTO_RESOLVE_MESSAGE)
+
+/** The periods the inbox settings offer (hours, and how a person reads them); the API takes any of 0 to 720. */
+export const AUTO_RESOLVE_CHOICES: [hours: number, label: string][] = [
+  [0, 'Never'],
+  [1, '1 hour'],
+  [4, '4 hours'],
+  [12, '12 hours'],
+  [24, '24 hours'],
+  [48, '2 days'],
+  [72, '3 days'],
+  [168, '7 days'],
+  [720, '30 days'],
+]
+
+/** The inbox settings' form: the period as the select sends it. */
+export const autoResolveFormSchema = z.object({
+  autoResolveHours: z
+    .string({ error: AUTO_RESOLVE_MESSAGE })
+    .regex(/^\d{1,4}$/, AUTO_RESOLVE_MESSAGE)
+    .transform(Number)
+    .pipe(autoResolveHoursSchema),
+})

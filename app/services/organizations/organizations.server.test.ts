@@ -13,6 +13,7 @@ import {
   renameOrganization,
   resolveCurrentOrganization,
   switchOrganization,
+  updateOrganization,
 } from './organizations.server'
 import { EMAIL_CONFIRMED } from '../../../tests/setup/email-verification'
 import { acceptInvitation } from './invitations.server'
@@ -63,6 +64,9 @@ describe('organizations', () => {
     const memberScope = await scope(member.id, org.id)
     expect(memberScope.role).toBe('member')
     await expect(renameOrganization(memberScope, 'X')).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    await expect(updateOrganization(memberScope, { autoResolveHours: 0 })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
     await expect(deleteOrganization(memberScope)).rejects.toMatchObject({ code: 'FORBIDDEN' })
     await expect(removeMember(memberScope, owner.firebaseUid)).rejects.toMatchObject({ code: 'FORBIDDEN' })
     await expect(removeMember(ownerScope, owner.firebaseUid)).rejects.toMatchObject({ code: 'CONFLICT' })

@@ -1,0 +1,58 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Paper, Text } from '@mantine/core'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import {
+  InboxSettingsScreen,
+  type InboxSettingsAnswer,
+} from '~/components/conversations/inbox-settings-screen'
+import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
+import { autoResolveFormSchema } from '~/lib/organizations/schemas'
+import { PRODUCT_NAME } from '~/lib/shared/constants'
+import { getOrganization, updateOrganization } from '~/services/organizations/organizations.server'
+
+export const meta: MetaFunction = () => [{ title: `${T.inboxSettings} · ${PRODUCT_NAME}` }]
+
+/** The organization's inbox settings (docs/decisions/063). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const scope = await getCurrentScope(request)
+  const organization = scope ? await getOrganization(scope) : undefined
+  return organization
+    ? {
+        organization: {
+          autoResolveHours: organization.autoResolveHours,
+          isOwner: organization.role === 'owner',
+        },
+      }
+    : { organization: null }
+}
+
+/** Saves the AI's resolution period (owners only); a refusal says why, with its status, and changes nothing. */
+export async function action({ request }: ActionFunctionArgs) {
+  const parsed = autoResolveFormSchema.safeParse(Object.fromEntries(await request.formData()))
+  if (!parsed.success) {
+    return data<InboxSettingsAnswer>({ error: parsed.error.issues[0]?.message ?? null, notice: null }, 400)
+  }
+  const outcome = await attemptInScope(
+    await getCurrentScope(request),
+    (scope) => updateOrganization(scope, parsed.data),
+    'The settings could not be saved. Please try again.',
+    { route: 'inbox-settings' },
+  )
+  return outcome.ok
+    ? data<InboxSettingsAnswer>({ error: null, notice: T.aiResolutionSaved })
+    : data<InboxSettingsAnswer>({ error: outcome.failure.reason, notice: null }, outcome.failure.status)
+}
+
+export default function InboxSettingsPage() {
+  const { organization } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  if (!organization) {
+    return (
+      <Paper withBorder p="xl">
+        <Text ta="center">{T.noOrganization}</Text>
+      </Paper>
+    )
+  }
+  return <InboxSettingsScreen {...organization} answer={answer} />
+}
