@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '~/db/rows.server'
-import { channels, conversations, memberships, messages, users } from '~/db/schema'
+import { channels, conversationReads, conversations, memberships, messages, users } from '~/db/schema'
 import { CONVERSATION_TEXTS, labelsSchema, personReplyAvailability } from '~/lib/conversations/conversations'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import { updateChannel } from '~/services/channels/channels.server'
@@ -613,8 +613,21 @@ describe('unread marks (issue 33)', () => {
     await markConversationRead(bot.scope, conversationId)
     expect(await unread(bot.scope)).toEqual([false])
     expect(await unread(beaScope)).toEqual([true])
+    // Opened again (a live reload) with nothing new: the read is not written again.
+    const readAt = () =>
+      p.db
+        .select({ at: conversationReads.readAt })
+        .from(conversationReads)
+        .where(eq(conversationReads.userId, bot.scope.userId))
+        .then((rows) => rows.map((row) => row.at.getTime()))
+    const [first] = await readAt()
+    await markConversationRead(bot.scope, conversationId)
+    expect(await readAt()).toEqual([first])
     await receive(bot, 'Anyone there?', chatId)
     expect(await unread(bot.scope)).toEqual([true])
+    await markConversationRead(bot.scope, conversationId)
+    expect(await unread(bot.scope)).toEqual([false])
+    expect((await readAt())[0]).toBeGreaterThan(first)
   })
 })
 

@@ -125,6 +125,9 @@ export async function markConversationRead(scope: OrganizationScope, conversatio
     .onConflictDoUpdate({
       target: [conversationReads.conversationId, conversationReads.userId],
       set: { readAt: sql`excluded.read_at` },
+      // Already read since its last message: the live reloads of an open conversation write nothing.
+      setWhere: sql`${conversationReads.readAt} < (select ${conversations.lastMessageAt} from ${conversations}
+        where ${conversations.id} = ${conversationId})`,
     })
 }
 
