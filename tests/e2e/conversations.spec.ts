@@ -157,6 +157,8 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await filters.getByRole('button', { name: 'Apply' }).click()
   await expect(page).toHaveURL(/label=vip/)
   await expect(listRows(page)).toHaveCount(1)
+  // The row shows its first label, and how many more.
+  await expect(listRows(page)).toContainText(/late delivery\s*\+1/)
   await listRows(page).getByRole('link').click()
   await expect(page.getByLabel('Your reply')).toBeVisible()
   // Closed again on a new page, the panel still shows the labels; opened, the notes.

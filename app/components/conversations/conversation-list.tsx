@@ -1,4 +1,15 @@
-import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, ThemeIcon } from '@mantine/core'
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+} from '@mantine/core'
 import { IconMessages, IconSearch } from '@tabler/icons-react'
 import { Form, Link, NavLink, useParams } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
@@ -180,6 +191,30 @@ function Filters({
   )
 }
 
+/**
+ * A row's first label, and how many more: the name keeps the room. Not on a phone, where the name alone fills
+ * the line (the conversation shows them all).
+ */
+function RowLabels({ labels }: { labels: string[] }) {
+  if (labels.length === 0) return null
+  const shown = labels.slice(0, 1)
+  return (
+    <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }} visibleFrom="sm">
+      <span className={classes.hiddenLabel}>{T.labels}:</span>
+      {shown.map((label) => (
+        <Badge key={label} size="xs" variant="light" radius="sm" style={{ textTransform: 'none' }}>
+          {label}
+        </Badge>
+      ))}
+      {labels.length > shown.length ? (
+        <Text span size="xs" c="gray.7">
+          +{labels.length - shown.length}
+        </Text>
+      ) : null}
+    </Group>
+  )
+}
+
 function Row({ conversation, search }: { conversation: ConversationSummary; search: string }) {
   const { channel, lastMessage, state } = conversation
   const { conversationId } = useParams()
@@ -196,15 +231,18 @@ function Row({ conversation, search }: { conversation: ConversationSummary; sear
         <PlatformIcon platform={channel.platformName} size={28} />
         <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
           <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text fw={600} size="sm" className={classes.preview}>
-              {unread ? (
-                <>
-                  <span className={classes.unreadDot} aria-hidden />
-                  <span className={classes.hiddenLabel}>{T.unread} </span>
-                </>
-              ) : null}
-              {customerLabel(conversation.customer)}
-            </Text>
+            <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+              <Text fw={600} size="sm" className={classes.preview}>
+                {unread ? (
+                  <>
+                    <span className={classes.unreadDot} aria-hidden />
+                    <span className={classes.hiddenLabel}>{T.unread} </span>
+                  </>
+                ) : null}
+                {customerLabel(conversation.customer)}
+              </Text>
+              <RowLabels labels={conversation.labels} />
+            </Group>
             <Text size="xs" c="gray.7" style={{ flexShrink: 0 }}>
               <DateTime value={lastMessage.at} time />
             </Text>
