@@ -1,5 +1,6 @@
 import { Alert, Anchor, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core'
 import { Form, Link, useNavigation } from '@remix-run/react'
+import type { ReactNode } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
 import { AUTO_RESOLVE_CHOICES } from '~/lib/organizations/schemas'
@@ -14,6 +15,33 @@ function periodOptions(current: number) {
     ? AUTO_RESOLVE_CHOICES
     : [...AUTO_RESOLVE_CHOICES, [current, `${current} hours`] as [number, string]].sort((a, b) => a[0] - b[0])
   return choices.map(([hours, label]) => ({ value: String(hours), label }))
+}
+
+/** A titled card of the page, named by its title for screen readers. */
+function Section({
+  id,
+  title,
+  hint,
+  children,
+}: {
+  id: string
+  title: string
+  hint: string
+  children: ReactNode
+}) {
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        <Text size="sm" c="gray.7">
+          {hint}
+        </Text>
+        {children}
+      </Stack>
+    </Paper>
+  )
 }
 
 /**
@@ -34,58 +62,42 @@ export function InboxSettingsScreen({
     <>
       <PageHeader title={T.inboxSettings} subtitle={T.inboxSettingsSubtitle} />
       <Stack gap="md" maw="44rem">
-        <Paper withBorder p="lg" component="section" aria-labelledby="ai-resolution">
-          <Form method="post">
-            <Stack gap="sm">
-              <Title order={2} size="h4" id="ai-resolution">
-                {T.aiResolution}
-              </Title>
-              <Text size="sm" c="gray.7">
-                {T.aiResolutionHint}
+        <Form method="post">
+          <Section id="ai-resolution" title={T.aiResolution} hint={T.aiResolutionHint}>
+            <NativeSelect
+              name="autoResolveHours"
+              label={T.aiResolutionPeriod}
+              defaultValue={String(autoResolveHours)}
+              data={periodOptions(autoResolveHours)}
+              disabled={!isOwner}
+              description={isOwner ? undefined : T.ownerOnly}
+              style={{ maxWidth: '16rem' }}
+            />
+            {answer?.error ? (
+              <Alert color="red" variant="light" role="alert">
+                {answer.error}
+              </Alert>
+            ) : answer?.notice ? (
+              <Text size="sm" c="green.8" role="status">
+                {answer.notice}
               </Text>
-              <NativeSelect
-                name="autoResolveHours"
-                label={T.aiResolutionPeriod}
-                defaultValue={String(autoResolveHours)}
-                data={periodOptions(autoResolveHours)}
-                disabled={!isOwner}
-                description={isOwner ? undefined : T.ownerOnly}
-                style={{ maxWidth: '16rem' }}
-              />
-              {answer?.error ? (
-                <Alert color="red" variant="light" role="alert">
-                  {answer.error}
-                </Alert>
-              ) : answer?.notice ? (
-                <Text size="sm" c="green.8" role="status">
-                  {answer.notice}
-                </Text>
-              ) : null}
-              {isOwner ? (
-                <PendingButton
-                  pending={navigation.state === 'submitting'}
-                  pendingLabel={T.saving}
-                  w="fit-content"
-                >
-                  {T.save}
-                </PendingButton>
-              ) : null}
-            </Stack>
-          </Form>
-        </Paper>
-        <Paper withBorder p="lg" component="section" aria-labelledby="saved-replies">
-          <Stack gap="xs">
-            <Title order={2} size="h4" id="saved-replies">
-              {T.savedReplies}
-            </Title>
-            <Text size="sm" c="gray.7">
-              {T.savedRepliesSubtitle}
-            </Text>
-            <Anchor component={Link} to={SAVED_REPLIES_PATH} size="sm">
-              {T.manageSavedRepliesLink}
-            </Anchor>
-          </Stack>
-        </Paper>
+            ) : null}
+            {isOwner ? (
+              <PendingButton
+                pending={navigation.state === 'submitting'}
+                pendingLabel={T.saving}
+                w="fit-content"
+              >
+                {T.save}
+              </PendingButton>
+            ) : null}
+          </Section>
+        </Form>
+        <Section id="saved-replies" title={T.savedReplies} hint={T.savedRepliesSubtitle}>
+          <Anchor component={Link} to={SAVED_REPLIES_PATH} size="sm">
+            {T.manageSavedRepliesLink}
+          </Anchor>
+        </Section>
       </Stack>
     </>
   )
