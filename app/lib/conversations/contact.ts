@@ -23,7 +23,7 @@ export const contactNotesSchema = z.object({
     .refine(hasNoNul, NUL_MESSAGE),
 })
 
-/** The screen's notes field: empty clears them (Conform sends an emptied field as nothing). */
+/** The screen's notes field: emptied (or left out of the form), it clears them. */
 export const contactNotesFormSchema = z.object({
   notes: z
     .string()
