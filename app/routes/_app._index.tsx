@@ -25,6 +25,7 @@ import { listAgents } from '~/services/agents/agents.server'
 import { listConversationChannels } from '~/services/conversations/inbox.server'
 import { getOrganization } from '~/services/organizations/organizations.server'
 import { isAppError } from '~/utils/errors'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 export const meta: MetaFunction = () => [
   { title: `Dashboard · ${PRODUCT_NAME}` },
@@ -120,9 +121,7 @@ export default function DashboardPage() {
       <PageHeader title={T.title} subtitle={`Welcome to ${PRODUCT_NAME}.`} />
       {loaderData.state === 'no-organization' ? null : <ChannelHealthPanel channels={loaderData.health} />}
       {loaderData.state === 'no-organization' ? (
-        <Paper withBorder p="lg">
-          <Text c="gray.7">{T.noOrganization}</Text>
-        </Paper>
+        <NoOrganization hint="Create or choose an organization to see its messages and answers." />
       ) : loaderData.state === 'getting-started' ? (
         <GettingStartedChecklist {...loaderData.gettingStarted} />
       ) : (

@@ -5,6 +5,7 @@ import { PRODUCT_NAME } from '~/lib/shared/constants'
 import type { MetaClientConfig } from '~/lib/channels/facebook'
 import { isPolled, listChannels, toChannelView } from '~/services/channels/channels.server'
 import { listChannelsHealth } from '~/services/channels/health.server'
+import { listAgents } from '~/services/agents/agents.server'
 import type { Config } from '~/runtime/config.server'
 import { getCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
@@ -26,11 +27,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { config } = await getRuntime()
   const meta = metaClientConfig(config.meta)
   if (!scope) return { hasOrganization: false, channels: [], meta }
-  const [rows, health] = await Promise.all([listChannels(scope), listChannelsHealth(scope)])
+  const [rows, health, agents] = await Promise.all([
+    listChannels(scope),
+    listChannelsHealth(scope),
+    listAgents(scope),
+  ])
+  const agentNames = new Map(agents.items.map((agent) => [agent.id, agent.name]))
   const channels = rows.map((channel) => ({
     ...toChannelView(channel, config),
     polled: isPolled(channel, config),
     health: health.find((entry) => entry.channelId === channel.id),
+    agentName: channel.agentId ? agentNames.get(channel.agentId) : undefined,
   }))
   return { hasOrganization: true, channels, meta }
 }

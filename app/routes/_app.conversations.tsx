@@ -15,6 +15,7 @@ import { getCurrentScope } from '~/http/organization.server'
 import { countViews } from '~/services/conversations/assignment.server'
 import { listOrganizationLabels } from '~/services/conversations/labels.server'
 import { listConversationChannels, listConversations } from '~/services/conversations/inbox.server'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 export const meta: MetaFunction = () => [{ title: `Conversations · ${PRODUCT_NAME}` }]
 
@@ -91,9 +92,7 @@ export default function ConversationsPage() {
         />
       </div>
       {!data.hasOrganization ? (
-        <Paper withBorder p="xl">
-          <Text ta="center">{T.noOrganization}</Text>
-        </Paper>
+        <NoOrganization hint={T.noOrganizationHint} />
       ) : (
         <div className={classes.inbox} data-open={Boolean(conversationId)}>
           <section className={classes.listPane} aria-label={T.title} aria-busy={loadingList}>

@@ -1,5 +1,4 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Paper, Text } from '@mantine/core'
 import { useActionData, useLoaderData } from '@remix-run/react'
 import {
   InboxSettingsScreen,
@@ -10,6 +9,7 @@ import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 import { autoResolveFormSchema } from '~/lib/organizations/schemas'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
 import { getOrganization, updateOrganization } from '~/services/organizations/organizations.server'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 export const meta: MetaFunction = () => [{ title: `${T.inboxSettings} · ${PRODUCT_NAME}` }]
 
@@ -48,11 +48,7 @@ export default function InboxSettingsPage() {
   const { organization } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   if (!organization) {
-    return (
-      <Paper withBorder p="xl">
-        <Text ta="center">{T.noOrganization}</Text>
-      </Paper>
-    )
+    return <NoOrganization hint={T.noOrganizationHint} />
   }
   return <InboxSettingsScreen {...organization} answer={answer} />
 }

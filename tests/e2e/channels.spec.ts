@@ -104,6 +104,15 @@ test('channel details: webhook, assigning an agent, switching it off and on, rem
   const bot = await registerBot('Helpdesk Bot')
   await page.reload()
   await connectBot(page, bot.token)
+  // The card says what the channel does now (issue 34).
+  const card = channelCard(page, 'Helpdesk Bot')
+  await expect(card).toContainText('Not answering yet — choose an agent')
+  if (process.env.E2E_SCREENSHOT_DIR) {
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOT_DIR}/channels-card.png` })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOT_DIR}/channels-card-phone.png` })
+    await page.setViewportSize({ width: 1280, height: 720 })
+  }
 
   const details = await openDetails(page, 'Helpdesk Bot')
   const fact = (term: string) => details.locator(`dt:text-is("${term}") + dd`)
@@ -154,6 +163,7 @@ test('channel details: webhook, assigning an agent, switching it off and on, rem
   await expect(enabled).toBeEnabled()
   await page.keyboard.press('Escape')
   await expect(details).toBeHidden()
+  await expect(card).toContainText('Paused')
 
   // Reopened: no old message, the assignment and its flag preselected.
   await openDetails(page, 'Helpdesk Bot')
@@ -162,6 +172,7 @@ test('channel details: webhook, assigning an agent, switching it off and on, rem
   await expect(enabled).not.toBeChecked()
   await flip(details, 'Agent Enabled')
   await expect(assigned).toContainText('Active')
+  await expect(card).toContainText('Answering with Support Agent')
 
   // Choosing another agent offers Assign instead of Remove.
   await select.click()

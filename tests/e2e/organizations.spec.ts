@@ -69,6 +69,16 @@ test('closing the dialog clears the name and the error', async ({ page }) => {
   await page.getByRole('menuitem', { name: 'Create Organization' }).click()
   await expect(dialog.getByPlaceholder('My Company')).toHaveValue('')
   await expect(page.getByRole('menu')).toBeHidden()
+
+  // Cancelled again: the page says what is missing and leads on, not a dead end (issue 34).
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByText('No organization selected')).toBeVisible()
+  await page.getByRole('link', { name: 'Create an organization' }).click()
+  await expect(page).toHaveURL('/organization')
+  const form = page.getByRole('form', { name: 'Create Organization' })
+  await form.getByPlaceholder('My Company').fill('Second Try Bakery')
+  await form.getByRole('button', { name: 'Create Organization' }).click()
+  await expect(switcher(page)).toContainText('Second Try Bakery')
 })
 
 test.describe('without JavaScript', () => {

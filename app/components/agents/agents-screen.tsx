@@ -11,7 +11,7 @@ import {
   Text,
   ThemeIcon,
 } from '@mantine/core'
-import { IconAlertCircle, IconBuilding, IconPlus, IconRobot } from '@tabler/icons-react'
+import { IconAlertCircle, IconPlus, IconRobot } from '@tabler/icons-react'
 import { Form, Link, useLocation, useNavigation, useSearchParams } from '@remix-run/react'
 import { useState } from 'react'
 import { RouteDialog } from '~/components/dialogs/route-dialog'
@@ -24,6 +24,7 @@ import classes from './agents.module.css'
 import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH, NEW_AGENT_PATH } from './paths'
 import type { AgentItem } from './types'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 type StatusFilter = 'all' | AgentStatus
 
@@ -147,19 +148,7 @@ export function AgentsScreen({
       </Alert>
     )
   } else if (!hasOrganization) {
-    content = (
-      <Paper withBorder p="xl">
-        <Stack align="center" gap="xs">
-          <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-            <IconBuilding size={28} aria-hidden />
-          </ThemeIcon>
-          <Text fw={600} size="lg">
-            No organization selected
-          </Text>
-          <Text c="gray.7">Create or choose an organization to manage its agents.</Text>
-        </Stack>
-      </Paper>
-    )
+    content = <NoOrganization hint="Create or choose an organization to manage its agents." />
   } else if (visible.length === 0) {
     content = <EmptyState filter={filter} />
   } else {

@@ -1,5 +1,5 @@
 import { Center, Group, Loader, Paper, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core'
-import { IconBuilding, IconPlugConnected } from '@tabler/icons-react'
+import { IconPlugConnected } from '@tabler/icons-react'
 import { useLocation, useNavigation } from '@remix-run/react'
 import { useState } from 'react'
 import { RouteDialog } from '~/components/dialogs/route-dialog'
@@ -13,6 +13,7 @@ import { CHANNEL_UI_TEXTS } from './texts'
 import { CHANNELS_PATH } from './paths'
 import type { ChannelItem } from './types'
 import { useMetaConnect, type MetaConnect } from './use-meta-connect'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 function EmptyState({ meta }: { meta: MetaConnect }) {
   return (
@@ -76,19 +77,7 @@ export function ChannelsScreen({
       </Center>
     )
   } else if (!hasOrganization) {
-    content = (
-      <Paper withBorder p="xl">
-        <Stack align="center" gap="xs">
-          <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-            <IconBuilding size={28} aria-hidden />
-          </ThemeIcon>
-          <Text fw={600} size="lg">
-            {CHANNEL_UI_TEXTS.noOrganization}
-          </Text>
-          <Text c="gray.7">Create or choose an organization to manage its channels.</Text>
-        </Stack>
-      </Paper>
-    )
+    content = <NoOrganization hint="Create or choose an organization to manage its channels." />
   } else if (channels.length === 0) {
     content = <EmptyState meta={metaConnect} />
   } else {

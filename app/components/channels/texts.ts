@@ -6,7 +6,6 @@ import { CHANNEL_TEXTS } from '~/lib/channels/channels'
  */
 export const CHANNEL_UI_TEXTS = {
   ...CHANNEL_TEXTS,
-  noOrganization: 'No organization selected',
   subtitle: 'Manage all your connected social channels in one place',
   emptyTitle: 'No channels connected yet',
   emptyHint: 'Connect a channel to get started',

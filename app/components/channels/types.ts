@@ -14,6 +14,8 @@ export type ChannelItem = ChannelView & {
   /** The members who may be its default assignee (Channel Details), and the one who is: their uid; null: nobody. */
   members?: MemberOption[]
   defaultAssigneeUid?: string | null
+  /** Its agent's name, for the card's "Answering with …". */
+  agentName?: string
 }
 
 /** An agent as the Select Agent dropdown and the "Currently Assigned" panel show it. */

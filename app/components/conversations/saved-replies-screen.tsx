@@ -9,6 +9,7 @@ import {
   type SavedReplyItem,
 } from '~/lib/conversations/saved-replies'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 /** What the page's action answers: which form (a reply's id, or "new"), and why not or what was done. */
 export type SavedReplyAnswer = { target: string; error: string | null; notice: string | null }
@@ -77,9 +78,7 @@ export function SavedRepliesScreen({
     return (
       <Stack>
         <PageHeader title={T.savedReplies} />
-        <Paper withBorder p="xl">
-          <Text ta="center">{T.noOrganization}</Text>
-        </Paper>
+        <NoOrganization hint={T.noOrganizationHint} />
       </Stack>
     )
   }

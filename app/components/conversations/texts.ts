@@ -2,7 +2,7 @@
 export const CONVERSATION_UI_TEXTS = {
   title: 'Conversations',
   subtitle: 'Every conversation with your customers, answered by your agents or by your team.',
-  noOrganization: 'No organization selected',
+  noOrganizationHint: 'Create or choose an organization to see its conversations.',
   loading: 'Loading conversations...',
   filtersLabel: 'Filter conversations',
   channel: 'Channel',

@@ -1,12 +1,5 @@
 import { Button, Center, Group, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
-import {
-  IconBook2,
-  IconBuilding,
-  IconFileUpload,
-  IconHelpCircle,
-  IconNotes,
-  IconWorldWww,
-} from '@tabler/icons-react'
+import { IconBook2, IconFileUpload, IconHelpCircle, IconNotes, IconWorldWww } from '@tabler/icons-react'
 import { Link, useLocation, useNavigation } from '@remix-run/react'
 import { RouteDialog } from '~/components/dialogs/route-dialog'
 import { useHydrated } from '~/components/hooks/use-hydrated'
@@ -18,6 +11,7 @@ import { SourceTable } from './source-table'
 import { KNOWLEDGE_TEXTS as T } from './texts'
 import { TryQuestion, type Trial } from './try-question'
 import type { KnowledgeItem } from './types'
+import { NoOrganization } from '~/components/organizations/no-organization'
 
 /** How often the page reloads its list while a source is being processed. */
 const PROCESSING_POLL_MS = 2_000
@@ -110,19 +104,7 @@ export function KnowledgeScreen({
 
   let content
   if (!hasOrganization) {
-    content = (
-      <Paper withBorder p="xl">
-        <Stack align="center" gap="xs">
-          <ThemeIcon size={48} radius="xl" variant="light" color="gray">
-            <IconBuilding size={28} aria-hidden />
-          </ThemeIcon>
-          <Text fw={600} size="lg">
-            No organization selected
-          </Text>
-          <Text c="gray.7">{T.noOrganization}</Text>
-        </Stack>
-      </Paper>
-    )
+    content = <NoOrganization hint={T.noOrganization} />
   } else if (loading) {
     content = (
       <Center py="xl" role="status" aria-live="polite">

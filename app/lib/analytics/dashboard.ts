@@ -22,7 +22,6 @@ export const DASHBOARD_TEXTS = {
   periodInvalid: 'Choose a period: today, last 7 days, last 30 days or a custom range',
   customNeedsDates: 'A custom range needs a start and an end date',
   filtersInvalid: 'These filters could not be applied:',
-  noOrganization: 'No organization selected',
   loading: 'Loading the figures…',
   loadFailed: 'The dashboard could not be loaded.',
   loadFailedHint: 'Try again; if it keeps failing, the server may be unreachable.',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { channelDisplayName, connectionStatus } from './channels'
+import { channelActivity, channelDisplayName, connectionStatus } from './channels'
 
 describe('channelDisplayName', () => {
   it('uses the metadata name, else the spec fallback per type', () => {
@@ -27,5 +27,26 @@ describe('connectionStatus', () => {
     expect(connectionStatus({ platformName: 'whatsapp', status: 'pending' })).toBe('pending')
     expect(connectionStatus({ platformName: 'whatsapp', status: 'disconnected' })).toBe('disconnected')
     expect(connectionStatus({ platformName: 'telegram', status: 'error' })).toBe('connected')
+  })
+})
+
+describe('channelActivity', () => {
+  const live = { status: 'active', agentId: 'a1', agentEnabled: true, webhookSubscribed: true } as const
+  it('says what the channel does now, the most pressing first', () => {
+    expect(channelActivity(live, 'Bakery Helper')).toEqual({
+      tone: 'answering',
+      text: 'Answering with Bakery Helper',
+    })
+    expect(channelActivity({ ...live, agentId: null }, undefined).text).toBe(
+      'Not answering yet — choose an agent',
+    )
+    expect(channelActivity({ ...live, agentEnabled: false }, 'Bakery Helper').text).toBe('Paused')
+    expect(channelActivity({ ...live, webhookSubscribed: false }, 'Bakery Helper').text).toBe(
+      'Not receiving messages yet',
+    )
+    expect(channelActivity({ ...live, status: 'error', agentId: null }, undefined)).toEqual({
+      tone: 'attention',
+      text: 'Needs attention: reconnect',
+    })
   })
 })

@@ -139,3 +139,20 @@ export const CHANNEL_TEXTS = {
   metaNotConfigured:
     'Facebook and WhatsApp are not configured on this server: set META_APP_ID and META_APP_SECRET (the Meta app) and restart.',
 } as const
+
+/** What a channel does now, in a business owner's words (its card; issue 34). */
+export type ChannelActivity = {
+  tone: 'answering' | 'idle' | 'paused' | 'attention'
+  text: string
+}
+
+export function channelActivity(
+  channel: Pick<ChannelView, 'status' | 'agentId' | 'agentEnabled' | 'webhookSubscribed'>,
+  agentName: string | undefined,
+): ChannelActivity {
+  if (channel.status === 'error') return { tone: 'attention', text: 'Needs attention: reconnect' }
+  if (!channel.agentId) return { tone: 'idle', text: 'Not answering yet — choose an agent' }
+  if (!channel.agentEnabled) return { tone: 'paused', text: 'Paused' }
+  if (!channel.webhookSubscribed) return { tone: 'idle', text: 'Not receiving messages yet' }
+  return { tone: 'answering', text: agentName ? `Answering with ${agentName}` : 'Answering' }
+}
