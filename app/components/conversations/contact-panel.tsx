@@ -3,6 +3,7 @@ import { IconChevronRight } from '@tabler/icons-react'
 import { Link, useFetcher } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
 import { PendingButton } from '~/components/forms/pending-button'
+import { FetcherSavedNotice } from '~/components/forms/saved-notice'
 import { CONTACT_NOTES_MAX_LENGTH, languageName, type Contact } from '~/lib/conversations/contact'
 import { CONVERSATION_STATUS_LABELS, type ConversationDetail } from '~/lib/conversations/conversations'
 import { LabelsForm } from './labels-form'
@@ -41,11 +42,7 @@ function NotesForm({ contact }: { contact: Contact }) {
           >
             {T.saveNotes}
           </PendingButton>
-          {fetcher.data && !fetcher.data.error && fetcher.state === 'idle' ? (
-            <Text size="xs" c="green.8" role="status">
-              {T.notesSaved}
-            </Text>
-          ) : null}
+          <FetcherSavedNotice fetcher={fetcher}>{T.notesSaved}</FetcherSavedNotice>
         </Group>
       </Stack>
     </fetcher.Form>

@@ -1,7 +1,8 @@
-import { Group, Text, TextInput } from '@mantine/core'
+import { Group, TextInput } from '@mantine/core'
 import { IconTag } from '@tabler/icons-react'
 import { useFetcher } from '@remix-run/react'
 import { PendingButton } from '~/components/forms/pending-button'
+import { FetcherSavedNotice } from '~/components/forms/saved-notice'
 import type { ConversationDetail } from '~/lib/conversations/conversations'
 import { conversationPath } from './paths'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
@@ -28,11 +29,7 @@ export function LabelsForm({ conversation }: { conversation: ConversationDetail 
           {T.saveLabels}
         </PendingButton>
       </Group>
-      {fetcher.data && !fetcher.data.error && fetcher.state === 'idle' ? (
-        <Text size="xs" c="green.8" role="status">
-          {T.labelsSaved}
-        </Text>
-      ) : null}
+      <FetcherSavedNotice fetcher={fetcher}>{T.labelsSaved}</FetcherSavedNotice>
     </fetcher.Form>
   )
 }

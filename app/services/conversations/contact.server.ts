@@ -1,10 +1,11 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm'
-import { channels, conversationLabels, conversations } from '~/db/schema'
+import { and, desc, eq, ne } from 'drizzle-orm'
+import { channels, conversations } from '~/db/schema'
 import { channelDisplayName } from '~/lib/channels/channels'
 import { MAX_OTHER_CONVERSATIONS, type Contact } from '~/lib/conversations/contact'
 import { CONVERSATION_TEXTS } from '~/lib/conversations/conversations'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
+import { summaryColumns } from './inbox.server'
 import { ownConversation } from './takeover.server'
 
 // The customer beside the chat (issue 33, docs/decisions/062). A conversation is one customer on one channel, so
@@ -27,8 +28,7 @@ export async function getContact(scope: OrganizationScope, conversationId: strin
       language: conversations.customerLanguage,
       notes: conversations.customerNotes,
       firstSeenAt: conversations.createdAt,
-      labels: sql<string[]>`array(select ${conversationLabels.label} from ${conversationLabels}
-        where ${conversationLabels.conversationId} = ${conversations.id} order by 1)`,
+      labels: summaryColumns.labels,
     })
     .from(conversations)
     .innerJoin(channels, eq(channels.id, conversations.channelId))
