@@ -80,15 +80,23 @@ export async function attemptInScope<T>(
  * by `schema`, then `call` in the session's organization; `succeeded` (the spec's text, or null when it has none)
  * when it went through, else why not (the form's first error, or `failed` for an unexpected failure).
  */
-export async function changeInCurrentScope<Section extends string, Schema extends z.ZodType>(
+export async function changeInCurrentScope<Section extends string, Schema extends z.ZodType, Result>(
   request: Request,
   {
     section,
     schema,
     succeeded,
     failed,
-  }: { section: Section; schema: Schema; succeeded: string | null; failed: string },
-  call: (scope: OrganizationScope, value: z.output<Schema>) => Promise<unknown>,
+    told,
+  }: {
+    section: Section
+    schema: Schema
+    succeeded: string | null
+    failed: string
+    /** What else the answer says, from the change's result: a line under the message, or a warning. */
+    told?: (result: Result) => ChangeTold
+  },
+  call: (scope: OrganizationScope, value: z.output<Schema>) => Promise<Result>,
   context: Record<string, unknown>,
 ) {
   const scope = await getCurrentScope(request)
@@ -98,6 +106,8 @@ export async function changeInCurrentScope<Section extends string, Schema extend
   }
   const outcome = await attemptInScope(scope, (s) => call(s, submission.value), failed, context)
   return outcome.ok
-    ? data({ section, message: succeeded, error: null })
+    ? data({ section, message: succeeded, error: null, ...told?.(outcome.value) })
     : data({ section, message: null, error: outcome.failure.reason }, outcome.failure.status)
 }
+
+export type ChangeTold = { note?: string | null; warning?: string | null }

@@ -4,16 +4,25 @@ import { ChannelChangeAnswer } from '~/components/channels/channel-change-answer
 import { assignAgentSchema } from '~/lib/channels/schemas'
 import { changeInCurrentScope } from '~/http/organization.server'
 import { CHANNEL_TEXTS } from '~/lib/channels/channels'
-import { assignAgent } from '~/services/channels/channels.server'
+import { goLiveDeps } from '~/runtime/channel-deps.server'
+import { getRuntime } from '~/runtime/runtime.server'
+import { assignAndGoLive, goLiveTold } from '~/services/channels/go-live.server'
 
-/** The Assign button of the Channel Details dialog. */
+/** The Assign button of the Channel Details dialog: an enabled agent also starts the channel receiving. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const channelId = params.channelId ?? ''
+  const deps = goLiveDeps(await getRuntime())
   const { assigned: succeeded, assignFailed: failed } = CHANNEL_TEXTS
   return changeInCurrentScope(
     request,
-    { section: 'agent', schema: assignAgentSchema, succeeded, failed },
-    (scope, assignment) => assignAgent(scope, channelId, assignment),
+    {
+      section: 'agent',
+      schema: assignAgentSchema,
+      succeeded,
+      failed,
+      told: goLiveTold,
+    },
+    (scope, assignment) => assignAndGoLive(scope, channelId, assignment, deps),
     { action: 'assign agent', channelId },
   )
 }

@@ -21,6 +21,11 @@ export function platformDeps({
   }
 }
 
+/** Assigning in Channel Details: the platform clients (it may start receiving) and the log for what failed. */
+export function goLiveDeps(runtime: Pick<Runtime, 'config' | 'telegram' | 'graph' | 'logger'>) {
+  return { ...platformDeps(runtime), logger: runtime.logger }
+}
+
 /** What the channel health check asks the platforms with (docs/decisions/046). */
 export function healthCheckDeps({
   config,

@@ -67,11 +67,12 @@ async function expectFigure(page: Page, label: string, value: string) {
 
 const STEPS = [
   'Connect a channel',
-  'Create an agent',
-  'Assign the agent to a channel',
-  'Switch on the webhook subscription',
+  'Create your agent',
+  'Try your agent',
+  'Go live',
   'Receive the first customer message',
 ]
+const [CONNECT, CREATE, TRY, LIVE, RECEIVE] = STEPS
 
 test('the checklist ticks through a first setup, then the figures and charts show the messages', async ({
   page,
@@ -94,20 +95,17 @@ test('the checklist ticks through a first setup, then the figures and charts sho
   await page.goto('/')
   await expectSteps(page, STEPS.slice(0, 2), STEPS.slice(2))
 
-  await step(page, 'Assign the agent to a channel').getByRole('link').click()
+  // Going live is choosing the agent: the channel starts receiving with no switch of its own (issue 34).
+  await step(page, LIVE).getByRole('link').click()
   const details = page.getByRole('dialog', { name: 'Channel Details' })
   await expect(details.getByRole('textbox', { name: 'Select Agent' })).toBeEnabled()
   await assignAgent(page, details, 'Front Desk')
+  await expect(details.getByRole('status')).toContainText('The channel is now receiving messages')
+  await expect(details.getByRole('switch', { name: 'Webhook Subscription' })).toBeChecked()
   await page.goto('/')
-  await expectSteps(page, STEPS.slice(0, 3), STEPS.slice(3))
+  await expectSteps(page, [CONNECT, CREATE, LIVE], [TRY, RECEIVE])
   await screenshots(page, 'checklist-half')
-
-  await page.goto('/channels')
-  const again = await openDetails(page, 'Dashboard Bot')
-  await flip(again, 'Webhook Subscription')
-  await closeDetails(again)
-  await page.goto('/')
-  await expectSteps(page, STEPS.slice(0, 4), STEPS.slice(4))
+  await expect(step(page, TRY).getByRole('link')).toHaveAttribute('href', /^\/agents\/[\w-]+\/test$/)
 
   // Three customers write; the agent answers each.
   const base = Math.floor(Math.random() * 1_000_000)

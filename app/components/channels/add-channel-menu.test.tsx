@@ -69,24 +69,23 @@ describe('AddChannelMenu', () => {
     expect(connect).toHaveBeenCalledWith('whatsapp')
   })
 
-  it('explains what to set instead of failing when Meta is not configured', () => {
+  it('says the server must be set up, naming none of its settings, when Meta is not configured', () => {
     const { connect } = renderMenu({ ...CONFIGURED, configured: false, appId: '', whatsappConfigId: null })
     expect(item('Facebook Page').hasAttribute('disabled')).toBe(true)
-    expect(item('Facebook Page').textContent).toContain('set META_APP_ID and META_APP_SECRET')
+    expect(item('Facebook Page').textContent).toContain('Not set up on this server yet')
+    expect(item('Facebook Page').textContent).not.toMatch(/META_|WHATSAPP_/)
     expect(item('WhatsApp Business Account').hasAttribute('disabled')).toBe(true)
-    expect(item('WhatsApp Business Account').textContent).toContain(
-      'set META_APP_ID, META_APP_SECRET and WHATSAPP_CONFIG_ID',
-    )
+    expect(item('WhatsApp Business Account').textContent).toContain('Not set up on this server yet')
     expect(item('Telegram Bot').hasAttribute('disabled')).toBe(false)
     fireEvent.click(item('Facebook Page'))
     expect(connect).not.toHaveBeenCalled()
   })
 
-  it('needs only WHATSAPP_CONFIG_ID for WhatsApp when the app is configured', () => {
+  it('needs the Embedded Signup configuration for WhatsApp even when the app is configured', () => {
     renderMenu({ ...CONFIGURED, whatsappConfigId: null })
     expect(item('Facebook Page').hasAttribute('disabled')).toBe(false)
     expect(item('WhatsApp Business Account').hasAttribute('disabled')).toBe(true)
-    expect(item('WhatsApp Business Account').textContent).toContain('set WHATSAPP_CONFIG_ID')
+    expect(item('WhatsApp Business Account').textContent).toContain('Not set up on this server yet')
   })
 
   it('says "Connecting..." and takes no second connect while one runs', () => {

@@ -21,9 +21,7 @@ const META_ENTRIES = [
 /** Why a Meta entry cannot be used on this server, or null when it can. */
 function unavailableReason(platform: MetaPlatform, { meta }: MetaConnect): string | null {
   if (platform === 'facebook') return meta.configured ? null : CHANNEL_UI_TEXTS.facebookNotConfigured
-  return meta.configured && meta.whatsappConfigId
-    ? null
-    : CHANNEL_UI_TEXTS.whatsappNotConfigured(meta.configured)
+  return meta.configured && meta.whatsappConfigId ? null : CHANNEL_UI_TEXTS.whatsappNotConfigured
 }
 
 /** Without JavaScript the Facebook SDK cannot run: the entries say so. */

@@ -88,6 +88,8 @@ export function AgentSection({
   const answer = response?.section === 'agent' && !pending ? response : undefined
   const error = localError ?? answer?.error ?? null
   const success = localError ? null : (answer?.message ?? null)
+  const note = localError ? null : (answer?.note ?? null)
+  const warning = localError ? null : (answer?.warning ?? null)
 
   const options = agents.map((agent) => ({ value: agent.id, label: agent.name }))
   if (assignedAgent && !agents.some((agent) => agent.id === assignedAgent.id)) {
@@ -194,9 +196,16 @@ export function AgentSection({
               {error}
             </Alert>
           ) : null}
-          {success ? (
+          {success || note ? (
             <Alert color="green" variant="light" role="status">
               {success}
+              {success && note ? <br /> : null}
+              {note}
+            </Alert>
+          ) : null}
+          {warning ? (
+            <Alert color="yellow" variant="light" role="alert">
+              {warning}
             </Alert>
           ) : null}
           <Group justify="flex-end" gap="sm">

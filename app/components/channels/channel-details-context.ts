@@ -9,6 +9,10 @@ export type ChangeAnswer = {
   section: 'webhook' | 'agent' | 'conversations' | 'health'
   message: string | null
   error: string | null
+  /** A line under the message: what the change also did (going live). */
+  note?: string | null
+  /** What the change could not also do, though it went through. */
+  warning?: string | null
 }
 
 /** What the Channel Details sections share: the channel and the one fetcher all their changes go through. */

@@ -1,5 +1,8 @@
 import { CHANNEL_TEXTS } from '~/lib/channels/channels'
 
+const META_NOT_SET_UP =
+  'Not set up on this server yet (see “Facebook Pages and WhatsApp” in the setup guide).'
+
 /**
  * The Channels screen's texts. The spec's own (sections 2 and 8) come from CHANNEL_TEXTS word for word; the
  * few it leaves open (the connect toast, the help steps) are ours.
@@ -21,17 +24,19 @@ export const CHANNEL_UI_TEXTS = {
     `Facebook did not grant these permissions: ${missing.join(', ')}. Connect again and allow all of them.`,
   whatsappNoPhoneNumber:
     'WhatsApp signup finished without a phone number. Add a phone number to your WhatsApp Business Account, then connect again.',
-  facebookNotConfigured: 'Not configured on this server: set META_APP_ID and META_APP_SECRET.',
-  whatsappNotConfigured: (appConfigured: boolean) =>
-    appConfigured
-      ? 'Not configured on this server: set WHATSAPP_CONFIG_ID (the Embedded Signup configuration).'
-      : 'Not configured on this server: set META_APP_ID, META_APP_SECRET and WHATSAPP_CONFIG_ID.',
+  // What to set is in docs/operations.md: an owner reads only that the server's administrator must set it up.
+  facebookNotConfigured: META_NOT_SET_UP,
+  whatsappNotConfigured: META_NOT_SET_UP,
   connecting: 'Connecting...',
   needsJavaScript: 'Needs JavaScript',
   webhookLabel: 'Webhook Subscription',
   webhookDescription: 'Enable real-time message notifications',
+  receivingOn:
+    'On: customers’ messages arrive as they send them. Turning it off stops every answer on this channel.',
+  receivingOff:
+    'Off: this channel receives no messages, so nobody here is answered. Assigning an agent turns it on.',
   pollingNote:
-    "This server has no public HTTPS address (PUBLIC_URL), so while this is on the worker fetches the bot's messages by long polling instead of a webhook.",
+    "This server cannot be reached from the internet, so it collects the bot's messages itself; they still arrive within seconds.",
   noActiveAgents: 'No active agents available',
   loadingAgents: 'Loading agents...',
   chooseAgent: 'Choose an agent',

@@ -62,9 +62,10 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
           </Group>
         </FormComponent>
       )}
-      {channel.polled ? (
+      {supported ? (
         <Text size="xs" c="gray.7">
-          {CHANNEL_UI_TEXTS.pollingNote}
+          {subscribed ? CHANNEL_UI_TEXTS.receivingOn : CHANNEL_UI_TEXTS.receivingOff}
+          {subscribed && channel.polled ? ` ${CHANNEL_UI_TEXTS.pollingNote}` : null}
         </Text>
       ) : null}
       {failed ? (

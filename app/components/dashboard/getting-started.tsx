@@ -9,7 +9,7 @@ import {
 } from '~/lib/analytics/dashboard'
 
 /** A new organization's dashboard: the steps to a first answered message, ticked from what exists. */
-export function GettingStartedChecklist({ steps, channelId }: GettingStarted) {
+export function GettingStartedChecklist({ steps, channelId, agentId }: GettingStarted) {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="getting-started-title">
       <Title order={2} size="h3" id="getting-started-title">
@@ -41,7 +41,7 @@ export function GettingStartedChecklist({ steps, channelId }: GettingStarted) {
                 {done ? (
                   T.steps[step]
                 ) : (
-                  <Anchor component={Link} to={gettingStartedHref(step, channelId)} fw={600}>
+                  <Anchor component={Link} to={gettingStartedHref(step, { channelId, agentId })} fw={600}>
                     {T.steps[step]}
                   </Anchor>
                 )}

@@ -34,19 +34,22 @@ export const DASHBOARD_TEXTS = {
 export const GETTING_STARTED_STEPS = [
   'channelConnected',
   'agentCreated',
-  'agentAssigned',
-  'webhookOn',
+  'agentTried',
+  'live',
   'messageReceived',
 ] as const
 export type GettingStartedStep = (typeof GETTING_STARTED_STEPS)[number]
 
 export type GettingStarted = {
   steps: Record<GettingStartedStep, boolean>
-  /** The organization's first channel, where the assign and webhook steps are done; null: none yet. */
+  /** The organization's first channel, where going live is done; null: none yet. */
   channelId: string | null
+  /** The organization's first agent, the one to try; null: none yet. */
+  agentId: string | null
   complete: boolean
 }
 
+/** The guided first run (issue 34): each step links to its own page, where it can be done later too. */
 export const GETTING_STARTED_TEXTS = {
   title: 'Get started',
   intro: 'Your figures appear here once customers write to your channels. Five steps to get there:',
@@ -54,28 +57,31 @@ export const GETTING_STARTED_TEXTS = {
   todo: 'To do',
   steps: {
     channelConnected: 'Connect a channel',
-    agentCreated: 'Create an agent',
-    agentAssigned: 'Assign the agent to a channel',
-    webhookOn: 'Switch on the webhook subscription',
+    agentCreated: 'Create your agent',
+    agentTried: 'Try your agent',
+    live: 'Go live',
     messageReceived: 'Receive the first customer message',
   } satisfies Record<GettingStartedStep, string>,
   hints: {
     channelConnected: 'Telegram, Messenger or WhatsApp, on the Channels page.',
-    agentCreated: 'Its instructions and model, on the Agents page.',
-    agentAssigned: "In the channel's details, choose the agent that answers there.",
-    webhookOn: "In the channel's details, so that its messages reach us.",
+    agentCreated: 'Start from a template for your kind of business and make its instructions yours.',
+    agentTried: 'Ask it what your customers ask, and see how it answers.',
+    live: "In the channel's details, choose your agent: the channel starts answering at once.",
     messageReceived: 'Write to your channel as a customer would, and watch it answer.',
   } satisfies Record<GettingStartedStep, string>,
 } as const
 
 /** Where an unticked step is done. */
-export function gettingStartedHref(step: GettingStartedStep, channelId: string | null): string {
+export function gettingStartedHref(
+  step: GettingStartedStep,
+  { channelId, agentId }: Pick<GettingStarted, 'channelId' | 'agentId'>,
+): string {
   const channel = channelId ? `/channels/${channelId}` : '/channels'
   return {
     channelConnected: '/channels',
     agentCreated: '/agents/new',
-    agentAssigned: channel,
-    webhookOn: channel,
+    agentTried: agentId ? `/agents/${agentId}/test` : '/agents',
+    live: channel,
     messageReceived: channel,
   }[step]
 }

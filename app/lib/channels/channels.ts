@@ -140,6 +140,13 @@ export const CHANNEL_TEXTS = {
     'Facebook and WhatsApp are not configured on this server: set META_APP_ID and META_APP_SECRET (the Meta app) and restart.',
 } as const
 
+/** Assigning an agent starts the channel's messages coming (issue 34, docs/decisions/065). */
+export const GO_LIVE_TEXTS = {
+  receiving: 'The channel is now receiving messages: the agent answers the next one.',
+  notReceiving:
+    'The channel could not start receiving messages just now. Turn on “Webhook Subscription” above to try again.',
+} as const
+
 /** What a channel does now, in a business owner's words (its card; issue 34). */
 export type ChannelActivity = {
   tone: 'answering' | 'idle' | 'paused' | 'attention'

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { agents, channels, conversations, messages } from '~/db/schema'
+import { agentRuns, agents, channels, conversations, messages } from '~/db/schema'
 import { gettingStartedHref } from '~/lib/analytics/dashboard'
 import { withTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'
@@ -14,17 +14,25 @@ const getDb = withTestDatabase()
 const none = {
   channelConnected: false,
   agentCreated: false,
-  agentAssigned: false,
-  webhookOn: false,
+  agentTried: false,
+  live: false,
   messageReceived: false,
 }
+const all = {
+  channelConnected: true,
+  agentCreated: true,
+  agentTried: true,
+  live: true,
+  messageReceived: true,
+}
+const empty = { steps: none, channelId: null, agentId: null, complete: false }
 
 describe('getGettingStarted', () => {
   it('ticks each step as its rows appear, in the organization only', async () => {
     const db = getDb()
     const scope = await newOwnerScope(db, 'Setup', 'Setup shop')
     const other = await newOwnerScope(db, 'Other', 'Other shop')
-    expect(await getGettingStarted(scope)).toEqual({ steps: none, channelId: null, complete: false })
+    expect(await getGettingStarted(scope)).toEqual(empty)
 
     // Another organization's channel, agent and message do not count here.
     const [otherAgent] = await db
@@ -59,16 +67,17 @@ describe('getGettingStarted', () => {
       text: 'Hello',
       status: 'replied',
     })
-    expect(await getGettingStarted(scope)).toEqual({ steps: none, channelId: null, complete: false })
+    await db.insert(agentRuns).values({
+      executionId: randomUUID(),
+      organizationId: other.organizationId,
+      agentId: otherAgent.id,
+      input: 'Hello',
+    })
+    expect(await getGettingStarted(scope)).toEqual(empty)
     expect(await getGettingStarted(other)).toEqual({
-      steps: {
-        channelConnected: true,
-        agentCreated: true,
-        agentAssigned: true,
-        webhookOn: true,
-        messageReceived: true,
-      },
+      steps: all,
       channelId: otherChannel.id,
+      agentId: otherAgent.id,
       complete: true,
     })
 
@@ -82,23 +91,39 @@ describe('getGettingStarted', () => {
       })
       .returning()
     expect(await getGettingStarted(scope)).toEqual({
+      ...empty,
       steps: { ...none, channelConnected: true },
       channelId: channel.id,
-      complete: false,
     })
 
     const [agent] = await db
       .insert(agents)
       .values({ organizationId: scope.organizationId, readableId: 'desk', name: 'Desk', systemPrompt: 'Hi.' })
       .returning()
-    await db.update(channels).set({ agentId: agent.id }).where(eq(channels.id, channel.id))
-    expect((await getGettingStarted(scope)).steps).toEqual({
-      ...none,
-      channelConnected: true,
-      agentCreated: true,
-      agentAssigned: true,
+    expect(await getGettingStarted(scope)).toMatchObject({
+      steps: { ...none, channelConnected: true, agentCreated: true },
+      agentId: agent.id,
     })
+    // Tried: the agent has run (a test in its dialog, or an answer).
+    await db.insert(agentRuns).values({
+      executionId: randomUUID(),
+      organizationId: scope.organizationId,
+      agentId: agent.id,
+      input: 'Do you open on Sundays?',
+    })
+    expect((await getGettingStarted(scope)).steps.agentTried).toBe(true)
 
+    // Live only with an enabled agent on a channel that receives its messages.
+    await db
+      .update(channels)
+      .set({ agentId: agent.id, agentEnabled: false, webhookSubscribed: true })
+      .where(eq(channels.id, channel.id))
+    expect((await getGettingStarted(scope)).steps.live).toBe(false)
+    await db
+      .update(channels)
+      .set({ agentEnabled: true, webhookSubscribed: false })
+      .where(eq(channels.id, channel.id))
+    expect((await getGettingStarted(scope)).steps.live).toBe(false)
     await db.update(channels).set({ webhookSubscribed: true }).where(eq(channels.id, channel.id))
     const [conversation] = await db
       .insert(conversations)
@@ -114,7 +139,7 @@ describe('getGettingStarted', () => {
       status: 'sent',
     })
     expect(await getGettingStarted(scope)).toMatchObject({
-      steps: { webhookOn: true, messageReceived: false },
+      steps: { live: true, messageReceived: false },
       complete: false,
     })
 
@@ -127,22 +152,21 @@ describe('getGettingStarted', () => {
       status: 'received',
     })
     expect(await getGettingStarted(scope)).toEqual({
-      steps: {
-        channelConnected: true,
-        agentCreated: true,
-        agentAssigned: true,
-        webhookOn: true,
-        messageReceived: true,
-      },
+      steps: all,
       channelId: channel.id,
+      agentId: agent.id,
       complete: true,
     })
   })
 
   it('links each step to where it is done', () => {
-    expect(gettingStartedHref('channelConnected', null)).toBe('/channels')
-    expect(gettingStartedHref('agentCreated', null)).toBe('/agents/new')
-    expect(gettingStartedHref('agentAssigned', null)).toBe('/channels')
-    expect(gettingStartedHref('webhookOn', 'c1')).toBe('/channels/c1')
+    const nothing = { channelId: null, agentId: null }
+    const both = { channelId: 'c1', agentId: 'a1' }
+    expect(gettingStartedHref('channelConnected', nothing)).toBe('/channels')
+    expect(gettingStartedHref('agentCreated', nothing)).toBe('/agents/new')
+    expect(gettingStartedHref('agentTried', nothing)).toBe('/agents')
+    expect(gettingStartedHref('agentTried', both)).toBe('/agents/a1/test')
+    expect(gettingStartedHref('live', nothing)).toBe('/channels')
+    expect(gettingStartedHref('live', both)).toBe('/channels/c1')
   })
 })

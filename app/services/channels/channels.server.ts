@@ -114,17 +114,22 @@ export async function insertChannel(
   return channel
 }
 
-/** Stores several channels in one statement: all of them, or none (one already connected refuses them all). */
+/**
+ * Stores several channels in one statement: all of them, or none (one already connected refuses them all). Each
+ * counts as checked now: connecting just had its platform accept the token (issue 34: health right after connect).
+ */
 export async function insertChannels(
   scope: OrganizationScope,
   deps: Pick<ChannelDeps, 'encryptionKey'>,
   inputs: NewChannel[],
 ): Promise<Channel[]> {
+  const now = new Date()
   try {
     return await scope.db
       .insert(channels)
       .values(
         inputs.map((input) => ({
+          healthCheckedAt: now,
           organizationId: scope.organizationId,
           platformName: input.platformName,
           channelType: input.channelType,
