@@ -8,6 +8,7 @@ import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { timeZoneList } from '~/lib/agents/behaviour-form'
 import { createAgentSchema } from '~/lib/agents/schemas'
+import { findTemplate } from '~/lib/agents/templates'
 import { replyRefused } from '~/lib/shared/form-reply'
 import { createAgent } from '~/services/agents/agents.server'
 import { ERROR_STATUS } from '~/utils/errors'
@@ -16,9 +17,11 @@ import { loadKnowledgeOptions } from '~/http/agent-dialog.server'
 
 export const handle = dialogHandle({ title: 'Create New Agent' })
 
+/** `?template=` names the template the form starts from (an unknown one: blank). */
 export const loader = async ({ request }: LoaderFunctionArgs) => ({
   timeZones: timeZoneList(),
   knowledgeSources: await loadKnowledgeOptions(request),
+  template: findTemplate(new URL(request.url).searchParams.get('template')) ?? null,
 })
 
 /** From the dialog (a fetcher) the answer is data for it; without JavaScript a success goes back to the list. */
@@ -45,9 +48,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewAgentDialog() {
-  const { timeZones, knowledgeSources } = useLoaderData<typeof loader>()
+  const { timeZones, knowledgeSources, template } = useLoaderData<typeof loader>()
   return (
     <AgentFormPanel
+      // A template chosen starts the form again from its words.
+      key={template?.id ?? 'blank'}
+      template={template ?? undefined}
       submission={useDialogFetcher<typeof action>(useActionData<typeof action>())}
       timeZones={timeZones}
       knowledgeSources={knowledgeSources}

@@ -54,7 +54,6 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
   const tab = (name: string) => dialog.getByRole('tab', { name })
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Grounded Agent')
   await dialog.getByRole('textbox', { name: 'Readable ID' }).fill(`grounded-${randomUUID().slice(0, 8)}`)
-  await tab('Configuration').click()
   await dialog.getByRole('textbox', { name: 'System Prompt' }).fill('You answer from what the shop knows.')
 
   await tab('Knowledge').click()
@@ -80,10 +79,10 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
     await tab('Knowledge').scrollIntoViewIfNeeded()
     await page.screenshot({ path: `${SCREENSHOTS}/knowledge-tab-390.png` })
   }
-  // All five tabs fit on a phone, none cut off.
+  // All four tabs fit on a phone, none cut off.
   await page.setViewportSize({ width: 390, height: 844 })
   const list = await dialog.getByRole('tablist').boundingBox()
-  for (const name of ['Basic Info', 'Configuration', 'Advanced', 'Behaviour', 'Knowledge']) {
+  for (const name of ['Basic Info', 'Behaviour', 'Knowledge', 'Advanced']) {
     const box = await tab(name).boundingBox()
     expect(box && list && box.x >= list.x - 1 && box.x + box.width <= list.x + list.width + 1, name).toBe(
       true,

@@ -3,6 +3,11 @@ import type { Locator, Page } from '@playwright/test'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 const FAKE_MODEL_URL = process.env.E2E_FAKE_MODEL_URL
+const SHOTS = process.env.E2E_SCREENSHOT_DIR
+
+async function screenshot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
+}
 
 /** A signed-in user with an organization, on the Agents page. */
 async function signUpWithOrganization(page: Page, displayName = 'Agent Owner') {
@@ -33,7 +38,6 @@ async function fillRequired(dialog: Locator, { name, readableId, systemPrompt }:
   await dialog.getByRole('tab', { name: 'Basic Info' }).click()
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
   await dialog.getByRole('textbox', { name: 'Readable ID' }).fill(readableId)
-  await dialog.getByRole('tab', { name: 'Configuration' }).click()
   await dialog.getByRole('textbox', { name: 'System Prompt' }).fill(systemPrompt)
 }
 
@@ -67,12 +71,18 @@ test('creating an agent with the defaults; the card, the details and a taken rea
   await expect(page.getByText('Create your first agent to get started')).toBeVisible()
 
   const dialog = await openCreate(page)
-  await expect(dialog.getByRole('textbox', { name: 'Readable ID' })).toBeEnabled()
-  await dialog.getByRole('tab', { name: 'Configuration' }).click()
+  // Issue 34: the name, the instructions and the model on the first tab; the ID follows the name.
+  const readable = dialog.getByRole('textbox', { name: 'Readable ID' })
+  await expect(readable).toBeEnabled()
+  await expect(readable).toHaveValue('')
+  await expect(readable).not.toHaveAttribute('placeholder')
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Bäckerei Müller')
+  await expect(readable).toHaveValue('backerei-muller')
+  await expect(dialog.getByRole('textbox', { name: 'System Prompt' })).toBeVisible()
   await expect(dialog.getByRole('textbox', { name: 'Model Type' })).toHaveValue('Medium - Balanced')
   const slider = dialog.getByRole('slider', { name: 'Creativity Level' })
   await expect(slider).toHaveAttribute('aria-valuenow', '0.7')
-  await expect(dialog.getByText('70% · Creative')).toBeVisible()
+  await expect(dialog.getByText('70% · Balanced')).toBeVisible()
   for (const mark of ['Focused', 'Balanced', 'Creative'])
     await expect(dialog.getByText(mark, { exact: true })).toBeVisible()
   // The slider moves by tenths and says so in percent.
@@ -114,7 +124,7 @@ test('creating an agent with the defaults; the card, the details and a taken rea
     'Support Bot',
     readableId,
     'Medium - Balanced',
-    '70% (Creative)',
+    '70% (Balanced)',
     '1000',
     '0.9',
     '40',
@@ -149,6 +159,58 @@ test('creating an agent with the defaults; the card, the details and a taken rea
   expect(consoleErrors).toEqual([])
 })
 
+test('a template fills the form for the owner to edit in place; the buttons stay in view on every tab', async ({
+  page,
+}) => {
+  await signUpWithOrganization(page, 'Template Owner')
+  const dialog = await openCreate(page)
+  const templates = dialog.getByRole('navigation', { name: 'Start from a template' })
+  await expect(templates.getByRole('link', { name: 'Blank' })).toHaveAttribute('aria-current', 'true')
+  await templates.getByRole('link', { name: 'Restaurant or café' }).click()
+  await expect(page).toHaveURL('/agents/new?template=restaurant')
+  await expect(templates.getByRole('link', { name: 'Restaurant or café' })).toHaveAttribute(
+    'aria-current',
+    'true',
+  )
+  const name = dialog.getByRole('textbox', { name: 'Name', exact: true })
+  const prompt = dialog.getByRole('textbox', { name: 'System Prompt' })
+  await expect(name).toHaveValue('Restaurant Host')
+  await expect(dialog.getByRole('textbox', { name: 'Readable ID' })).toHaveValue('restaurant-host')
+  await expect(prompt).toHaveValue(/^You are the host of \[restaurant name\]/)
+
+  // Every tab is as tall as the others, and Cancel and Create Agent stay in view, on a desktop and a phone.
+  const tab = (label: string) => dialog.getByRole('tab', { name: label })
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport)
+    const heights = new Set<number>()
+    for (const label of ['Basic Info', 'Behaviour', 'Knowledge', 'Advanced']) {
+      await tab(label).click()
+      await expect(dialog.getByRole('button', { name: 'Create Agent' })).toBeInViewport({ ratio: 1 })
+      await expect(dialog.getByRole('link', { name: 'Cancel' })).toBeInViewport({ ratio: 1 })
+      if (viewport.width > 400) heights.add(Math.round((await dialog.boundingBox())?.height ?? 0))
+    }
+    if (viewport.width > 400) expect(heights.size, [...heights].join(', ')).toBe(1)
+    await tab('Basic Info').click()
+    await screenshot(page, `agent-template-${viewport.width}`)
+  }
+  await page.setViewportSize({ width: 1280, height: 720 })
+
+  // Made theirs: the name (the ID follows it), the bracketed parts of the instructions.
+  await name.fill('Casa Lucia Host')
+  await expect(dialog.getByRole('textbox', { name: 'Readable ID' })).toHaveValue('casa-lucia-host')
+  const written = (await prompt.inputValue()).replace('[restaurant name]', 'Casa Lucia')
+  await prompt.fill(written)
+  await dialog.getByRole('button', { name: 'Create Agent' }).click()
+  await expect(page.getByText('Agent created successfully')).toBeVisible()
+  await card(page, 'Casa Lucia Host').getByRole('link', { name: /^View/ }).click()
+  const details = page.getByRole('dialog', { name: 'Agent Details' })
+  await expect(details.getByText('casa-lucia-host', { exact: true })).toBeVisible()
+  await expect(details.getByText(/^You are the host of Casa Lucia,/)).toBeVisible()
+})
+
 test('the form refuses values outside the limits, and shows where the errors are', async ({ page }) => {
   await signUpWithOrganization(page)
   const dialog = await openCreate(page)
@@ -161,7 +223,7 @@ test('the form refuses values outside the limits, and shows where the errors are
   await expect(dialog.getByText('Name must be at least 3 characters')).toBeVisible()
   await expect(dialog.getByText('ID must be at least 3 characters')).toBeVisible()
   await expect(dialog.getByRole('textbox', { name: 'Name', exact: true })).toBeFocused()
-  await expect(tab('Configuration')).toContainText('has errors')
+  await expect(dialog.getByText('System prompt must be at least 10 characters')).toBeVisible()
   await expect(tab('Advanced')).not.toContainText('has errors')
 
   const rows: [string, string, string][] = [
@@ -179,14 +241,12 @@ test('the form refuses values outside the limits, and shows where the errors are
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('abc')
   await dialog.getByRole('textbox', { name: 'Readable ID' }).fill('a'.repeat(50))
   await dialog.getByRole('textbox', { name: 'Description' }).fill('d'.repeat(500))
-  await expect(tab('Basic Info')).not.toContainText('has errors')
-
-  await tab('Configuration').click()
   const prompt = dialog.getByRole('textbox', { name: 'System Prompt' })
   await prompt.fill('123456789')
   await expect(dialog.getByText('System prompt must be at least 10 characters')).toBeVisible()
   await prompt.fill('1234567890')
   await expect(dialog.getByText('System prompt must be at least 10 characters')).toBeHidden()
+  await expect(tab('Basic Info')).not.toContainText('has errors')
 
   await tab('Advanced').click()
   const maxTokens = dialog.getByRole('textbox', { name: 'Max Tokens' })
@@ -227,7 +287,6 @@ test('editing an agent, filtering by status and deleting (archiving) one', async
   await expect(edit.getByText('The readable ID cannot be changed after creation')).toBeVisible()
   await expect(edit.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Sales Agent')
   await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Sales Agent Pro')
-  await edit.getByRole('tab', { name: 'Configuration' }).click()
   await chooseOption(page, edit.getByRole('textbox', { name: 'Model Type' }), 'Pro - Complex reasoning')
   await edit.getByRole('slider', { name: 'Creativity Level' }).focus()
   await page.keyboard.press('Home')
@@ -349,8 +408,8 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL('/agents/new')
     const form = page.getByRole('form', { name: 'Create New Agent' })
     // Without tabs every section is on the page.
-    for (const legend of ['Basic Info', 'Configuration', 'Advanced']) {
-      await expect(form.getByRole('group', { name: legend })).toBeVisible()
+    for (const legend of ['Basic Info', 'Behaviour', 'Knowledge', 'Advanced']) {
+      await expect(form.getByRole('group', { name: legend, exact: true })).toBeVisible()
     }
     await expect(form.getByRole('spinbutton', { name: 'Creativity Level' })).toHaveValue('0.7')
     await expect(form.getByRole('textbox', { name: 'Max Tokens' })).toHaveValue('1000')

@@ -32,7 +32,6 @@ async function fillRequired(dialog: Locator, name: string) {
   await dialog.getByRole('tab', { name: 'Basic Info' }).click()
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
   await dialog.getByRole('textbox', { name: 'Readable ID' }).fill(`agent-${randomUUID().slice(0, 8)}`)
-  await dialog.getByRole('tab', { name: 'Configuration' }).click()
   await dialog.getByRole('textbox', { name: 'System Prompt' }).fill('You answer customer questions politely.')
 }
 

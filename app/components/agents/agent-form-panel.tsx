@@ -7,6 +7,7 @@ import { AgentForm } from './agent-form'
 import { AGENT_TEXTS } from './texts'
 import { AGENTS_PATH } from './paths'
 import type { AgentItem, KnowledgeSourceOption } from './types'
+import type { AgentTemplate } from '~/lib/agents/templates'
 import { ignoreInterruption } from '~/lib/shared/navigation'
 
 /** What the create and update actions answer: the form's result, the saved agent, or why it was not saved. */
@@ -15,11 +16,13 @@ type SaveAnswer = { result: SubmissionResult<string[]>; saved: { id: string } | 
 /** The content of the Create New Agent / Edit Agent dialog: the form, its request, its toasts. */
 export function AgentFormPanel({
   agent,
+  template,
   submission,
   timeZones,
   knowledgeSources,
 }: {
   agent?: AgentItem
+  template?: AgentTemplate
   submission: DialogSubmission<SaveAnswer>
   timeZones: string[]
   knowledgeSources: KnowledgeSourceOption[]
@@ -47,6 +50,7 @@ export function AgentFormPanel({
   return (
     <AgentForm
       agent={agent}
+      template={template}
       lastResult={response?.result}
       pending={pending}
       hydrated={hydrated}

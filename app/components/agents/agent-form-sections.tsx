@@ -3,14 +3,16 @@ import { Fieldset, Stack, Tabs, VisuallyHidden } from '@mantine/core'
 import { type ReactNode } from 'react'
 import classes from './agents.module.css'
 
+/**
+ * The first tab holds what an owner must decide (docs/decisions/066): the name, what the agent should do and the
+ * model; the numbers few need (Max Tokens, Top P, Top K) wait under Advanced, last.
+ */
 export const SECTIONS = [
-  { value: 'basic', label: 'Basic Info', fields: ['name', 'readableId', 'description'] },
   {
-    value: 'configuration',
-    label: 'Configuration',
-    fields: ['modelType', 'creativityLevel', 'systemPrompt'],
+    value: 'basic',
+    label: 'Basic Info',
+    fields: ['name', 'readableId', 'systemPrompt', 'modelType', 'creativityLevel', 'description'],
   },
-  { value: 'advanced', label: 'Advanced', fields: ['maxTokens', 'topP', 'topK', 'status'] },
   {
     value: 'behaviour',
     label: 'Behaviour',
@@ -34,6 +36,7 @@ export const SECTIONS = [
       'knowledgeNoAnswerMessage',
     ],
   },
+  { value: 'advanced', label: 'Advanced', fields: ['maxTokens', 'topP', 'topK', 'status'] },
 ] as const
 export type SectionValue = (typeof SECTIONS)[number]['value']
 
@@ -106,7 +109,13 @@ export function Sections({
         })}
       </Tabs.List>
       {SECTIONS.map((section) => (
-        <Tabs.Panel key={section.value} value={section.value} pt="md" data-section={section.value}>
+        <Tabs.Panel
+          key={section.value}
+          value={section.value}
+          pt="md"
+          data-section={section.value}
+          className={classes.panel}
+        >
           <Stack gap="sm">{panels[section.value]}</Stack>
         </Tabs.Panel>
       ))}

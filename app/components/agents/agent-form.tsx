@@ -1,6 +1,6 @@
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Button, Group, NumberInput, Stack, Textarea, TextInput } from '@mantine/core'
+import { Button, Group, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core'
 import { Form, Link } from '@remix-run/react'
 import {
   useEffect,
@@ -31,6 +31,10 @@ import { KnowledgeFields, type KnowledgeFormValues } from './agent-knowledge-fie
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { STATUS_LABELS } from './agent-status'
 import { AGENTS_PATH } from './paths'
+import classes from './agents.module.css'
+import { AGENT_FORM_TEXTS } from './texts'
+import { TemplatePicker, useReadableIdFromName } from './agent-templates'
+import { readableIdFrom, type AgentTemplate } from '~/lib/agents/templates'
 import { ChoiceField, CreativityField } from './agent-form-fields'
 import { Sections, sectionsWithErrors, SECTIONS, type SectionValue } from './agent-form-sections'
 import type { AgentItem, KnowledgeSourceOption } from './types'
@@ -88,15 +92,15 @@ function knowledgeDefaults(agent: AgentItem | undefined): KnowledgeFormValues {
  * shown without JavaScript (a plain Form that posts the page). Validated here and again by the action, with the
  * same schema.
  */
-/** The form's first values: the agent's, or the spec's defaults for a new one. */
-function agentDefaults(agent: AgentItem | undefined) {
+/** The form's first values: the agent's, or the spec's defaults for a new one (with a template's words, if chosen). */
+function agentDefaults(agent: AgentItem | undefined, template: AgentTemplate | undefined) {
   return {
-    name: agent?.name,
-    readableId: agent?.readableId,
-    description: agent?.description ?? undefined,
+    name: agent?.name ?? template?.name,
+    readableId: agent?.readableId ?? (template ? readableIdFrom(template.name) : undefined),
+    description: agent?.description ?? template?.description ?? undefined,
     modelType: agent?.modelType ?? AGENT_DEFAULTS.modelType,
     creativityLevel: agent?.creativityLevel ?? AGENT_DEFAULTS.creativityLevel,
-    systemPrompt: agent?.systemPrompt,
+    systemPrompt: agent?.systemPrompt ?? template?.systemPrompt,
     maxTokens: agent ? (agent.maxTokens ?? undefined) : AGENT_DEFAULTS.maxTokens,
     topP: agent ? (agent.topP ?? undefined) : AGENT_DEFAULTS.topP,
     topK: agent ? (agent.topK ?? undefined) : AGENT_DEFAULTS.topK,
@@ -145,6 +149,7 @@ function useErrorsRevealed(
 
 export function AgentForm({
   agent,
+  template,
   lastResult,
   pending,
   hydrated,
@@ -153,6 +158,8 @@ export function AgentForm({
   FormComponent = Form,
 }: {
   agent?: AgentItem
+  /** Creating: the template the form starts from. */
+  template?: AgentTemplate
   lastResult: SubmissionResult<string[]> | undefined
   pending: boolean
   hydrated: boolean
@@ -170,15 +177,16 @@ export function AgentForm({
       : parseWithZod(formData, { schema: createAgentSchema })
 
   const [form, fields] = useForm<AgentFormFields, CreateAgentInput | UpdateAgentInput>({
-    id: editing ? `edit-agent-${agent.id}` : 'create-agent',
+    id: editing ? `edit-agent-${agent.id}` : `create-agent-${template?.id ?? 'blank'}`,
     lastResult,
-    defaultValue: agentDefaults(agent),
+    defaultValue: agentDefaults(agent, template),
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => validate(formData),
   })
 
   const { active, setActive, revealErrors } = useErrorsRevealed(formRef, lastResult, pending)
+  const readableId = useReadableIdFromName(text(fields.readableId.initialValue) ?? '')
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submission = validate(new FormData(event.currentTarget))
@@ -203,37 +211,35 @@ export function AgentForm({
           placeholder="Customer Support Agent"
           required
           data-autofocus
+          onChange={editing ? undefined : (event) => readableId.followName(event.currentTarget.value)}
         />
         <TextInput
           key={fields.readableId.key}
           id={fields.readableId.id}
           name={editing ? undefined : fields.readableId.name}
           label="Readable ID"
-          placeholder="customer-support"
           required={!editing}
-          description={
-            editing
-              ? READABLE_ID_IMMUTABLE
-              : 'Lowercase letters, numbers and hyphens; it cannot change after creation'
-          }
+          description={editing ? READABLE_ID_IMMUTABLE : AGENT_FORM_TEXTS.readableIdHint}
           // Not posted when editing, so a server reply carries no value for it: show the agent's own.
-          defaultValue={editing ? agent.readableId : text(fields.readableId.initialValue)}
+          {...(editing
+            ? { defaultValue: agent.readableId }
+            : hydrated
+              ? { value: readableId.value, onChange: (event) => readableId.type(event.currentTarget.value) }
+              : { defaultValue: text(fields.readableId.initialValue) })}
           error={fields.readableId.errors?.[0]}
           disabled={editing || pending}
         />
         <Textarea
-          key={fields.description.key}
-          {...input(fields.description)}
-          label="Description"
-          placeholder="What this agent does"
+          key={fields.systemPrompt.key}
+          {...input(fields.systemPrompt)}
+          label="System Prompt"
+          description={AGENT_FORM_TEXTS.systemPromptHint}
+          placeholder="You are a helpful assistant that answers customer questions..."
+          required
           autosize
-          minRows={2}
-          maxRows={5}
+          minRows={6}
+          maxRows={14}
         />
-      </>
-    ),
-    configuration: (
-      <>
         <ChoiceField
           key={fields.modelType.key}
           hydrated={hydrated}
@@ -249,19 +255,21 @@ export function AgentForm({
           defaultValue={Number(text(fields.creativityLevel.initialValue) ?? AGENT_DEFAULTS.creativityLevel)}
         />
         <Textarea
-          key={fields.systemPrompt.key}
-          {...input(fields.systemPrompt)}
-          label="System Prompt"
-          placeholder="You are a helpful assistant that answers customer questions..."
-          required
+          key={fields.description.key}
+          {...input(fields.description)}
+          label="Description"
+          placeholder="What this agent does"
           autosize
-          minRows={4}
-          maxRows={10}
+          minRows={2}
+          maxRows={5}
         />
       </>
     ),
     advanced: (
       <>
+        <Text size="sm" c="gray.7">
+          {AGENT_FORM_TEXTS.advancedHint}
+        </Text>
         <NumberInput
           key={fields.maxTokens.key}
           {...input(fields.maxTokens)}
@@ -326,6 +334,7 @@ export function AgentForm({
       <Stack gap="md">
         <FormError message={form.errors?.[0]} />
         {hydrated ? null : <input type="hidden" name="noscript" value="true" />}
+        {editing ? null : <TemplatePicker chosen={template?.id} disabled={pending} />}
         <Sections
           hydrated={hydrated}
           active={active}
@@ -333,7 +342,7 @@ export function AgentForm({
           withErrors={withErrors}
           panels={panels}
         />
-        <Group justify="flex-end">
+        <Group justify="flex-end" className={classes.formFooter}>
           {pending ? (
             <Button variant="default" disabled>
               Cancel

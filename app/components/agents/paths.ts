@@ -10,3 +10,7 @@ export const agentPath = (agentId: string, dialog?: AgentDialog) =>
 
 /** The organization's knowledge sources (issue #18). */
 export const KNOWLEDGE_PATH = '/knowledge'
+
+/** Create New Agent, starting from a template (`?template=`), or blank. */
+export const newAgentPath = (templateId?: string) =>
+  templateId ? `${NEW_AGENT_PATH}?template=${encodeURIComponent(templateId)}` : NEW_AGENT_PATH

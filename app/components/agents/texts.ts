@@ -11,3 +11,15 @@ export const AGENT_TEXTS = {
   loadErrorTitle: 'Error Loading Agents',
   loadFailed: 'Failed to load agents',
 } as const
+
+/** The agent form's own words, where the spec has none (docs/decisions/066). */
+export const AGENT_FORM_TEXTS = {
+  templatesLabel: 'Start from a template',
+  templatesHint: 'Pick your kind of business: its instructions fill in below, for you to make yours.',
+  blank: 'Blank',
+  readableIdHint:
+    'Made from the name; lowercase letters, numbers and hyphens. It cannot change after creation.',
+  systemPromptHint:
+    'What the agent should do: who it speaks for, what it knows, how it answers. Replace the parts in [brackets].',
+  advancedHint: 'Fine tuning for the model. The defaults suit most businesses.',
+} as const

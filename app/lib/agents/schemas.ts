@@ -319,5 +319,6 @@ export type RunAgentInput = z.output<typeof runAgentSchema>
 
 /** Creativity as the UI shows it: 0.7 → "70%". */
 export const creativityPercent = (level: number) => `${Math.round(level * 100)}%`
+/** The spec's default, 0.7, reads Balanced: "Creative" is for the top of the scale (issue 34). */
 export const creativityLabel = (level: number) =>
-  level < 0.34 ? 'Focused' : level < 0.67 ? 'Balanced' : 'Creative'
+  level < 0.25 ? 'Focused' : level < 0.75 ? 'Balanced' : 'Creative'
