@@ -130,6 +130,7 @@ async function createAndSwitch({ database, logger, user, sessionId, formData, ba
       db: database.db,
       userId: user.id,
       name: submission.value.name,
+      timeZone: submission.value.timeZone,
     })
     await switchOrganization({ db: database.db, userId: user.id, sessionId, organizationId: created.id })
     return back ?? { result: submission.reply({ resetForm: true }), created }

@@ -8,6 +8,10 @@ import { useSchemaForm } from '~/components/forms/use-schema-form'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import { createOrganizationSchema } from '~/lib/organizations/schemas'
 
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone ?? ''
+}
+
 /**
  * The Create Organization form, used by the dialog (through a fetcher's Form) and by the page that serves
  * browsers without JavaScript (a plain Form that returns to redirectTo).
@@ -40,6 +44,8 @@ export function CreateOrganizationForm({
       <Stack gap="md">
         <FormError message={form.errors?.[0]} />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        {/* The organization starts in the creator's time zone (without JavaScript: UTC, changed in Settings). */}
+        {hydrated ? <input type="hidden" name="timeZone" value={browserTimeZone()} /> : null}
         <TextInput
           label="Organization Name"
           placeholder="My Company"

@@ -1,6 +1,6 @@
 import { getZodConstraint } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { answerInvitationSchema, inviteMemberSchema } from './schemas'
+import { answerInvitationSchema, createOrganizationSchema, inviteMemberSchema } from './schemas'
 
 describe('the invite form', () => {
   it('trims and lowercases the email, and refuses what is not one', () => {
@@ -27,5 +27,22 @@ describe('the invite form', () => {
         invitationId: '00000000-0000-4000-8000-000000000000',
       }).success,
     ).toBe(true)
+  })
+})
+
+describe('the Create Organization form', () => {
+  it("keeps the browser's time zone when this server knows it, and drops it otherwise", () => {
+    expect(createOrganizationSchema.parse({ name: ' Padaria ', timeZone: 'America/Sao_Paulo' })).toEqual({
+      name: 'Padaria',
+      timeZone: 'America/Sao_Paulo',
+    })
+    expect(createOrganizationSchema.parse({ name: 'Padaria', timeZone: 'Mars/Olympus' })).toEqual({
+      name: 'Padaria',
+      timeZone: undefined,
+    })
+    expect(createOrganizationSchema.parse({ name: 'Padaria' }).timeZone).toBeUndefined()
+    expect(createOrganizationSchema.safeParse({ name: ' ', timeZone: 'UTC' }).error?.issues[0]?.message).toBe(
+      'Organization name is required',
+    )
   })
 })

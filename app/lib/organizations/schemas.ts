@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { timeZoneSchema } from '~/lib/analytics/analytics'
 import { hasNoNul, NUL_MESSAGE } from '~/lib/shared/input'
 
 export const ORGANIZATION_NAME_MAX = 100
@@ -10,8 +11,15 @@ export const organizationNameSchema = z
   .max(ORGANIZATION_NAME_MAX, `Organization name must be at most ${ORGANIZATION_NAME_MAX} characters`)
   .refine(hasNoNul, NUL_MESSAGE)
 
-/** The Create Organization dialog's form (and the API body, which may also name the plan). */
-export const createOrganizationSchema = z.object({ name: organizationNameSchema })
+/**
+ * The Create Organization dialog's form: the name, and the creator's browser's time zone, sent by the form
+ * where JavaScript runs (issue 34). A zone this server does not know is left out (the organization starts on UTC)
+ * rather than refusing the organization for a field the person never saw.
+ */
+export const createOrganizationSchema = z.object({
+  name: organizationNameSchema,
+  timeZone: timeZoneSchema.optional().catch(undefined),
+})
 
 export const ORGANIZATION_PLANS = ['free', 'pro', 'enterprise'] as const
 export const ORGANIZATION_ROLES = ['owner', 'member'] as const

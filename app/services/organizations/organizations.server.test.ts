@@ -31,6 +31,20 @@ describe('organizations', () => {
     const org = await createOrganization({ db: db(), userId: user.id, name: 'Acme' })
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', role: 'owner' })
     expect(await listOrganizations({ db: db(), userId: user.id })).toEqual([org])
+    expect(await getOrganization(await scope(user.id, org.id))).toMatchObject({ timeZone: 'UTC' })
+  })
+
+  it("starts in the creator's time zone when the form sent one (issue 34)", async () => {
+    const user = await newUser()
+    const org = await createOrganization({
+      db: db(),
+      userId: user.id,
+      name: 'Padaria',
+      timeZone: 'America/Sao_Paulo',
+    })
+    expect(await getOrganization(await scope(user.id, org.id))).toMatchObject({
+      timeZone: 'America/Sao_Paulo',
+    })
   })
 
   it('the scope guard refuses non-members, malformed ids and unknown ids alike', async () => {

@@ -21,18 +21,26 @@ const summaryColumns = {
   role: memberships.role,
 }
 
-/** The creator becomes its owner; a new organization is on the free plan. */
+/**
+ * The creator becomes its owner; a new organization is on the free plan, in `timeZone` (a canonical zone, as
+ * timeZoneSchema gives it) or the default UTC.
+ */
 export async function createOrganization({
   db,
   userId,
   name,
+  timeZone,
 }: {
   db: Database
   userId: string
   name: string
+  timeZone?: string
 }): Promise<OrganizationSummary> {
   return db.transaction(async (tx) => {
-    const [organization] = await tx.insert(organizations).values({ name, plan: 'free' }).returning()
+    const [organization] = await tx
+      .insert(organizations)
+      .values({ name, plan: 'free', ...(timeZone && { timeZone }) })
+      .returning()
     await tx.insert(memberships).values({ organizationId: organization.id, userId, role: 'owner' })
     return { id: organization.id, name: organization.name, plan: organization.plan, role: 'owner' }
   })
