@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -82,28 +82,5 @@ export function startChild(command, args, options = {}) {
         child.kill('SIGTERM')
         setTimeout(() => child.kill('SIGKILL'), 5000).unref()
       }),
-  }
-}
-
-/**
- * Starts a child whose output goes to `logFile` (a pipe would fill while the parent waits on a synchronous step).
- * `done` resolves to its exit code once it ends, after printing what it wrote; `stop()` ends it early.
- */
-export function startLogged(command, args, logFile, options = {}) {
-  const fd = openSync(logFile, 'w')
-  const child = spawn(command, args, { stdio: ['ignore', fd, fd], ...options })
-  closeSync(fd)
-  const done = new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      process.stdout.write(readFileSync(logFile, 'utf8'))
-      resolve(code ?? (signal ? 1 : 0))
-    })
-  })
-  return {
-    done,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      await done
-    },
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { expect, type Locator, type Page } from '@playwright/test'
+import { telegramTextUpdate } from '../fixtures/telegram'
 import { createAccount, createInDialog, signIn } from './helpers'
 
 /** What the Channels specs share: the Telegram fake's control API and the steps a person takes on the page. */
@@ -22,6 +23,17 @@ export async function registerBot(firstName: string) {
   })
   expect(response.ok).toBe(true)
   return { token, username, firstName }
+}
+
+/** A customer's text message to the bot, as Telegram posts it to the bot's webhook; the webhook must take it. */
+export async function deliverText(token: string, chatId: number, text: string, updateId: number) {
+  const update = telegramTextUpdate({ updateId, messageId: updateId, chatId, text })
+  const response = await fetch(`${FAKE_TELEGRAM_URL}/__fake/deliver`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, update }),
+  })
+  expect(((await response.json()) as { status: number }).status).toBe(200)
 }
 
 export async function telegramCalls(token: string): Promise<FakeCall[]> {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
-import { telegramTextUpdate } from '../fixtures/telegram'
 import {
   assignAgent,
   closeDetails,
   connectBot,
   createAgent,
-  FAKE_TELEGRAM_URL,
+  deliverText,
   flip,
   openDetails,
   registerBot,
@@ -33,16 +32,6 @@ async function screenshots(page: Page, name: string) {
     await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true })
   }
   await page.setViewportSize({ width: 1280, height: 720 })
-}
-
-async function deliver(token: string, chatId: number, text: string, updateId: number) {
-  const update = telegramTextUpdate({ updateId, messageId: updateId, chatId, text })
-  const response = await fetch(`${FAKE_TELEGRAM_URL}/__fake/deliver`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, update }),
-  })
-  expect(((await response.json()) as { status: number }).status).toBe(200)
 }
 
 const checklist = (page: Page) => page.getByRole('list', { name: 'Get started' })
@@ -110,7 +99,7 @@ test('the checklist ticks through a first setup, then the figures and charts sho
   // Three customers write; the agent answers each.
   const base = Math.floor(Math.random() * 1_000_000)
   const chats = [0, 1, 2].map((i) => 700_000 + Math.floor(Math.random() * 100_000) * 3 + i)
-  for (const [i, chatId] of chats.entries()) await deliver(bot.token, chatId, `Question ${i}`, base + i)
+  for (const [i, chatId] of chats.entries()) await deliverText(bot.token, chatId, `Question ${i}`, base + i)
   await expect
     .poll(async () => (await telegramCalls(bot.token)).filter((c) => c.method === 'sendMessage').length, {
       timeout: 30_000,
@@ -189,7 +178,7 @@ test('without JavaScript the same figures are tables', async ({ browser }) => {
   await flip(details, 'Webhook Subscription')
   await assignAgent(setup, details, 'Desk')
   await closeDetails(details)
-  await deliver(
+  await deliverText(
     bot.token,
     900_000 + Math.floor(Math.random() * 90_000),
     'Hi',

@@ -1,12 +1,10 @@
 import type { Locator, Page } from '@playwright/test'
-import { telegramTextUpdate } from '../fixtures/telegram'
-import { channelCard, registerBot, telegramCalls } from './channel-helpers'
+import { channelCard, deliverText, registerBot, telegramCalls } from './channel-helpers'
 import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 
 // Issue 34: a new owner's first day, from the empty dashboard to a customer answered, as a person does it — every
 // click and every field counted, on a desktop and on a phone.
 
-const FAKE_TELEGRAM_URL = process.env.E2E_FAKE_TELEGRAM_URL
 const SHOTS = process.env.E2E_SCREENSHOT_DIR
 
 /** The spec's own words that name webhooks; anything else on a screen would be jargon for a business owner. */
@@ -51,17 +49,6 @@ class Hands {
     if (SHOTS)
       await this.page.screenshot({ path: `${SHOTS}/first-day-${this.shots}-${name}.png`, fullPage: true })
   }
-}
-
-async function customerWrites(token: string, chatId: number, text: string) {
-  const updateId = Math.floor(Math.random() * 1_000_000)
-  const update = telegramTextUpdate({ updateId, messageId: updateId, chatId, text })
-  const response = await fetch(`${FAKE_TELEGRAM_URL}/__fake/deliver`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, update }),
-  })
-  expect(((await response.json()) as { status: number }).status).toBe(200)
 }
 
 for (const { label, viewport, budget } of [
@@ -127,7 +114,7 @@ for (const { label, viewport, budget } of [
 
       // The first customer writes, and is answered.
       const chatId = 500_000 + Math.floor(Math.random() * 400_000)
-      await customerWrites(bot.token, chatId, 'Do you have a table for four tonight?')
+      await deliverText(bot.token, chatId, 'Do you have a table for four tonight?', chatId)
       await expect
         .poll(
           async () =>

@@ -3,14 +3,12 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
 import { channels } from '~/db/schema'
-import { createGraphClient } from '~/integrations/meta/graph.server'
-import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { createAgentSchema } from '~/lib/agents/schemas'
 import { archiveAgent, createAgent } from '~/services/agents/agents.server'
 import { decryptSecret, matchesSecretHash } from '~/utils/crypto.server'
 import { startTelegramFake } from '../../../tests/fakes/telegram-server'
 import { openTestDatabase } from '../../../tests/setup/database'
-import { testMetaConfig } from '../../../tests/setup/meta'
+import { telegramPlatformDeps } from '../../../tests/setup/platform-deps'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { assignAgent, getChannel, listChannels, removeAgent, toChannelView } from './channels.server'
 import { deleteChannel } from './delete-channel.server'
@@ -22,17 +20,7 @@ let fake: Awaited<ReturnType<typeof startTelegramFake>>
 let deps: PlatformDeps
 beforeAll(async () => {
   ;[handle, fake] = await Promise.all([openTestDatabase(), startTelegramFake()])
-  // No Graph API behind these: only Telegram channels here (facebook.server.test.ts has the Meta ones).
-  const graphRoot = 'http://127.0.0.1:9'
-  const app = { appId: '1', appSecret: 'unused' }
-  deps = {
-    publicUrl: 'https://replypilot.example.com',
-    telegramUpdates: 'webhook',
-    encryptionKey: randomBytes(32).toString('hex'),
-    telegram: createTelegramClient({ apiRoot: fake.apiRoot }),
-    graph: createGraphClient({ graphRoot, version: 'v23.0', ...app }),
-    meta: testMetaConfig(graphRoot, app),
-  }
+  deps = telegramPlatformDeps(fake.apiRoot)
 })
 afterAll(async () => {
   await Promise.all([handle.close(), fake.close()])

@@ -1,15 +1,13 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '~/db/client.server'
-import { createGraphClient } from '~/integrations/meta/graph.server'
-import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { createAgentSchema } from '~/lib/agents/schemas'
 import { GO_LIVE_TEXTS } from '~/lib/channels/channels'
 import { createAgent } from '~/services/agents/agents.server'
 import { createLogger } from '~/utils/logger.server'
 import { startTelegramFake } from '../../../tests/fakes/telegram-server'
 import { openTestDatabase } from '../../../tests/setup/database'
-import { testMetaConfig } from '../../../tests/setup/meta'
+import { telegramPlatformDeps } from '../../../tests/setup/platform-deps'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { getChannel } from './channels.server'
 import { assignAndGoLive } from './go-live.server'
@@ -22,15 +20,8 @@ const logs: string[] = []
 let deps: Parameters<typeof assignAndGoLive>[3]
 beforeAll(async () => {
   ;[handle, fake] = await Promise.all([openTestDatabase(), startTelegramFake()])
-  const graphRoot = 'http://127.0.0.1:9'
-  const app = { appId: '1', appSecret: 'unused' }
   deps = {
-    publicUrl: 'https://replypilot.example.com',
-    telegramUpdates: 'webhook',
-    encryptionKey: randomBytes(32).toString('hex'),
-    telegram: createTelegramClient({ apiRoot: fake.apiRoot }),
-    graph: createGraphClient({ graphRoot, version: 'v23.0', ...app }),
-    meta: testMetaConfig(graphRoot, app),
+    ...telegramPlatformDeps(fake.apiRoot),
     logger: createLogger({ level: 'warn', sink: (line) => logs.push(line) }),
   }
 })
