@@ -6,7 +6,9 @@ import { AgentTestPanel } from '~/components/agents/agent-test-panel'
 import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { TEST_RUN_CONTEXT, runAgentSchema } from '~/lib/agents/schemas'
-import { runAgent } from '~/services/agents/run-agent.server'
+import { getAgent } from '~/services/agents/agents.server'
+import { loadTestTurns, runAgentTurn, type TestTurn } from '~/services/agents/run-agent.server'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { ERROR_STATUS } from '~/utils/errors'
 import { loadAgentDialog } from '~/http/agent-dialog.server'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
@@ -16,30 +18,53 @@ export const handle = dialogHandle({ title: 'Test Agent' })
 
 export const loader = loadAgentDialog
 
-/** One test message to the agent's model; without JavaScript the answer is the page with the result in it. */
+/**
+ * One message of the test conversation (docs/decisions/067): the model reads the earlier turns (posted as their
+ * execution ids) before it. The answer carries the whole conversation, so that without JavaScript the page shows
+ * it too; a failure keeps the turns before it.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const scope = await getCurrentScope(request)
   const agentId = params.agentId ?? ''
-  const submission = parseWithZod(await request.formData(), { schema: runAgentSchema })
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: runAgentSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply(), run: null, error: null }, 400)
+    // Without JavaScript an empty message reaches the server: the conversation so far stays on the page.
+    const sent = parseWithZod(formData, { schema: runAgentSchema.pick({ history: true }) })
+    const history = sent.status === 'success' ? sent.value.history : undefined
+    const turns = scope ? await earlierTurnsOrNone(scope, agentId, history) : []
+    return data({ result: submission.reply(), turns: turns.map(forTheChat), error: null }, 400)
   }
   const { models, embeddings } = await getRuntime()
-  const input = { input: submission.value.input, context: TEST_RUN_CONTEXT }
+  const { input, history } = submission.value
   const outcome = await attemptInScope(
     scope,
-    (s) => runAgent(s, agentId, input, { models, embeddings }),
+    (s) => runAgentTurn(s, agentId, { input, history, context: TEST_RUN_CONTEXT }, { models, embeddings }),
     ERROR_STATUS.SERVER_ERROR.message,
     { action: 'test agent', agentId },
   )
   if (!outcome.ok) {
+    const turns = scope ? await earlierTurnsOrNone(scope, agentId, history) : []
     return data(
-      { result: submission.reply(), run: null, error: outcome.failure.reason },
+      { result: submission.reply(), turns: turns.map(forTheChat), error: outcome.failure.reason },
       outcome.failure.status,
     )
   }
-  const { latencyMs: _latency, ...run } = outcome.value
-  return { result: submission.reply(), run, error: null }
+  const { earlier, result } = outcome.value
+  const turns = [...earlier, { input, run: result }].map(forTheChat)
+  return { result: submission.reply({ resetForm: true }), turns, error: null }
+}
+
+/** A turn as the chat shows it (the latency is the run API's, not the dialog's). */
+const forTheChat = ({ input, run: { latencyMs: _latency, ...run } }: TestTurn) => ({ input, run })
+
+/** After a failed turn, the ones before it, when they can still be read. */
+async function earlierTurnsOrNone(scope: OrganizationScope, agentId: string, history: string[] | undefined) {
+  try {
+    return await loadTestTurns(scope, await getAgent(scope, agentId), history)
+  } catch {
+    return []
+  }
 }
 
 export default function TestAgentDialog() {

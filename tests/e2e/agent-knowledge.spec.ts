@@ -183,10 +183,13 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
   await page.reload()
   await card(page, 'Shop Agent').getByRole('link', { name: /^Test/ }).click()
   const dialog = page.getByRole('dialog', { name: 'Test Agent' })
+  // The chat's newest turn: each answer keeps its own sources and details.
+  const turn = () => dialog.getByRole('list', { name: 'Test conversation' }).locator(':scope > li').last()
+  const modelUsed = () => turn().locator('dt:text-is("Model Used") + dd')
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill('How much does shipping cost?')
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
   await expect(dialog.getByText('Echo: How much does shipping cost?')).toBeVisible()
-  const sources = dialog.getByRole('region', { name: 'Sources used' })
+  const sources = turn().getByRole('region', { name: 'Sources used' })
   const first = sources.getByRole('listitem').first()
   await expect(first).toContainText('How much does shipping cost?')
   await expect(first).toContainText('relevant')
@@ -205,11 +208,13 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
 
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill('Do you repair vintage typewriters?')
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
-  const miss = dialog.getByRole('alert').filter({ hasText: 'No knowledge matched' })
+  const miss = turn().getByRole('alert').filter({ hasText: 'No knowledge matched' })
   await expect(miss).toBeVisible()
   await expect(miss).toContainText(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
-  await expect(sources).toBeHidden()
-  await expect(dialog.locator('dt:text-is("Model Used") + dd')).toHaveText('None (not asked)')
+  await expect(turn().getByRole('region', { name: 'Sources used' })).toHaveCount(0)
+  await expect(modelUsed()).toHaveText('None (not asked)')
+  // The first answer is still there above, with its sources.
+  await expect(dialog.getByText('Echo: How much does shipping cost?')).toBeVisible()
   if (SCREENSHOTS) {
     await page.setViewportSize({ width: 390, height: 844 })
     await miss.scrollIntoViewIfNeeded()
@@ -226,13 +231,15 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
   })
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill(unanswered)
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
-  const notAnswered = dialog.getByRole('alert').filter({ hasText: 'The knowledge found does not answer it' })
+  const notAnswered = turn().getByRole('alert').filter({ hasText: 'The knowledge found does not answer it' })
   await expect(notAnswered).toBeVisible()
   await expect(notAnswered).toContainText(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
   await expect(notAnswered).toContainText('The model read the passages below and found no answer in them')
   await expect(dialog.getByText(NO_ANSWER)).toHaveCount(0)
-  await expect(sources.getByRole('listitem').first()).toContainText('How much does shipping cost?')
-  await expect(dialog.locator('dt:text-is("Model Used") + dd')).not.toHaveText('None (not asked)')
+  await expect(
+    turn().getByRole('region', { name: 'Sources used' }).getByRole('listitem').first(),
+  ).toContainText('How much does shipping cost?')
+  await expect(modelUsed()).not.toHaveText('None (not asked)')
   if (SCREENSHOTS) {
     await dialog.screenshot({ path: `${SCREENSHOTS}/test-agent-unanswered-desktop.png` })
     await page.setViewportSize({ width: 390, height: 844 })

@@ -218,7 +218,6 @@ test('the Test Agent dialog shows a handoff: the tool call, its reason and what 
   })
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill(message)
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
-  await expect(page.getByText('Agent test completed')).toBeVisible()
   const handoff = dialog.getByRole('alert').filter({ hasText: 'The agent would hand over to a person' })
   await expect(handoff).toBeVisible()
   const fact = (term: string) => handoff.locator(`dt:text-is("${term}") + dd`)
@@ -234,12 +233,18 @@ test('the Test Agent dialog shows a handoff: the tool call, its reason and what 
   const sent = requests.find((r) => JSON.stringify(r.body.messages ?? []).includes(message))
   expect(sent?.body.tools?.map((tool) => tool.function?.name)).toContain('handoff')
 
-  // A plain answer is shown as before.
+  // The conversation goes on: the model reads the handoff turn, as its message, before the next one.
   const plain = `Just a question ${randomUUID().slice(0, 8)}`
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill(plain)
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
   await expect(dialog.getByText(`Echo: ${plain}`)).toBeVisible()
-  await expect(handoff).toBeHidden()
+  await expect(handoff).toBeVisible()
+  const followUp: ModelRequest[] = await (await fetch(`${FAKE_MODEL_URL}/__fake/requests`)).json()
+  const history = JSON.stringify(
+    followUp.find((r) => JSON.stringify(r.body.messages ?? []).includes(plain))?.body.messages,
+  )
+  expect(history).toContain(message)
+  expect(history).toContain(BEHAVIOUR_TEXTS.handoffMessage)
 })
 
 test.describe('without JavaScript', () => {

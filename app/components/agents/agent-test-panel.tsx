@@ -1,22 +1,18 @@
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Alert, Code, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
+import { Alert, Button, Code, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core'
 import { IconBooks, IconUserShare } from '@tabler/icons-react'
-import { notifications } from '@mantine/notifications'
-import { useEffect, type FormEvent } from 'react'
+import { Link } from '@remix-run/react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { FormError } from '~/components/auth/form-error'
 import { PendingButton } from '~/components/forms/pending-button'
 import type { DialogSubmission } from '~/components/hooks/use-dialog-fetcher'
-import {
-  MODEL_TYPE_LABELS,
-  TEST_MESSAGE_REQUIRED,
-  creativityPercent,
-  runAgentSchema,
-} from '~/lib/agents/schemas'
+import { MODEL_TYPE_LABELS, TEST_TURNS_MAX, creativityPercent, runAgentSchema } from '~/lib/agents/schemas'
 import { STATUS_LABELS } from './agent-status'
 import classes from './agents.module.css'
 import { DateTime } from '~/components/date-time'
-import { AGENT_TEXTS } from './texts'
+import { AGENT_TEXTS, TEST_CHAT_TEXTS } from './texts'
+import { agentPath } from './paths'
 import type { AgentItem } from './types'
 import { relevancePercent } from '~/lib/agents/knowledge'
 
@@ -68,31 +64,44 @@ function KnowledgeMiss({ message, read }: { message: string; read: boolean }) {
   )
 }
 
-/** The passages the answer was grounded in, best first; each one's text opens on demand (no JavaScript needed). */
+/**
+ * The passages the answer was grounded in, best first; each one's text opens on demand (no JavaScript needed).
+ * An earlier turn's passages come from the run's record, which keeps where they were and not their text.
+ */
 function SourcesUsed({ passages }: { passages: NonNullable<AgentRunView['knowledge']>['passages'] }) {
+  const titleId = useId()
   return (
-    <section aria-labelledby="sources-used-title">
-      <Title order={3} size="h5" mb="xs" id="sources-used-title">
+    <section aria-labelledby={titleId}>
+      <Title order={3} size="h6" mb={4} id={titleId}>
         Sources used
       </Title>
       <ol className={classes.sourcesUsed}>
-        {passages.map((passage, index) => (
-          <li key={`${passage.sourceId}-${index}`}>
-            <details>
-              <summary>
-                <span className={classes.sourceWhere}>
-                  {[passage.title, ...passage.headingPath].join(' › ')}
-                </span>
-                <Text span size="xs" c="gray.7" className={classes.sourceScore}>
-                  {relevancePercent(passage.score)} relevant
-                </Text>
-              </summary>
-              <Text size="sm" className={classes.preformatted} mt={4}>
-                {passage.text}
+        {passages.map((passage, index) => {
+          const where = (
+            <>
+              <span className={classes.sourceWhere}>
+                {[passage.title, ...passage.headingPath].join(' › ')}
+              </span>
+              <Text span size="xs" c="gray.7" className={classes.sourceScore}>
+                {relevancePercent(passage.score)} relevant
               </Text>
-            </details>
-          </li>
-        ))}
+            </>
+          )
+          return (
+            <li key={`${passage.sourceId}-${index}`}>
+              {passage.text ? (
+                <details>
+                  <summary>{where}</summary>
+                  <Text size="sm" className={classes.preformatted} mt={4}>
+                    {passage.text}
+                  </Text>
+                </details>
+              ) : (
+                where
+              )}
+            </li>
+          )
+        })}
       </ol>
     </section>
   )
@@ -124,69 +133,89 @@ function HandoffResult({ reason, message }: { reason: string; message: string })
   )
 }
 
-function RunResult({ run, handoffMessage }: { run: AgentRunView; handoffMessage: string }) {
+/** The run's Execution Details (spec section 2), tucked under its answer. */
+function ExecutionDetails({ run }: { run: AgentRunView }) {
   return (
-    <Stack gap="md" aria-live="polite">
-      <div>
-        <Title order={3} size="h5" mb="xs">
-          Agent Response
-        </Title>
-        {run.knowledge?.miss ? (
-          <KnowledgeMiss message={run.output} read={run.knowledge.passages.length > 0} />
-        ) : run.handoff ? (
-          <HandoffResult reason={run.handoff.reason} message={handoffMessage} />
-        ) : (
-          <Paper withBorder p="sm" bg="gray.0">
-            <Text className={classes.preformatted}>{run.output}</Text>
-          </Paper>
-        )}
-      </div>
-      {run.knowledge && run.knowledge.passages.length > 0 ? (
-        <SourcesUsed passages={run.knowledge.passages} />
-      ) : null}
-      <div>
-        <Title order={3} size="h5" mb="xs">
-          Execution Details
-        </Title>
-        <dl className={classes.facts}>
-          <dt>Execution ID</dt>
-          <dd>
-            <Text span ff="monospace" size="sm">
-              {run.executionId}
-            </Text>
-          </dd>
-          <dt>Model Used</dt>
-          <dd>{run.modelUsed || 'None (not asked)'}</dd>
-          <dt>Prompt Tokens</dt>
-          <dd>{run.tokensUsed.prompt}</dd>
-          <dt>Completion Tokens</dt>
-          <dd>{run.tokensUsed.completion}</dd>
-          <dt>Total Tokens</dt>
-          <dd>{run.tokensUsed.total}</dd>
-          <dt>Timestamp</dt>
-          <dd>
-            <DateTime value={run.timestamp} />
-          </dd>
-        </dl>
-      </div>
-    </Stack>
+    <details className={classes.runDetails}>
+      <summary>Execution Details</summary>
+      <dl className={classes.facts}>
+        <dt>Execution ID</dt>
+        <dd>
+          <Text span ff="monospace" size="sm">
+            {run.executionId}
+          </Text>
+        </dd>
+        <dt>Model Used</dt>
+        <dd>{run.modelUsed || 'None (not asked)'}</dd>
+        <dt>Prompt Tokens</dt>
+        <dd>{run.tokensUsed.prompt}</dd>
+        <dt>Completion Tokens</dt>
+        <dd>{run.tokensUsed.completion}</dd>
+        <dt>Total Tokens</dt>
+        <dd>{run.tokensUsed.total}</dd>
+        <dt>Timestamp</dt>
+        <dd>
+          <DateTime value={run.timestamp} />
+        </dd>
+      </dl>
+    </details>
   )
 }
 
-/** The content of the Test Agent dialog: one message to the agent's model, its answer and the run's details. */
+/** The agent's side of a turn: its answer, or what the customer would get instead, then what it used. */
+function AgentAnswer({ run, handoffMessage }: { run: AgentRunView; handoffMessage: string }) {
+  return (
+    <div className={classes.agentTurn}>
+      <Text size="xs" c="gray.7" fw={600}>
+        Agent Response
+      </Text>
+      {run.knowledge?.miss ? (
+        <KnowledgeMiss message={run.output} read={run.knowledge.passages.length > 0} />
+      ) : run.handoff ? (
+        <HandoffResult reason={run.handoff.reason} message={handoffMessage} />
+      ) : (
+        <Paper withBorder p="sm" bg="gray.0">
+          <Text className={classes.preformatted}>{run.output}</Text>
+        </Paper>
+      )}
+      {run.knowledge && run.knowledge.passages.length > 0 ? (
+        <SourcesUsed passages={run.knowledge.passages} />
+      ) : null}
+      <ExecutionDetails run={run} />
+    </div>
+  )
+}
+
+type TestAnswer = {
+  result: SubmissionResult<string[]>
+  /** The conversation so far, the newest turn last. */
+  turns: { input: string; run: AgentRunView }[]
+  error: string | null
+}
+
+/**
+ * The content of the Test Agent dialog, a conversation with the agent (docs/decisions/067): each message goes
+ * with the earlier turns' execution ids, so the model reads the conversation as a customer's would be. Errors
+ * show in one place, above the message box; the answer itself is the sign that the test ran.
+ */
 export function AgentTestPanel({
   agent,
   submission,
 }: {
   agent: AgentItem
-  /** The form's result and the run, or why there is none. */
-  submission: DialogSubmission<{
-    result: SubmissionResult<string[]>
-    run: AgentRunView | null
-    error: string | null
-  }>
+  /** The conversation, or why the last message got no answer. */
+  submission: DialogSubmission<TestAnswer>
 }) {
-  const { hydrated, FormComponent, response: answer, settled: done, pending } = submission
+  const { hydrated, FormComponent, response: answer, pending } = submission
+  // "Start over" clears the conversation shown until the next answer.
+  const [clearedAt, setClearedAt] = useState<TestAnswer | undefined>(undefined)
+  const shown = answer !== clearedAt ? answer : undefined
+  const turns = shown?.turns ?? []
+  const full = turns.length >= TEST_TURNS_MAX
+  const logEnd = useRef<HTMLLIElement>(null)
+  useEffect(() => {
+    logEnd.current?.scrollIntoView({ block: 'nearest' })
+  }, [turns.length])
 
   const [form, fields] = useForm({
     id: `test-agent-${agent.id}`,
@@ -195,20 +224,6 @@ export function AgentTestPanel({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: runAgentSchema }),
   })
-
-  useEffect(() => {
-    if (!done) return
-    if (done.run) notifications.show({ color: 'green', message: AGENT_TEXTS.tested })
-    else if (done.error) notifications.show({ color: 'red', message: AGENT_TEXTS.testFailed(done.error) })
-  }, [done])
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const submission = parseWithZod(new FormData(event.currentTarget), { schema: runAgentSchema })
-    if (submission.status === 'error') {
-      notifications.show({ color: 'red', message: submission.error?.input?.[0] ?? TEST_MESSAGE_REQUIRED })
-    }
-    form.onSubmit(event)
-  }
 
   return (
     <Stack gap="md">
@@ -233,39 +248,91 @@ export function AgentTestPanel({
           <dd>{agent.maxTokens ?? 'Provider default'}</dd>
         </div>
       </dl>
+      {turns.length > 0 ? (
+        <ol className={classes.testLog} aria-label="Test conversation" aria-live="polite">
+          {turns.map(({ input, run }, index) => (
+            <li key={run.executionId} ref={index === turns.length - 1 ? logEnd : undefined}>
+              <div className={classes.customerTurn}>
+                <Text size="xs" c="gray.7" fw={600}>
+                  You
+                </Text>
+                <Paper p="sm" className={classes.customerBubble}>
+                  <Text className={classes.preformatted}>{input}</Text>
+                </Paper>
+              </div>
+              <AgentAnswer run={run} handoffMessage={agent.handoffMessage} />
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <Text size="sm" c="gray.7">
+          {TEST_CHAT_TEXTS.empty}
+        </Text>
+      )}
       <FormComponent
         method="post"
         id={form.id}
-        onSubmit={onSubmit}
+        onSubmit={form.onSubmit}
         noValidate={hydrated}
         aria-label="Test Agent"
       >
         <Stack gap="sm">
-          <FormError message={answer?.error ? AGENT_TEXTS.testFailed(answer.error) : undefined} />
-          <Textarea
-            key={fields.input.key}
-            id={fields.input.id}
-            name={fields.input.name}
-            label="Test Message"
-            placeholder="Type a message to send to the agent..."
-            autosize
-            minRows={3}
-            maxRows={8}
-            required
-            data-autofocus
-            defaultValue={
-              typeof fields.input.initialValue === 'string' ? fields.input.initialValue : undefined
-            }
-            error={fields.input.errors?.[0]}
-          />
+          {turns.map(({ run }, index) => (
+            <input key={run.executionId} type="hidden" name={`history[${index}]`} value={run.executionId} />
+          ))}
+          <FormError message={shown?.error ? AGENT_TEXTS.testFailed(shown.error) : undefined} />
+          {full ? (
+            <Text size="sm">{TEST_CHAT_TEXTS.full}</Text>
+          ) : (
+            <Textarea
+              key={fields.input.key}
+              id={fields.input.id}
+              name={fields.input.name}
+              label="Test Message"
+              placeholder={turns.length > 0 ? TEST_CHAT_TEXTS.next : 'Type a message to send to the agent...'}
+              autosize
+              minRows={2}
+              maxRows={8}
+              required
+              data-autofocus
+              defaultValue={
+                typeof fields.input.initialValue === 'string' ? fields.input.initialValue : undefined
+              }
+              error={fields.input.errors?.[0]}
+              onKeyDown={(event) => {
+                // Enter sends, as in a chat; Shift+Enter starts a new line.
+                if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+                  event.preventDefault()
+                  event.currentTarget.form?.requestSubmit()
+                }
+              }}
+            />
+          )}
           <Group justify="flex-end">
-            <PendingButton pending={pending} pendingLabel="Testing...">
-              Test Agent
-            </PendingButton>
+            {turns.length > 0 ? (
+              <Button
+                component={Link}
+                to={agentPath(agent.id, 'test')}
+                replace
+                preventScrollReset
+                variant="default"
+                onClick={(event) => {
+                  if (!hydrated) return
+                  event.preventDefault()
+                  setClearedAt(answer)
+                }}
+              >
+                {TEST_CHAT_TEXTS.startOver}
+              </Button>
+            ) : null}
+            {full ? null : (
+              <PendingButton pending={pending} pendingLabel="Testing...">
+                Test Agent
+              </PendingButton>
+            )}
           </Group>
         </Stack>
       </FormComponent>
-      {answer?.run ? <RunResult run={answer.run} handoffMessage={agent.handoffMessage} /> : null}
     </Stack>
   )
 }

@@ -23,3 +23,12 @@ export const AGENT_FORM_TEXTS = {
     'What the agent should do: who it speaks for, what it knows, how it answers. Replace the parts in [brackets].',
   advancedHint: 'Fine tuning for the model. The defaults suit most businesses.',
 } as const
+
+/** The Test Agent chat's own words (docs/decisions/067). */
+export const TEST_CHAT_TEXTS = {
+  empty:
+    'Write as a customer would: the agent answers as it would on your channels, and remembers the conversation.',
+  next: 'Reply as the customer…',
+  full: 'This test conversation is as long as it gets. Start over to try another.',
+  startOver: 'Start over',
+} as const

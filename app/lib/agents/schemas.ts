@@ -278,7 +278,19 @@ export const agentSchema = z.object({
 export const TEST_MESSAGE_REQUIRED = 'Please enter a message to test'
 
 /** POST .../agents/{id}/run: the spec's input and context (section 7). */
+/** How many earlier answers a test conversation carries (docs/decisions/067): ten turns, as many a first try needs. */
+export const TEST_TURNS_MAX = 10
+export const TEST_HISTORY_TOO_LONG = `A test conversation holds at most ${TEST_TURNS_MAX} earlier messages: start over`
+
 export const runAgentSchema = z.object({
+  /**
+   * The conversation so far, as the execution ids of this agent's earlier runs, oldest first: the model reads
+   * those questions and answers before `input` (the Test Agent chat; docs/decisions/067).
+   */
+  history: z
+    .array(z.string().regex(/^exec_[0-9a-f-]{36}$/, 'Not an execution id'))
+    .max(TEST_TURNS_MAX, TEST_HISTORY_TOO_LONG)
+    .optional(),
   input: z
     .string({ error: TEST_MESSAGE_REQUIRED })
     .trim()

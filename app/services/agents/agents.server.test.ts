@@ -12,6 +12,8 @@ import {
   createAgentBodySchema,
   createAgentSchema,
   patchAgentBodySchema,
+  runAgentSchema,
+  TEST_HISTORY_TOO_LONG,
   TEST_RUN_CONTEXT,
   updateAgentSchema,
 } from '~/lib/agents/schemas'
@@ -20,7 +22,7 @@ import { openTestDatabase } from '../../../tests/setup/database'
 import { addTestShop } from '../../../tests/setup/knowledge'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { archiveAgent, createAgent, getAgent, listAgents, updateAgent } from './agents.server'
-import { runAgent } from './run-agent.server'
+import { loadTestTurns, runAgent, runAgentTurn, TEST_CONVERSATION_GONE } from './run-agent.server'
 
 let handle: DatabaseHandle
 let fake: Awaited<ReturnType<typeof startOpenAiFake>>
@@ -266,6 +268,65 @@ describe('running an agent against an OpenAI-compatible model over HTTP', () => 
       .from(agentRuns)
       .where(eq(agentRuns.executionId, result.executionId))
     expect(run).toMatchObject({ testMode: true, output: 'Echo: Where is my order?', error: null })
+  })
+
+  it('a test conversation: the model reads the earlier turns, named by execution id, before the new message', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    const first = await runAgentTurn(scope, agent.id, { input: 'Do you deliver?' }, { models: models() })
+    expect(first.earlier).toEqual([])
+    const before = fake.requests.length
+    const second = await runAgentTurn(
+      scope,
+      agent.id,
+      { input: 'And on Sundays?', history: [first.result.executionId] },
+      { models: models() },
+    )
+    const sent = fake.requests[before].body.messages as { role: string; content: unknown }[]
+    expect(sent.slice(1).map(({ role, content }) => [role, JSON.stringify(content)])).toEqual([
+      ['user', expect.stringContaining('Do you deliver?')],
+      ['assistant', expect.stringContaining('Echo: Do you deliver?')],
+      ['user', expect.stringContaining('And on Sundays?')],
+    ])
+    expect(second.earlier).toEqual([{ input: 'Do you deliver?', run: first.result }])
+    expect(await loadTestTurns(scope, agent, [first.result.executionId, second.result.executionId])).toEqual([
+      { input: 'Do you deliver?', run: first.result },
+      { input: 'And on Sundays?', run: second.result },
+    ])
+
+    // Another agent's run, or another organization's, is not this conversation: refused, and nothing is asked.
+    const other = await createAgent(scope, input())
+    const stranger = await newScope()
+    const strangerAgent = await createAgent(stranger, input())
+    const asked = fake.requests.length
+    for (const [who, agentId] of [
+      [scope, other.id],
+      [stranger, strangerAgent.id],
+    ] as const) {
+      await expect(
+        runAgentTurn(
+          who,
+          agentId,
+          { input: 'Hi', history: [first.result.executionId] },
+          { models: models() },
+        ),
+      ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: TEST_CONVERSATION_GONE })
+    }
+    expect(fake.requests.length).toBe(asked)
+  })
+
+  it('the run body takes at most ten earlier turns, each an execution id', () => {
+    const id = () => `exec_${randomUUID()}`
+    expect(runAgentSchema.safeParse({ input: 'hi', history: Array.from({ length: 10 }, id) }).success).toBe(
+      true,
+    )
+    expect(
+      runAgentSchema.safeParse({ input: 'hi', history: Array.from({ length: 11 }, id) }).error?.issues[0]
+        ?.message,
+    ).toBe(TEST_HISTORY_TOO_LONG)
+    expect(runAgentSchema.safeParse({ input: 'hi', history: ["'; drop table agent_runs"] }).success).toBe(
+      false,
+    )
   })
 
   it('a provider failure is recorded with its reason and reported as UPSTREAM_ERROR', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { agentRuns, type AgentRun } from '~/db/schema'
 import { ModelError, type ChatMessage, type ModelClient } from '~/integrations/llm/model.server'
@@ -198,11 +199,81 @@ async function recordKnowledgeMiss(
   return toRunResult(run, agent.knowledgeNoAnswerMessage, { passages: [], miss: true })
 }
 
-/** POST .../agents/{id}/run and the Test Agent dialog: one message, the agent's answer, the run's details. */
-export async function runAgent(
+/** One question of a test conversation and the agent's answer to it (the Test Agent chat). */
+export type TestTurn = { input: string; run: AgentRunResult }
+
+export const TEST_CONVERSATION_GONE = 'This test conversation is no longer available: start over'
+
+/** What a stored run's knowledge was: its passages' snapshot (their text is not kept), or a miss. */
+function storedKnowledge(row: AgentRun): RunKnowledge {
+  const miss = row.context?.knowledgeMiss === true
+  const passages = (row.knowledge ?? []).map(({ sourceId, title, headingPath, score }) => ({
+    sourceId,
+    title,
+    headingPath,
+    score,
+    text: '',
+    url: null,
+  }))
+  return miss || passages.length > 0 ? { passages, miss } : null
+}
+
+/**
+ * The earlier turns of a test conversation, named by execution id: this agent's answered runs in its
+ * organization, in the order given. One that is not (another agent's, a failed run, an unknown id) refuses the
+ * whole conversation. `agent` must be the scope's (getAgent).
+ */
+export async function loadTestTurns(
+  scope: OrganizationScope,
+  agent: Pick<AgentView, 'id'>,
+  executionIds: string[] = [],
+): Promise<TestTurn[]> {
+  if (executionIds.length === 0) return []
+  const rows = await scope.db
+    .select()
+    .from(agentRuns)
+    .where(
+      and(
+        eq(agentRuns.organizationId, scope.organizationId),
+        eq(agentRuns.agentId, agent.id),
+        inArray(agentRuns.executionId, executionIds),
+        isNull(agentRuns.error),
+      ),
+    )
+  const byId = new Map(rows.map((row) => [row.executionId, row]))
+  return executionIds.map((executionId) => {
+    const row = byId.get(executionId)
+    if (!row || row.output === null) {
+      throw new AppError('VALIDATION_ERROR', TEST_CONVERSATION_GONE, { history: [TEST_CONVERSATION_GONE] })
+    }
+    return { input: row.input, run: toRunResult(row, row.output, storedKnowledge(row)) }
+  })
+}
+
+/** The conversation so far as the model reads it; an answer that was only a handoff reads as its message. */
+function conversationOf(
+  earlier: TestTurn[],
+  input: string,
+  agent: Pick<AgentView, 'handoffMessage'>,
+): ChatMessage[] {
+  const messages: ChatMessage[] = []
+  for (const { input: asked, run } of earlier) {
+    messages.push({ role: 'user', content: asked })
+    const answered = run.output || (run.handoff ? agent.handoffMessage : '')
+    if (answered) messages.push({ role: 'assistant', content: answered })
+  }
+  messages.push({ role: 'user', content: input })
+  return messages
+}
+
+/**
+ * POST .../agents/{id}/run and the Test Agent dialog: a message, after the earlier turns `history` names, the
+ * agent's answer and the run's details; `earlier`: those turns, for the chat to show.
+ */
+export async function runAgentTurn(
   scope: OrganizationScope,
   agentId: string,
-  { input, context }: RunAgentInput,
+  { input, context, history }: RunAgentInput,
   {
     models,
     embeddings,
@@ -211,19 +282,22 @@ export async function runAgent(
     /** The knowledge's embedding model, when one is configured. */
     embeddings?: KnowledgeEmbeddings
   },
-): Promise<AgentRunResult> {
+): Promise<{ earlier: TestTurn[]; result: AgentRunResult }> {
   const agent = await getAgent(scope, agentId)
   if (agent.status === 'archived') throw new AppError('CONFLICT', 'An archived agent cannot run')
+  const earlier = await loadTestTurns(scope, agent, history)
   const testMode = context?.metadata?.testMode === true
-  // Grounded as the reply pipeline grounds a customer's question (reply.server.ts).
+  // Grounded as the reply pipeline grounds a customer's question (reply.server.ts): on the newest message.
   const grounding = await groundQuestion(scope.db, agent, input, embeddings)
-  if (grounding.kind === 'miss') return recordKnowledgeMiss(scope.db, agent, input, { testMode, context })
+  if (grounding.kind === 'miss') {
+    return { earlier, result: await recordKnowledgeMiss(scope.db, agent, input, { testMode, context }) }
+  }
   const hits = grounding.kind === 'passages' ? grounding.hits : []
   try {
     const call = await callAgentModel({
       db: scope.db,
       agent,
-      messages: [{ role: 'user', content: input }],
+      messages: conversationOf(earlier, input, agent),
       knowledge: hits,
       testMode,
       context,
@@ -231,14 +305,19 @@ export async function runAgent(
     })
     const miss = foundNoAnswer(call, hits)
     const run = await recordRun(scope.db, miss ? knowledgeMissRun(call.run, agent) : call.run)
-    if (miss) return toRunResult(run, run.output ?? '', { passages: runPassagesOf(hits), miss: true })
-    return toRunResult(
-      run,
-      call.output,
-      hits.length > 0 ? { passages: runPassagesOf(hits), miss: false } : null,
-    )
+    const knowledge = miss
+      ? { passages: runPassagesOf(hits), miss: true }
+      : hits.length > 0
+        ? { passages: runPassagesOf(hits), miss: false }
+        : null
+    return { earlier, result: toRunResult(run, miss ? (run.output ?? '') : call.output, knowledge) }
   } catch (error) {
     if (error instanceof ModelError) throw new AppError('UPSTREAM_ERROR', error.message, { kind: error.kind })
     throw error
   }
+}
+
+/** The run API's answer: the new run alone (spec section 3's Agent run result). */
+export async function runAgent(...args: Parameters<typeof runAgentTurn>): Promise<AgentRunResult> {
+  return (await runAgentTurn(...args)).result
 }

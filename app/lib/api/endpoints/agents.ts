@@ -112,7 +112,7 @@ export const agentEndpoints = {
     path: '/organizations/{orgId}/agents/{agentId}/run',
     operationId: 'runAgent',
     summary:
-      "Run an agent on one message, grounded in its knowledge as a customer's message would be, and record the run (context.metadata.testMode marks a test)",
+      "Run an agent on one message, grounded in its knowledge as a customer's message would be, and record the run (context.metadata.testMode marks a test; history names earlier runs, oldest first, that the model reads before the message)",
     tag: 'Agents',
     params: agentParams,
     body: runAgentSchema,
