@@ -7,9 +7,15 @@ import { dialogHandle } from '~/components/dialogs/route-dialog'
 import { useDialogFetcher } from '~/components/hooks/use-dialog-fetcher'
 import { TEST_RUN_CONTEXT, runAgentSchema } from '~/lib/agents/schemas'
 import { getAgent } from '~/services/agents/agents.server'
-import { loadTestTurns, runAgentTurn, type TestTurn } from '~/services/agents/run-agent.server'
+import {
+  loadTestTurns,
+  MODEL_NOT_CONFIGURED,
+  runAgentTurn,
+  type TestTurn,
+} from '~/services/agents/run-agent.server'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { ERROR_STATUS } from '~/utils/errors'
+import { TEST_CHAT_TEXTS } from '~/components/agents/texts'
 import { loadAgentDialog } from '~/http/agent-dialog.server'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 import { getRuntime } from '~/runtime/runtime.server'
@@ -45,10 +51,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   )
   if (!outcome.ok) {
     const turns = scope ? await earlierTurnsOrNone(scope, agentId, history) : []
-    return data(
-      { result: submission.reply(), turns: turns.map(forTheChat), error: outcome.failure.reason },
-      outcome.failure.status,
-    )
+    // The API and the log name the settings; the owner is told what it means (issue 34).
+    const { reason } = outcome.failure
+    const error = reason === MODEL_NOT_CONFIGURED ? TEST_CHAT_TEXTS.noModel : reason
+    return data({ result: submission.reply(), turns: turns.map(forTheChat), error }, outcome.failure.status)
   }
   const { earlier, result } = outcome.value
   const turns = [...earlier, { input, run: result }].map(forTheChat)

@@ -31,4 +31,5 @@ export const TEST_CHAT_TEXTS = {
   next: 'Reply as the customer…',
   full: 'This test conversation is as long as it gets. Start over to try another.',
   startOver: 'Start over',
+  noModel: 'no AI model is set up on this server yet (see “Production” in the setup guide, models)',
 } as const

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { agentRuns, type AgentRun } from '~/db/schema'
-import { ModelError, type ChatMessage, type ModelClient } from '~/integrations/llm/model.server'
+import {
+  ModelError,
+  NOT_CONFIGURED_MESSAGE,
+  type ChatMessage,
+  type ModelClient,
+} from '~/integrations/llm/model.server'
 import type { RunAgentInput } from '~/lib/agents/schemas'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
@@ -201,6 +206,9 @@ async function recordKnowledgeMiss(
 
 /** One question of a test conversation and the agent's answer to it (the Test Agent chat). */
 export type TestTurn = { input: string; run: AgentRunResult }
+
+/** What a run answers when no model provider is configured (it names the settings: for the API and the log). */
+export const MODEL_NOT_CONFIGURED = NOT_CONFIGURED_MESSAGE
 
 export const TEST_CONVERSATION_GONE = 'This test conversation is no longer available: start over'
 
