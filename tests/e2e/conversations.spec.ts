@@ -187,9 +187,26 @@ test("the AI takes the conversation back at the channel's hand-back time, with n
   test.setTimeout(240_000) // the shortest hand-back is a minute
   const { bot } = await botWithAgent(page)
   const details = await openDetails(page, 'Inbox Bot')
+  // Saved when changed, as the switches are: no Save button with JavaScript (issue 34).
+  await expect(details.getByRole('button', { name: 'Save' })).toHaveCount(0)
   await details.getByLabel('Hand back to the AI after (minutes)').fill('1')
-  await details.getByRole('button', { name: 'Save' }).click()
+  await details.getByLabel('Hand back to the AI after (minutes)').press('Enter')
   await expect(details.getByText('Saved')).toBeVisible()
+  // So is who gets the conversations that need a person, when chosen; and it stays chosen.
+  const assignee = details.getByLabel('When a person is needed, assign to')
+  const chosen = async (label: string) => {
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().includes('/hand-back'),
+    )
+    await assignee.selectOption({ label })
+    expect((await saved).ok()).toBe(true)
+  }
+  await chosen('Inbox Owner (you)')
+  await closeDetails(details)
+  await openDetails(page, 'Inbox Bot')
+  await expect(assignee.locator('option:checked')).toHaveText('Inbox Owner (you)')
+  await expect(details.getByLabel('Hand back to the AI after (minutes)')).toHaveValue('1')
+  await chosen('Nobody')
   await closeDetails(details)
 
   const chatId = 950_000 + Math.floor(Math.random() * 40_000)

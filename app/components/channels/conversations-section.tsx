@@ -11,7 +11,10 @@ import { channelPath } from './paths'
  * (docs/decisions/036), and who gets those that need a person (docs/decisions/057).
  */
 export function ConversationsSection({ context }: { context: ChannelDetailsContext }) {
-  const { channel, FormComponent, response, pending, submittingTo } = context
+  const { channel, hydrated, FormComponent, response, pending, submittingTo } = context
+  // With JavaScript these save as the switches above do, when changed (issue 34: one way of saving); without it,
+  // the Save button posts the form.
+  const save = (form: HTMLFormElement | null | undefined) => form?.requestSubmit()
   const action = channelPath(channel.id, 'hand-back')
   const answer = response?.section === 'conversations' && !pending ? response : undefined
   return (
@@ -38,6 +41,17 @@ export function ConversationsSection({ context }: { context: ChannelDetailsConte
             max={MAX_AUTO_RESUME_MINUTES}
             allowDecimal={false}
             allowNegative={false}
+            onBlur={(event) => {
+              if (hydrated && event.currentTarget.value !== String(channel.autoResumeMinutes)) {
+                save(event.currentTarget.form)
+              }
+            }}
+            onKeyDown={(event) => {
+              if (hydrated && event.key === 'Enter') {
+                event.preventDefault()
+                save(event.currentTarget.form)
+              }
+            }}
           />
           {channel.members ? (
             <NativeSelect
@@ -49,16 +63,25 @@ export function ConversationsSection({ context }: { context: ChannelDetailsConte
                 { value: '', label: 'Nobody' },
                 ...channel.members.map((m) => ({ value: m.uid, label: m.me ? `${m.name} (you)` : m.name })),
               ]}
+              onChange={(event) => hydrated && save(event.currentTarget.form)}
             />
           ) : null}
-          <PendingButton
-            pending={pending && submittingTo === action}
-            pendingLabel="Saving..."
-            variant="default"
-            style={{ alignSelf: 'flex-start' }}
-          >
-            Save
-          </PendingButton>
+          {hydrated ? (
+            pending && submittingTo === action ? (
+              <Text size="sm" c="gray.7" role="status">
+                Saving...
+              </Text>
+            ) : null
+          ) : (
+            <PendingButton
+              pending={pending && submittingTo === action}
+              pendingLabel="Saving..."
+              variant="default"
+              style={{ alignSelf: 'flex-start' }}
+            >
+              Save
+            </PendingButton>
+          )}
         </Stack>
       </FormComponent>
       {answer?.error ? (
