@@ -344,6 +344,7 @@ test('testing an agent against the model: the answer, the run details, and a fai
   for (const text of ['Medium - Balanced', '70%', 'Active', '1000']) {
     await expect(dialog.getByText(text, { exact: true })).toBeVisible()
   }
+  await screenshot(page, 'test-agent-empty')
 
   // One place for each message: the field's error, no toast repeating it (issue 34).
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
@@ -400,6 +401,10 @@ test('testing an agent against the model: the answer, the run details, and a fai
     dialog.getByRole('alert').filter({ hasText: /^Failed to test agent: .*rate limit/i }),
   ).toBeVisible()
   await expect(page.getByText(/Failed to test agent/)).toHaveCount(1)
+  await screenshot(page, 'test-agent-error')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshot(page, 'test-agent-error-390')
+  await page.setViewportSize({ width: 1280, height: 720 })
   await expect(dialog.getByText(`Echo: ${followUp}`)).toBeVisible()
   await dialog.getByRole('link', { name: 'Start over' }).click()
   await expect(dialog.getByRole('list', { name: 'Test conversation' })).toHaveCount(0)

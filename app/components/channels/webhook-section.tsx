@@ -11,15 +11,10 @@ import {
   Tooltip,
 } from '@mantine/core'
 import { IconCheck, IconCopy } from '@tabler/icons-react'
+import { SUBSCRIBABLE_PLATFORMS } from '~/lib/channels/channels'
 import type { ChannelDetailsContext } from './channel-details-context'
 import { CHANNEL_UI_TEXTS } from './texts'
 import { channelPath } from './paths'
-
-const SUBSCRIBABLE = new Set<ChannelDetailsContext['channel']['platformName']>([
-  'telegram',
-  'facebook',
-  'whatsapp',
-])
 
 /** The "Webhook Subscription" switch; without JavaScript, a button that posts the other position. */
 export function WebhookSection({ context }: { context: ChannelDetailsContext }) {
@@ -27,8 +22,7 @@ export function WebhookSection({ context }: { context: ChannelDetailsContext }) 
   const action = channelPath(channel.id, 'webhook')
   const sending = submittingTo === action
   const subscribed = sending ? submitting?.get('subscribed') === 'true' : channel.webhookSubscribed
-  // Telegram bots, Facebook pages and WhatsApp numbers subscribe from here; Instagram and TikTok are not offered.
-  const supported = SUBSCRIBABLE.has(channel.platformName)
+  const supported = SUBSCRIBABLE_PLATFORMS.has(channel.platformName)
   const failed = response?.section === 'webhook' && !pending ? response.error : null
 
   return (

@@ -140,6 +140,12 @@ export const CHANNEL_TEXTS = {
     'Facebook and WhatsApp are not configured on this server: set META_APP_ID and META_APP_SECRET (the Meta app) and restart.',
 } as const
 
+/**
+ * Platforms whose channels receive their messages once subscribed ("Webhook Subscription"): the switch, and going
+ * live on assignment. Instagram and TikTok are not offered.
+ */
+export const SUBSCRIBABLE_PLATFORMS: ReadonlySet<string> = new Set(['telegram', 'facebook', 'whatsapp'])
+
 /** Assigning an agent starts the channel's messages coming (issue 34, docs/decisions/065). */
 export const GO_LIVE_TEXTS = {
   receiving: 'The channel is now receiving messages: the agent answers the next one.',

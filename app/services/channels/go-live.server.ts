@@ -1,14 +1,11 @@
 import type { Channel } from '~/db/schema'
-import { GO_LIVE_TEXTS } from '~/lib/channels/channels'
+import { GO_LIVE_TEXTS, SUBSCRIBABLE_PLATFORMS } from '~/lib/channels/channels'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { AppError } from '~/utils/errors'
 import type { Logger } from '~/utils/logger.server'
 import { assignAgent } from './channels.server'
 import type { PlatformDeps } from './platform-deps.server'
 import { setChannelWebhook } from './webhook.server'
-
-/** Platforms whose messages are received once the channel is subscribed (the others have no switch). */
-const RECEIVABLE = new Set<Channel['platformName']>(['telegram', 'facebook', 'whatsapp'])
 
 export type GoLive = {
   channel: Channel
@@ -29,7 +26,11 @@ export async function assignAndGoLive(
   deps: PlatformDeps & { logger: Logger },
 ): Promise<GoLive> {
   const assigned = await assignAgent(scope, channelId, assignment)
-  if (!assigned.agentEnabled || assigned.webhookSubscribed || !RECEIVABLE.has(assigned.platformName)) {
+  if (
+    !assigned.agentEnabled ||
+    assigned.webhookSubscribed ||
+    !SUBSCRIBABLE_PLATFORMS.has(assigned.platformName)
+  ) {
     return { channel: assigned, note: null, warning: null }
   }
   try {
