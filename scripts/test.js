@@ -12,7 +12,7 @@ import path from 'node:path'
 import { ensureAuthEmulator } from './lib/emulator.js'
 import { databaseTestFiles } from './lib/database-tests.js'
 import { closingLines, flakyTests, playwrightCounts } from './lib/playwright-report.js'
-import { startThrowawayPostgres } from './lib/postgres.js'
+import { createWorkerDatabases, startThrowawayPostgres } from './lib/postgres.js'
 import { run } from './lib/processes.js'
 import { ensureSystemPackages } from './lib/system-packages.js'
 
@@ -85,8 +85,7 @@ try {
   const env = { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.hostPort }
 
   // Two workers: each test file has a database of its own here, and one worker left a core idle (302 s against
-  // 398 s on this 2-core machine). The PostgreSQL pass keeps one: its files share one database and the drills
-  // run app processes of their own.
+  // 398 s on this 2-core machine).
   step('Unit and service tests on PGlite', () =>
     vitest('pglite', { ...env, DATABASE_URL: '' }, [], ['--maxWorkers=2']),
   )
@@ -95,14 +94,23 @@ try {
   step('Build', () => run(node, ['node_modules/@remix-run/dev/dist/cli.js', 'vite:build'], { env }))
 
   let databaseUrl = process.env.DATABASE_URL
+  // Two workers, each on a database of its own, on the throwaway server; one on a server named by DATABASE_URL,
+  // where this script may not create databases.
+  let perWorker = {}
   if (!databaseUrl) {
     postgres = await startThrowawayPostgres()
     databaseUrl = postgres.url
+    perWorker = {
+      TEST_DATABASE_URL_PER_WORKER: await createWorkerDatabases(databaseUrl, 2),
+      TEST_DATABASE_WORKERS: '2',
+    }
   }
   // Only the tests that reach a database: the others ran in the first pass and would show nothing new.
   const databaseTests = databaseTestFiles(['app', 'server', 'tests/integration', 'tests/drills'])
   step(`Service tests on PostgreSQL (${databaseTests.length} files that reach the database)`, () =>
-    vitest('postgres', { ...env, DATABASE_URL: databaseUrl }, databaseTests),
+    vitest('postgres', { ...env, DATABASE_URL: databaseUrl, ...perWorker }, databaseTests, [
+      `--maxWorkers=${perWorker.TEST_DATABASE_WORKERS ?? 1}`,
+    ]),
   )
 
   const e2eReport = path.join(reports, 'playwright.json')

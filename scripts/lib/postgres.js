@@ -43,4 +43,26 @@ export async function startThrowawayPostgres() {
   }
 }
 
+/**
+ * One database a vitest worker on the server of `url`, named `<name>_w1` … `<name>_w<count>`: two workers on one
+ * database would hear each other's notifications and pollers. Returns the URL with `{worker}` where the number goes.
+ */
+export async function createWorkerDatabases(url, count) {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const base = new URL(url)
+  const name = base.pathname.slice(1) || 'postgres'
+  try {
+    for (let worker = 1; worker <= count; worker++) {
+      await client.query(`DROP DATABASE IF EXISTS "${name}_w${worker}"`)
+      await client.query(`CREATE DATABASE "${name}_w${worker}"`)
+    }
+  } finally {
+    await client.end()
+  }
+  base.pathname = `/${name}_w{worker}`
+  return base.toString().replace(encodeURIComponent('{worker}'), '{worker}')
+}
+
 const postgresId = (flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
