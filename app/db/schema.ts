@@ -43,6 +43,11 @@ import {
   type ChannelMetadata,
 } from '~/lib/channels/channels'
 import { CHANNEL_HEALTH_PROBLEMS } from '~/lib/channels/health'
+import {
+  NOTIFICATION_DELIVERY_MEDIA,
+  NOTIFICATION_DELIVERY_STATUSES,
+  NOTIFICATION_EVENTS,
+} from '~/lib/notifications/notifications'
 import { INVITATION_STATUSES, ORGANIZATION_PLANS, ORGANIZATION_ROLES } from '~/lib/organizations/schemas'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -374,6 +379,8 @@ export const conversations = pgTable(
     neededPerson: boolean('needed_person').notNull().default(false),
     /** The member who answers it; null: unassigned (the AI's conversations, until one needs a person). */
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who assigned it last (null: the channel's default): nobody is told of what they did themselves (ADR 068). */
+    assignedBy: uuid('assigned_by').references(() => users.id, { onDelete: 'set null' }),
     /** When the agent last sent its out-of-hours message here: once per closed period. */
     outOfHoursNoticeAt: timestamp('out_of_hours_notice_at', { withTimezone: true }),
     /**
@@ -799,3 +806,102 @@ export const conversationReads = pgTable(
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
 )
+
+/**
+ * What happened that someone may be told of (docs/decisions/068): written by triggers of migration 0028 in the
+ * statement that made it happen, fanned out to members by the worker (`processed_at`), once.
+ */
+export const notificationEvents = pgTable(
+  'notification_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    event: text('event', { enum: NOTIFICATION_EVENTS }).notNull(),
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
+    /** The one member it is for (the assignee); null: whoever the event's rule names. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason'),
+    createdAt: createdAt(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [index('notification_events_pending_idx').on(t.id).where(sql`processed_at is null`)],
+)
+
+/** One member's notification: the bell's item, and what each medium sends. Later events within the fold join it. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The latest event folded in, and its reason. */
+    event: text('event', { enum: NOTIFICATION_EVENTS }).notNull(),
+    reason: text('reason'),
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
+    /** Shown in the bell (the member wants this event in the app). */
+    inApp: boolean('in_app').notNull(),
+    eventCount: integer('event_count').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('notifications_user_list_idx').on(t.userId, t.organizationId, t.updatedAt.desc().nullsFirst()).where(sql`in_app`),
+    index('notifications_user_unread_idx')
+      .on(t.userId, t.organizationId)
+      .where(sql`in_app and read_at is null`),
+    // The fold: this member's latest notification of this conversation.
+    index('notifications_user_conversation_idx').on(t.userId, t.conversationId, t.createdAt.desc().nullsFirst()),
+  ],
+)
+
+/**
+ * The outbox of one notification by one medium: sent at most once (`sending` is written before the send; a
+ * process that dies after it never sends again), tried again after a refusal.
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    notificationId: uuid('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    medium: text('medium', { enum: NOTIFICATION_DELIVERY_MEDIA }).notNull(),
+    status: text('status', { enum: NOTIFICATION_DELIVERY_STATUSES }).notNull().default('pending'),
+    /** When it may go: now, or the end of the member's quiet hours (then it goes in a digest). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notification_deliveries_once_idx').on(t.notificationId, t.medium),
+    index('notification_deliveries_due_idx').on(t.dueAt).where(sql`status = 'pending'`),
+  ],
+)
+
+/** A member's choices: which events by which media, and quiet hours in their time zone. None: the defaults. */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** What the member changed from the defaults, by event and medium. */
+  choices: jsonb('choices').notNull().default({}),
+  /** Quiet hours, minutes after midnight in `time_zone`; both null: none. */
+  quietStart: integer('quiet_start'),
+  quietEnd: integer('quiet_end'),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  updatedAt: updatedAt(),
+})

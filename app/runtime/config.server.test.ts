@@ -299,4 +299,26 @@ describe('loadConfig', () => {
       'LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1',
     )
   })
+
+  it('sends email through SMTP_URL from MAIL_FROM; none without it; a malformed one is refused at start', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).email).toBeUndefined()
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), SMTP_URL: 'smtp://me:secret@mail.example.com:587' }).email,
+    ).toEqual({ smtpUrl: 'smtp://me:secret@mail.example.com:587', from: 'ReplyPilot <notifications@localhost>' })
+    expect(
+      loadConfig({
+        DATA_DIR: tempDir(),
+        SMTP_URL: 'smtps://mail.example.com',
+        MAIL_FROM: 'Shop alerts <alerts@shop.example>',
+      }).email,
+    ).toEqual({ smtpUrl: 'smtps://mail.example.com', from: 'Shop alerts <alerts@shop.example>' })
+    for (const bad of ['mail.example.com:587', 'https://mail.example.com', 'smtp://', 'smtp://host/path']) {
+      expect(problemsOf({ DATA_DIR: tempDir(), SMTP_URL: bad }).join()).toContain(
+        'SMTP_URL must look like smtp://user:password@smtp.example.com:587',
+      )
+    }
+    expect(problemsOf({ DATA_DIR: tempDir(), MAIL_FROM: 'not an address' }).join()).toContain(
+      'MAIL_FROM must be an address such as ReplyPilot <alerts@example.com>',
+    )
+  })
 })

@@ -135,6 +135,13 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** `npm run worker`'s own /metrics listener; unset: none. */
     workerMetricsPort: env.WORKER_METRICS_PORT,
     meta: metaConfig(env),
+    /** Email notifications' server and sender (docs/decisions/068); undefined: no email is sent. */
+    email: env.SMTP_URL
+      ? {
+          smtpUrl: env.SMTP_URL,
+          from: env.MAIL_FROM ?? `ReplyPilot <notifications@${new URL(publicUrl).hostname}>`,
+        }
+      : undefined,
     /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
     metricsToken: env.METRICS_TOKEN,
     /** Whether the embedded defaults are in use (not a strict production configuration). */

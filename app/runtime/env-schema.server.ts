@@ -34,6 +34,20 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** An SMTP server's URL: smtp: or smtps:, a host, an optional port; nothing after it but query options. */
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (
+      (url.protocol === 'smtp:' || url.protocol === 'smtps:') &&
+      url.hostname !== '' &&
+      url.pathname.length <= 1
+    )
+  } catch {
+    return false
+  }
+}
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   EMBEDDED_DEFAULTS: optionalString,
@@ -167,6 +181,23 @@ export const envSchema = z.object({
           }),
         ),
       )
+      .optional(),
+  ),
+  /** Email notifications (issue 35): smtp:// or smtps://, user and password in the URL; unset: no email. */
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .refine(isSmtpUrl, {
+        error: 'SMTP_URL must look like smtp://user:password@smtp.example.com:587 (or smtps:// for port 465)',
+      })
+      .optional(),
+  ),
+  MAIL_FROM: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(.+<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+        error: 'MAIL_FROM must be an address such as ReplyPilot <alerts@example.com>',
+      })
       .optional(),
   ),
   METRICS_TOKEN: optionalString.pipe(

@@ -9,6 +9,12 @@ import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.s
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
 import { DEFAULT_SCHEMA, replyQueueDepthReader, startQueues, stopQueues } from '~/jobs/queues.server'
 import { startJobWorkers } from '~/jobs/workers.server'
+import {
+  NOTIFICATION_EVENTS_CHANNEL,
+  startNotificationWorker,
+  type NotificationWorker,
+} from '~/jobs/notifications.server'
+import { createSmtpMailer } from '~/integrations/email/mailer.server'
 import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
 import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest/batch.server'
 import { announcingReplyQueue, type ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
@@ -51,6 +57,8 @@ export type Runtime = {
   worker: boolean
   /** Long polling of Telegram bots, in a worker when there is no public URL for webhooks. */
   telegramPolling?: TelegramPolling
+  /** Tells members when a person is needed (docs/decisions/068), in a process that works the queues. */
+  notifications?: NotificationWorker
   /** The inbox's live updates: listens to the database from the first subscriber on (docs/decisions/037). */
   inboxEvents: InboxEvents
   /** Sends a knowledge source's processing job inside the transaction that stored it. */
@@ -91,7 +99,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { boss, jobs, replies, replyQueue } = await queuesOf(database, config, logger, options)
   const queuesMs = Math.round(performance.now() - started) - databaseMs
   const worker = options.worker ?? config.workerInProcess
-  const telegramPolling = worker
+  const { telegramPolling, notifications } = worker
     ? await startWorkers({
         config,
         database,
@@ -100,7 +108,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         logger,
         clients: { models, embeddings, telegram, graph },
       })
-    : undefined
+    : { telegramPolling: undefined, notifications: undefined }
   if (!worker && database.driver === 'pglite') {
     logger.warn('WORKER_IN_PROCESS=false on the embedded database: no process will answer messages', {
       hint: 'PGlite can be opened by one process only; set DATABASE_URL to run workers apart',
@@ -138,6 +146,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     replyQueue,
     worker,
     telegramPolling,
+    notifications,
     inboxEvents: inboxEventsOf(database, config, logger),
   }
 }
@@ -222,7 +231,7 @@ async function startWorkers({
   replies: ReplyQueue
   logger: Logger
   clients: Omit<ReturnType<typeof clientsOf>, 'identity'>
-}): Promise<TelegramPolling | undefined> {
+}): Promise<{ telegramPolling?: TelegramPolling; notifications: NotificationWorker }> {
   const deps = {
     db: database.db,
     models,
@@ -236,13 +245,37 @@ async function startWorkers({
     health: { telegram, graph, meta: config.meta },
   }
   await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
-  if (config.telegramUpdates !== 'polling') return undefined
-  return startTelegramPolling({
+  const notifications = await notificationWorkerOf(database, config, logger)
+  if (config.telegramUpdates !== 'polling') return { notifications }
+  const telegramPolling = await startTelegramPolling({
     db: database.db,
     boss: replies,
     telegram,
     encryptionKey: config.encryptionKey,
     logger,
+  })
+  return { telegramPolling, notifications }
+}
+
+/** The notifications' worker, woken by the database's triggers; email through SMTP_URL when it is set. */
+function notificationWorkerOf(database: DatabaseHandle, config: Config, logger: Logger) {
+  const notificationLogger = logger.child({ component: 'notifications' })
+  return startNotificationWorker({
+    db: database.db,
+    mailer: config.email && createSmtpMailer(config.email),
+    appUrl: config.publicUrl,
+    logger: notificationLogger,
+    listen: (handlers) =>
+      listenForNotifications(
+        database,
+        {
+          channel: NOTIFICATION_EVENTS_CHANNEL,
+          databaseUrl: config.databaseUrl,
+          logger: notificationLogger,
+          applicationName: 'replypilot notifications',
+        },
+        { notification: () => handlers.notification(), reconnected: handlers.reconnected },
+      ),
   })
 }
 
@@ -267,6 +300,7 @@ export async function closeRuntime(): Promise<void> {
   try {
     await runtime.inboxEvents.close()
     await runtime.telegramPolling?.stop()
+    await runtime.notifications?.stop()
     await stopQueues(runtime.boss)
   } finally {
     await runtime.database.close()

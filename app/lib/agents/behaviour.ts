@@ -157,7 +157,7 @@ const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.
 type LocalTime = { year: number; month: number; day: number; weekday: Weekday; minutes: number }
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
-function localTime(instant: Date, timeZone: string): LocalTime {
+export function localTime(instant: Date, timeZone: string): LocalTime {
   let format = formatters.get(timeZone)
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {

@@ -40,7 +40,7 @@ export async function assignConversation(
   const member = assigneeUid === null ? null : await requireMember(scope, assigneeUid)
   const [row] = await scope.db
     .update(conversations)
-    .set({ assigneeId: member?.id ?? null })
+    .set({ assigneeId: member?.id ?? null, assignedBy: scope.userId })
     .where(where)
     .returning({ id: conversations.id })
   if (!row) throw new AppError('NOT_FOUND', CONVERSATION_TEXTS.notFound)

@@ -17,6 +17,8 @@ export const INBOX_EVENTS_CHANNEL = 'inbox_events'
  */
 export type InboxEvent =
   | { type: 'conversation'; conversationId: string }
+  /** A member of the organization has a new or updated notification (the bell, docs/decisions/068). */
+  | { type: 'notification'; userId: string }
   | { type: 'resync' }
   | { type: 'closed' }
 export type InboxEventListener = (event: InboxEvent) => void
@@ -34,7 +36,10 @@ export type InboxEvents = {
 /** Starts listening on the inbox's channel: `listenForNotifications` with the database and its options bound. */
 export type InboxListen = (handlers: NotificationHandlers) => Promise<NotificationListener>
 
-const payloadSchema = z.object({ organizationId: z.string(), conversationId: z.string() })
+const payloadSchema = z.union([
+  z.object({ organizationId: z.string(), conversationId: z.string() }),
+  z.object({ organizationId: z.string(), notifiedUserId: z.string() }),
+])
 
 export function createInboxEvents({
   listen,
@@ -82,8 +87,14 @@ export function createInboxEvents({
       }
       if (!parsed?.success)
         return logger.warn('inbox event not understood', { payload: payload.slice(0, 200) })
-      const { organizationId, conversationId } = parsed.data
+      const { organizationId } = parsed.data
       if (!subscribers.has(organizationId)) return
+      if ('notifiedUserId' in parsed.data) {
+        const event = { type: 'notification', userId: parsed.data.notifiedUserId } as const
+        for (const listener of subscribers.get(organizationId) ?? []) tell(listener, event)
+        return
+      }
+      const { conversationId } = parsed.data
       let changed = pending.get(organizationId)
       if (!changed) pending.set(organizationId, (changed = new Set()))
       changed.add(conversationId)

@@ -1,0 +1,191 @@
+import { z } from 'zod'
+import { localTime } from '~/lib/agents/behaviour'
+import { timeZoneSchema } from '~/lib/analytics/analytics'
+
+// Telling a person when the AI needs one (issue 35, docs/decisions/068): what can happen, where it can arrive,
+// what each member gets by default, and the words of the bell and of its settings.
+
+/** What a member can be told of, in the order the settings list them. */
+export const NOTIFICATION_EVENTS = [
+  'needs_attention',
+  'assigned',
+  'customer_wrote',
+  'channel_attention',
+] as const
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number]
+
+/** Where it can arrive. `app`: the bell (and the browser's own alert while a tab is open). */
+export const NOTIFICATION_MEDIA = ['app', 'email'] as const
+export type NotificationMedium = (typeof NOTIFICATION_MEDIA)[number]
+
+/** The media that send something out of the app, each through the outbox. */
+export const NOTIFICATION_DELIVERY_MEDIA = ['email'] as const satisfies readonly NotificationMedium[]
+export type NotificationDeliveryMedium = (typeof NOTIFICATION_DELIVERY_MEDIA)[number]
+/** `sending` is written before the send: a delivery left in it (the process died) is never sent again. */
+export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const
+
+export type NotificationChoices = Record<NotificationEvent, Record<NotificationMedium, boolean>>
+
+/** Everything in the app; a conversation that needs a person and one assigned to you also by email. */
+export const DEFAULT_NOTIFICATION_CHOICES: NotificationChoices = {
+  needs_attention: { app: true, email: true },
+  assigned: { app: true, email: true },
+  customer_wrote: { app: true, email: false },
+  channel_attention: { app: true, email: false },
+}
+
+/** At most one notification per conversation and member in this time: a later event is folded into it. */
+export const NOTIFICATION_FOLD_MS = 10 * 60_000
+/** How long the worker waits between looks at the outbox when nothing woke it: events arrive well within 60 s. */
+export const NOTIFICATION_POLL_MS = 10_000
+/** A failed delivery is tried again after 30 s, 1, 2, 4 minutes…, then given up. */
+export const NOTIFICATION_RETRY = { firstMs: 30_000, maxAttempts: 6 }
+/** The bell's list. */
+export const NOTIFICATION_LIST_LIMIT = 30
+
+export const NOTIFICATION_TEXTS = {
+  bell: 'Notifications',
+  bellUnread: (count: number) => `Notifications, ${count} unread`,
+  empty: 'Nothing new. You are told here when a conversation needs a person.',
+  markAllRead: 'Mark all as read',
+  settingsLink: 'Notification settings',
+  events: {
+    needs_attention: 'A conversation needs a person',
+    assigned: 'A conversation is assigned to you',
+    customer_wrote: 'A customer writes while you answer',
+    channel_attention: 'A channel needs attention',
+  } satisfies Record<NotificationEvent, string>,
+  eventHints: {
+    needs_attention: 'The AI handed over, failed, is outside office hours or did not know the answer.',
+    assigned: 'Someone else, or the channel’s default, gives you a conversation.',
+    customer_wrote: 'A conversation assigned to you, with the AI paused, gets a new message.',
+    channel_attention: 'A channel stops working (owners only).',
+  } satisfies Record<NotificationEvent, string>,
+  media: { app: 'In the app', email: 'By email' } satisfies Record<NotificationMedium, string>,
+  emailOff:
+    'Email is not set up on this server, so nothing is sent by email yet (see “Email notifications” in the setup guide).',
+  emailNoAddress: 'Your account has no email address, so nothing can be sent to you by email.',
+  saved: 'Notification settings saved',
+  unknownEvent: 'Unknown notification event',
+  title: {
+    needs_attention: (customer: string) => `${customer} needs a person`,
+    assigned: (customer: string) => `${customer} was assigned to you`,
+    customer_wrote: (customer: string) => `${customer} wrote again`,
+    channel_attention: (channel: string) => `${channel} needs attention`,
+  } satisfies Record<NotificationEvent, (name: string) => string>,
+  permissionsMissing: 'The channel’s token lacks permissions it needs to answer.',
+  folded: (count: number) => `${count} updates`,
+  browserAlerts: 'Show alerts on this computer',
+  browserAlertsOn: 'Alerts are shown on this computer while ReplyPilot is open in a tab.',
+  browserAlertsBlocked:
+    'This browser blocks alerts from ReplyPilot: allow them in the browser’s site settings.',
+} as const
+
+const mediumChoices = z.strictObject(
+  Object.fromEntries(NOTIFICATION_MEDIA.map((m) => [m, z.boolean().optional()])) as Record<
+    NotificationMedium,
+    z.ZodOptional<z.ZodBoolean>
+  >,
+)
+
+/** What a member changes: any events and media (the rest keep their choice). An unknown event is refused. */
+export const notificationChoicesSchema = z.strictObject(
+  Object.fromEntries(NOTIFICATION_EVENTS.map((e) => [e, mediumChoices.optional()])) as Record<
+    NotificationEvent,
+    z.ZodOptional<typeof mediumChoices>
+  >,
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? NOTIFICATION_TEXTS.unknownEvent : undefined) },
+)
+export type NotificationChoicesInput = z.infer<typeof notificationChoicesSchema>
+
+/** The stored choices over the defaults: an event or medium never chosen keeps its default. */
+export function choicesWithDefaults(stored: unknown): NotificationChoices {
+  const parsed = notificationChoicesSchema.safeParse(stored)
+  const chosen = parsed.success ? parsed.data : {}
+  return Object.fromEntries(
+    NOTIFICATION_EVENTS.map((event) => [
+      event,
+      Object.fromEntries(
+        NOTIFICATION_MEDIA.map((medium) => [
+          medium,
+          chosen[event]?.[medium] ?? DEFAULT_NOTIFICATION_CHOICES[event][medium],
+        ]),
+      ),
+    ]),
+  ) as NotificationChoices
+}
+
+/** One item of the bell's list, as the page and the API show it. */
+export const notificationItemSchema = z.object({
+  id: z.string(),
+  event: z.enum(NOTIFICATION_EVENTS),
+  title: z.string(),
+  body: z.string(),
+  conversationId: z.string().nullable(),
+  channelId: z.string().nullable(),
+  /** How many events were folded into it (1: none). */
+  events: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  read: z.boolean(),
+})
+export type NotificationItem = z.infer<typeof notificationItemSchema>
+
+/** Where a notification leads: its conversation, or its channel's details. */
+export function notificationHref(item: Pick<NotificationItem, 'conversationId' | 'channelId'>): string {
+  if (item.conversationId) return `/conversations/${item.conversationId}`
+  if (item.channelId) return `/channels/${item.channelId}`
+  return '/conversations'
+}
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/
+const timeOfDay = (label: string) =>
+  z.string({ error: `${label} must be a time (HH:MM)` }).regex(TIME, `${label} must be a time (HH:MM)`)
+
+/** Quiet hours as a member sets them: from `start` to `end` local time (over midnight when end comes first). */
+export const quietHoursSchema = z
+  .object({ start: timeOfDay('Quiet hours’ start'), end: timeOfDay('Quiet hours’ end') })
+  .refine((hours) => hours.start !== hours.end, {
+    error: 'Quiet hours must end at another time than they start',
+    path: ['end'],
+  })
+export type QuietHours = z.infer<typeof quietHoursSchema>
+
+/** What a member changes (the API's PUT and the settings' form): anything left out keeps its value. */
+export const notificationPreferencesSchema = z.strictObject({
+  choices: notificationChoicesSchema.optional(),
+  /** null: no quiet hours. */
+  quietHours: quietHoursSchema.nullable().optional(),
+  timeZone: timeZoneSchema.optional(),
+})
+export type NotificationPreferencesInput = z.infer<typeof notificationPreferencesSchema>
+
+export type NotificationPreferences = {
+  choices: NotificationChoices
+  quietHours: QuietHours | null
+  timeZone: string
+}
+
+export const minutesOfDay = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))
+export const timeOfDayOf = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
+
+/**
+ * When the member's quiet hours end, if `now` falls inside them; null otherwise. What would have gone out
+ * meanwhile goes then, in one digest.
+ */
+export function quietUntil(
+  now: Date,
+  hours: { start: number; end: number; timeZone: string } | null,
+): Date | null {
+  if (!hours) return null
+  const { minutes } = localTime(now, hours.timeZone)
+  const inside =
+    hours.start < hours.end
+      ? minutes >= hours.start && minutes < hours.end
+      : minutes >= hours.start || minutes < hours.end
+  if (!inside) return null
+  const left = (hours.end - minutes + 24 * 60) % (24 * 60)
+  const startOfMinute = now.getTime() - (now.getTime() % 60_000)
+  return new Date(startOfMinute + left * 60_000)
+}

@@ -1,0 +1,103 @@
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { channels, conversations, notifications, organizations } from '~/db/schema'
+import { channelDisplayName, type ChannelMetadata } from '~/lib/channels/channels'
+import { NOTIFICATION_LIST_LIMIT, type NotificationItem } from '~/lib/notifications/notifications'
+import type { OrganizationScope } from '~/services/organizations/scope.server'
+import { notificationLines, notificationTitle } from './email.server'
+
+// The bell (docs/decisions/068): the member's own notifications in the scope's organization, never another's.
+
+const mine = (scope: OrganizationScope) =>
+  and(
+    eq(notifications.userId, scope.userId),
+    eq(notifications.organizationId, scope.organizationId),
+    eq(notifications.inApp, true),
+  )
+
+/** How many of the member's notifications are unread (the bell's count). */
+export async function countUnreadNotifications(scope: OrganizationScope): Promise<number> {
+  const [row] = await scope.db
+    .select({ count: count() })
+    .from(notifications)
+    .where(and(mine(scope), isNull(notifications.readAt)))
+  return row?.count ?? 0
+}
+
+/** The member's latest notifications, newest first, and how many are unread. */
+export async function listNotifications(
+  scope: OrganizationScope,
+  { unreadOnly = false }: { unreadOnly?: boolean } = {},
+): Promise<{ items: NotificationItem[]; unread: number }> {
+  const [rows, unread] = await Promise.all([
+    scope.db
+      .select({
+        id: notifications.id,
+        event: notifications.event,
+        reason: notifications.reason,
+        eventCount: notifications.eventCount,
+        conversationId: notifications.conversationId,
+        channelId: notifications.channelId,
+        customerName: conversations.customerName,
+        lastMessage: conversations.lastMessageText,
+        channelType: channels.channelType,
+        channelMetadata: channels.metadata,
+        organizationName: organizations.name,
+        createdAt: notifications.createdAt,
+        updatedAt: notifications.updatedAt,
+        readAt: notifications.readAt,
+      })
+      .from(notifications)
+      .innerJoin(organizations, eq(organizations.id, notifications.organizationId))
+      .leftJoin(conversations, eq(conversations.id, notifications.conversationId))
+      .leftJoin(channels, eq(channels.id, notifications.channelId))
+      .where(and(mine(scope), unreadOnly ? isNull(notifications.readAt) : undefined))
+      .orderBy(sql`${notifications.updatedAt} desc nulls first`)
+      .limit(NOTIFICATION_LIST_LIMIT),
+    countUnreadNotifications(scope),
+  ])
+  const items = rows.map(({ channelType, channelMetadata, ...rest }) => {
+    const row = { ...rest, channelName: channelNameOf(channelType, channelMetadata) }
+    return {
+      id: row.id,
+      event: row.event,
+      title: notificationTitle(row),
+      // The bell names the reason and the customer's words; the organization is the one on screen.
+      body: [row.channelName ? `On ${row.channelName}` : null, ...notificationLines(row).slice(1)]
+        .filter(Boolean)
+        .join(' · '),
+      conversationId: row.conversationId,
+      channelId: row.channelId,
+      events: row.eventCount,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      read: row.readAt !== null,
+    }
+  })
+  return { items, unread }
+}
+
+/** Marks the member's notifications read: those named (others' ids change nothing), or all. Returns the unread count. */
+export async function markNotificationsRead(
+  scope: OrganizationScope,
+  ids: string[] | 'all',
+): Promise<{ unread: number }> {
+  await scope.db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(
+      and(
+        mine(scope),
+        isNull(notifications.readAt),
+        ids === 'all' ? undefined : inArray(notifications.id, ids),
+      ),
+    )
+  return { unread: await countUnreadNotifications(scope) }
+}
+
+/** A channel's name as every screen shows it; null: no channel. */
+export function channelNameOf(
+  channelType: Parameters<typeof channelDisplayName>[0]['channelType'] | null,
+  metadata: unknown,
+): string | null {
+  return channelType ? channelDisplayName({ channelType, metadata: metadata as ChannelMetadata }) : null
+}

@@ -1,0 +1,159 @@
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import {
+  channels,
+  conversations,
+  messages,
+  notificationDeliveries,
+  notifications,
+  organizations,
+  users,
+} from '~/db/schema'
+import type { Mailer } from '~/integrations/email/mailer.server'
+import { NOTIFICATION_RETRY } from '~/lib/notifications/notifications'
+import type { Logger } from '~/utils/logger.server'
+import { channelNameOf } from './bell.server'
+import { composeEmail, type EmailedNotification } from './email.server'
+
+// The worker's second half (docs/decisions/068): the deliveries that are due, taken and marked `sending` in one
+// statement before anything is sent, so that a process that dies after sending never sends again; one email per
+// member (a digest when several are due at once); a refusal is tried again later, and holds up no other.
+
+export type DeliverDeps = {
+  db: Database
+  /** undefined: email is off (no SMTP_URL); what was due fails with that reason. */
+  mailer?: Mailer
+  /** The app's address, for the links. */
+  appUrl: string
+  logger: Logger
+}
+
+type Claimed = { id: string; userId: string; attempts: number }
+
+export async function deliverDueNotifications(
+  deps: DeliverDeps,
+  { limit = 50, now = new Date() }: { limit?: number; now?: Date } = {},
+): Promise<{ sent: number; failed: number }> {
+  const claimed = await claimDue(deps.db, limit, now)
+  if (claimed.length === 0) return { sent: 0, failed: 0 }
+  const details = await detailsOf(
+    deps.db,
+    claimed.map((c) => c.id),
+  )
+  const byUser = new Map<string, Claimed[]>()
+  for (const delivery of claimed)
+    byUser.set(delivery.userId, [...(byUser.get(delivery.userId) ?? []), delivery])
+  let sent = 0
+  let failed = 0
+  // One member at a time, each on its own: one refused address holds up nobody else's email.
+  for (const [, deliveries] of byUser) {
+    const items = deliveries.map((d) => details.get(d.id)).filter((d) => d !== undefined)
+    const to = items[0]?.email
+    try {
+      if (!deps.mailer) throw new Error('Email is not set up on this server (SMTP_URL)')
+      if (!to) throw new Error('The member has no email address')
+      await deps.mailer.send(
+        composeEmail(to, items, deps.appUrl, `<${deliveries[0].id}@replypilot.notifications>`),
+      )
+      await markSent(deps.db, deliveries)
+      sent += deliveries.length
+    } catch (error) {
+      failed += deliveries.length
+      await markFailed(deps.db, deliveries, error, now)
+      deps.logger.warn('notification email not sent', {
+        deliveries: deliveries.length,
+        reason: error instanceof Error ? error.message : String(error),
+      })
+    }
+  }
+  return { sent, failed }
+}
+
+/**
+ * The due deliveries, marked `sending` in the statement that takes them (committed before any send). A member
+ * with one due takes all of theirs that are due: they go in one email.
+ */
+async function claimDue(db: Database, limit: number, now: Date): Promise<Claimed[]> {
+  const due = db
+    .select({ id: notificationDeliveries.id })
+    .from(notificationDeliveries)
+    .where(and(eq(notificationDeliveries.status, 'pending'), lte(notificationDeliveries.dueAt, now)))
+    .orderBy(asc(notificationDeliveries.dueAt))
+    .limit(limit)
+    .for('update', { skipLocked: true })
+  return db
+    .update(notificationDeliveries)
+    .set({ status: 'sending', attempts: sql`${notificationDeliveries.attempts} + 1` })
+    .where(inArray(notificationDeliveries.id, due))
+    .returning({
+      id: notificationDeliveries.id,
+      userId: notificationDeliveries.userId,
+      attempts: notificationDeliveries.attempts,
+    })
+}
+
+/** What each email says, read now: a folded notification shows its latest event. */
+async function detailsOf(db: Database, ids: string[]) {
+  const lastMessage = db
+    .select({ text: messages.text })
+    .from(messages)
+    .where(and(eq(messages.conversationId, notifications.conversationId), eq(messages.direction, 'inbound')))
+    .orderBy(desc(messages.sequence))
+    .limit(1)
+  const rows = await db
+    .select({
+      id: notificationDeliveries.id,
+      email: users.email,
+      event: notifications.event,
+      reason: notifications.reason,
+      eventCount: notifications.eventCount,
+      conversationId: notifications.conversationId,
+      channelId: notifications.channelId,
+      customerName: conversations.customerName,
+      channelType: channels.channelType,
+      channelMetadata: channels.metadata,
+      organizationName: organizations.name,
+      lastMessage: sql<string | null>`(${lastMessage})`,
+    })
+    .from(notificationDeliveries)
+    .innerJoin(notifications, eq(notifications.id, notificationDeliveries.notificationId))
+    .innerJoin(users, eq(users.id, notificationDeliveries.userId))
+    .innerJoin(organizations, eq(organizations.id, notifications.organizationId))
+    .leftJoin(conversations, eq(conversations.id, notifications.conversationId))
+    .leftJoin(channels, eq(channels.id, notifications.channelId))
+    .where(inArray(notificationDeliveries.id, ids))
+  return new Map<string, EmailedNotification & { email: string | null }>(
+    rows.map(({ channelType, channelMetadata, ...row }) => [
+      row.id,
+      { ...row, channelName: channelNameOf(channelType, channelMetadata) },
+    ]),
+  )
+}
+
+async function markSent(db: Database, deliveries: Claimed[]) {
+  await db
+    .update(notificationDeliveries)
+    .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
+    .where(
+      inArray(
+        notificationDeliveries.id,
+        deliveries.map((d) => d.id),
+      ),
+    )
+}
+
+/** Refused: tried again after a growing wait, given up after the last attempt. */
+async function markFailed(db: Database, deliveries: Claimed[], error: unknown, now: Date) {
+  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500)
+  for (const delivery of deliveries) {
+    const last = delivery.attempts >= NOTIFICATION_RETRY.maxAttempts
+    await db
+      .update(notificationDeliveries)
+      .set({
+        status: last ? 'failed' : 'pending',
+        lastError: reason,
+        dueAt: new Date(now.getTime() + NOTIFICATION_RETRY.firstMs * 2 ** (delivery.attempts - 1)),
+      })
+      .where(eq(notificationDeliveries.id, delivery.id))
+  }
+}

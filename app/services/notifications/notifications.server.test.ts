@@ -1,0 +1,329 @@
+import { eq, isNull } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listenForNotifications } from '~/db/listen.server'
+import {
+  channels,
+  memberships,
+  notificationDeliveries,
+  notificationEvents,
+  notifications,
+  users,
+} from '~/db/schema'
+import { createSmtpMailer } from '~/integrations/email/mailer.server'
+import {
+  NOTIFICATION_EVENTS_CHANNEL,
+  startNotificationWorker,
+  type NotificationWorker,
+} from '~/jobs/notifications.server'
+import { NOTIFICATION_FOLD_MS, notificationPreferencesSchema } from '~/lib/notifications/notifications'
+import { assignConversation } from '~/services/conversations/assignment.server'
+import { pauseConversation } from '~/services/conversations/takeover.server'
+import { handOver } from '~/services/messages/reply/queries.server'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/inbound/telegram.server'
+import { requireOrganizationScope, type OrganizationScope } from '~/services/organizations/scope.server'
+import { createLogger } from '~/utils/logger.server'
+import { startSmtpFake, type SmtpFake } from '../../../tests/fakes/smtp-server'
+import {
+  messagesOf,
+  startPipeline,
+  textUpdate,
+  waitFor,
+  waitForSettled,
+  type Pipeline,
+  type TestBot,
+} from '../../../tests/setup/pipeline'
+import { newTestUser } from '../../../tests/setup/scope'
+import { listNotifications, markNotificationsRead } from './bell.server'
+import { deliverDueNotifications } from './deliver.server'
+import { fanOutNotificationEvents } from './fan-out.server'
+import { getNotificationPreferences, updateNotificationPreferences } from './preferences.server'
+
+// Telling a person (issue 35) through the real database, the Telegram and model fakes and a local SMTP server.
+let p: Pipeline
+let smtp: SmtpFake
+const appUrl = 'https://app.replypilot.example.com'
+const logger = createLogger({ level: 'warn', sink: () => undefined })
+beforeAll(async () => {
+  ;[p, smtp] = await Promise.all([startPipeline(), startSmtpFake()])
+})
+afterAll(async () => {
+  await smtp.close()
+  await p.close()
+})
+
+let chats = 910_000
+async function receive(bot: TestBot, text: string, chatId = ++chats) {
+  const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+  await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: textUpdate(chatId, text) })
+  const inbound = (await messagesOf(p.db, bot.channelId, 'inbound')).at(-1)
+  if (!inbound) throw new Error('not stored')
+  return { chatId, conversationId: inbound.conversationId }
+}
+
+/** A second member of the bot's organization, with their scope. */
+async function addMember(bot: TestBot, name = 'Bea') {
+  const user = await newTestUser(p.db, name)
+  await p.db
+    .insert(memberships)
+    .values({ organizationId: bot.scope.organizationId, userId: user.id, role: 'member' })
+  const scope = await requireOrganizationScope({
+    db: p.db,
+    userId: user.id,
+    organizationId: bot.scope.organizationId,
+  })
+  return { user, scope }
+}
+
+const mailsTo = (email: string | null) => smtp.mails.filter((m) => m.to.includes(email ?? '-'))
+const ownerEmail = async (scope: OrganizationScope) => {
+  const [row] = await p.db.select({ email: users.email }).from(users).where(eq(users.id, scope.userId))
+  return row.email
+}
+const pendingEvents = () =>
+  p.db.select().from(notificationEvents).where(isNull(notificationEvents.processedAt))
+
+describe('through the worker', () => {
+  let worker: NotificationWorker
+  beforeAll(async () => {
+    worker = await startNotificationWorker({
+      db: p.db,
+      mailer: createSmtpMailer({ smtpUrl: smtp.url, from: 'ReplyPilot <alerts@example.com>' }),
+      appUrl,
+      logger,
+      listen: (handlers) =>
+        listenForNotifications(
+          p.handle,
+          { channel: NOTIFICATION_EVENTS_CHANNEL, databaseUrl: process.env.DATABASE_URL, logger },
+          { notification: () => handlers.notification(), reconnected: handlers.reconnected },
+        ),
+    })
+  })
+  afterAll(() => worker.stop())
+
+  it('a handoff: one email to the owner naming the customer, channel, reason and last message, with the link; one item in the bell', async () => {
+    const bot = await p.newBot()
+    const tag = `notify-${chats + 1}`
+    p.model.enqueue({
+      match: tag,
+      toolCall: { name: 'handoff', arguments: { reason: 'The customer asked for a refund' } },
+    })
+    const started = Date.now()
+    const { conversationId } = await receive(bot, `${tag} I want my money back`)
+    await waitForSettled(p.db, bot.channelId)
+    const to = await ownerEmail(bot.scope)
+    await waitFor(
+      async () => mailsTo(to),
+      (mails) => mails.length === 1,
+    )
+    expect(Date.now() - started).toBeLessThan(60_000)
+    const [mail] = mailsTo(to)
+    expect(mail.subject).toBe('Ann Lee needs a person')
+    expect(mail.text).toContain('Why: The agent handed over: The customer asked for a refund')
+    expect(mail.text).toContain(`Last message: “${tag} I want my money back”`)
+    expect(mail.text).toContain(`Open the conversation: ${appUrl}/conversations/${conversationId}`)
+    expect(mail.html).toContain(`href="${appUrl}/conversations/${conversationId}"`)
+
+    const bell = await listNotifications(bot.scope)
+    expect(bell.unread).toBe(1)
+    expect(bell.items).toEqual([
+      expect.objectContaining({
+        event: 'needs_attention',
+        title: 'Ann Lee needs a person',
+        conversationId,
+        read: false,
+        events: 1,
+      }),
+    ])
+    expect(bell.items[0].body).toContain('On Support · Why: The agent handed over: The customer asked for a refund')
+
+    // A second event within 10 minutes folds into it: no second email, the item counts two.
+    const { scope: bea } = await addMember(bot)
+    await assignConversation(bea, conversationId, (await bellOwnerUid(bot.scope)) ?? '')
+    await waitFor(pendingEvents, (rows) => rows.length === 0)
+    await worker.runOnce()
+    expect(mailsTo(to)).toHaveLength(1)
+    const folded = await listNotifications(bot.scope)
+    expect(folded.items).toHaveLength(1)
+    expect(folded.items[0]).toMatchObject({ event: 'assigned', events: 2, read: false })
+  })
+})
+
+async function bellOwnerUid(scope: OrganizationScope) {
+  const [row] = await p.db.select({ uid: users.firebaseUid }).from(users).where(eq(users.id, scope.userId))
+  return row?.uid
+}
+
+// The rules, one round at a time (no worker: each test says when the round runs, and at what time).
+describe('who is told, and when', () => {
+  const mailer = () => createSmtpMailer({ smtpUrl: smtp.url, from: 'alerts@example.com' })
+  const round = async (now = new Date(), email = true) => {
+    while (await fanOutNotificationEvents(p.db, { email, now })) {
+      // every batch
+    }
+    return deliverDueNotifications({ db: p.db, mailer: mailer(), appUrl, logger }, { now })
+  }
+
+  it('an unassigned conversation tells every member; an assigned one its assignee; nobody of what they did', async () => {
+    const bot = await p.newBot({ agent: false })
+    const { user: bea, scope: beaScope } = await addMember(bot)
+    const first = await receive(bot, 'hello')
+    await handOver(p.db, first.conversationId, 'Asked for a person')
+    await round()
+    expect((await listNotifications(bot.scope)).unread).toBe(1)
+    expect((await listNotifications(beaScope)).unread).toBe(1)
+    expect(mailsTo(bea.email)).toHaveLength(1)
+
+    // Bea takes the second herself: nobody is told of that; when it needs a person, only she is.
+    const second = await receive(bot, 'hello again')
+    await assignConversation(beaScope, second.conversationId, bea.firebaseUid)
+    await handOver(p.db, second.conversationId, 'Asked again')
+    await round()
+    expect((await listNotifications(bot.scope)).unread).toBe(1)
+    const beas = await listNotifications(beaScope)
+    expect(beas.items.map((i) => [i.conversationId, i.event])).toEqual([
+      [second.conversationId, 'needs_attention'],
+      [first.conversationId, 'needs_attention'],
+    ])
+    // Each sees only their own, and marking another's id read changes nothing.
+    const ownersId = (await listNotifications(bot.scope)).items[0].id
+    expect(await markNotificationsRead(beaScope, [ownersId])).toEqual({ unread: 2 })
+    expect((await listNotifications(bot.scope)).unread).toBe(1)
+    expect(await markNotificationsRead(beaScope, 'all')).toEqual({ unread: 0 })
+    expect((await listNotifications(bot.scope)).unread).toBe(1)
+  })
+
+  it('a customer who writes while the assignee answers tells the assignee; the AI’s own conversations tell nobody', async () => {
+    const bot = await p.newBot({ agent: false })
+    const { user: bea, scope: beaScope } = await addMember(bot)
+    const quiet = await receive(bot, 'first')
+    await round()
+    await receive(bot, 'second', quiet.chatId)
+    await round()
+    expect((await listNotifications(bot.scope)).unread).toBe(0)
+
+    await assignConversation(bot.scope, quiet.conversationId, bea.firebaseUid)
+    await pauseConversation(beaScope, quiet.conversationId, {}, async () => undefined)
+    await round(new Date(Date.now() + NOTIFICATION_FOLD_MS + 1000))
+    await receive(bot, 'are you there?', quiet.chatId)
+    await round(new Date(Date.now() + 2 * NOTIFICATION_FOLD_MS + 2000))
+    const items = (await listNotifications(beaScope)).items
+    expect(items.map((i) => i.event)).toEqual(['customer_wrote', 'assigned'])
+    expect(items[0].title).toBe('Ann Lee wrote again')
+  })
+
+  it('choices: no email for an event turned off, the app item stays; without email set up none is made', async () => {
+    const bot = await p.newBot({ agent: false })
+    const to = await ownerEmail(bot.scope)
+    await updateNotificationPreferences(p.db, bot.scope.userId, {
+      choices: { needs_attention: { email: false } },
+    })
+    expect((await getNotificationPreferences(p.db, bot.scope.userId)).choices.needs_attention).toEqual({
+      app: true,
+      email: false,
+    })
+    const one = await receive(bot, 'one')
+    await handOver(p.db, one.conversationId, 'Needs a person')
+    await round()
+    expect(mailsTo(to)).toHaveLength(0)
+    expect((await listNotifications(bot.scope)).unread).toBe(1)
+
+    await updateNotificationPreferences(p.db, bot.scope.userId, {
+      choices: { needs_attention: { email: true } },
+    })
+    const two = await receive(bot, 'two')
+    await handOver(p.db, two.conversationId, 'Needs a person')
+    await round(new Date(), false)
+    const deliveries = await p.db
+      .select()
+      .from(notificationDeliveries)
+      .where(eq(notificationDeliveries.userId, bot.scope.userId))
+    expect(deliveries).toHaveLength(0)
+    expect((await listNotifications(bot.scope)).unread).toBe(2)
+  })
+
+  it('quiet hours: nothing by email until they end, then one digest of what came meanwhile', async () => {
+    const bot = await p.newBot({ agent: false })
+    const to = await ownerEmail(bot.scope)
+    const now = new Date('2026-11-28T23:30:00Z')
+    await updateNotificationPreferences(p.db, bot.scope.userId, {
+      quietHours: { start: '22:00', end: '07:00' },
+      timeZone: 'Europe/Lisbon',
+    })
+    for (const text of ['late one', 'late two']) {
+      const { conversationId } = await receive(bot, text)
+      await handOver(p.db, conversationId, `Help with ${text}`)
+    }
+    await round(now)
+    expect(mailsTo(to)).toHaveLength(0)
+    expect((await listNotifications(bot.scope)).unread).toBe(2)
+    await round(new Date('2026-11-29T06:59:00Z'))
+    expect(mailsTo(to)).toHaveLength(0)
+
+    await round(new Date('2026-11-29T07:00:00Z'))
+    const [digest] = mailsTo(to)
+    expect(mailsTo(to)).toHaveLength(1)
+    expect(digest.subject).toBe('2 conversations and channels need you')
+    expect(digest.text).toContain('Why: Help with late one')
+    expect(digest.text).toContain('Why: Help with late two')
+  })
+
+  it('a refused email is sent once later; a delivery a dead process left mid-send is never sent again', async () => {
+    const bot = await p.newBot({ agent: false })
+    const to = await ownerEmail(bot.scope)
+    const { conversationId } = await receive(bot, 'refused')
+    await handOver(p.db, conversationId, 'Refused at first')
+    smtp.refuseNext(1)
+    const now = new Date()
+    expect(await round(now)).toEqual({ sent: 0, failed: 1 })
+    expect(await round(new Date(now.getTime() + 10_000))).toEqual({ sent: 0, failed: 0 })
+    expect(await round(new Date(now.getTime() + 31_000))).toEqual({ sent: 1, failed: 0 })
+    expect(mailsTo(to)).toHaveLength(1)
+
+    const other = await receive(bot, 'mid-send')
+    await handOver(p.db, other.conversationId, 'Left mid-send')
+    await fanOutNotificationEvents(p.db, { email: true })
+    const [left] = await p.db
+      .update(notificationDeliveries)
+      .set({ status: 'sending' })
+      .where(eq(notificationDeliveries.status, 'pending'))
+      .returning()
+    expect(left.userId).toBe(bot.scope.userId)
+    expect(await round(new Date(Date.now() + 3_600_000))).toEqual({ sent: 0, failed: 0 })
+    expect(mailsTo(to)).toHaveLength(1)
+  })
+
+  it('preferences: an unknown event is refused; choices merge an event at a time', async () => {
+    expect(
+      notificationPreferencesSchema.safeParse({ choices: { nope: { app: true } } }).error?.issues[0].message,
+    ).toBe('Unknown notification event')
+    const user = await newTestUser(p.db)
+    expect((await getNotificationPreferences(p.db, user.id)).choices.assigned).toEqual({
+      app: true,
+      email: true,
+    })
+    await updateNotificationPreferences(p.db, user.id, { choices: { assigned: { app: false } } })
+    const after = await updateNotificationPreferences(p.db, user.id, {
+      choices: { assigned: { email: false }, channel_attention: { email: true } },
+    })
+    expect(after.choices.assigned).toEqual({ app: false, email: false })
+    expect(after.choices.channel_attention).toEqual({ app: true, email: true })
+    expect(after.quietHours).toBeNull()
+  })
+
+  it('a channel whose token dies tells its owners, not its members', async () => {
+    const bot = await p.newBot({ agent: false })
+    const { scope: beaScope } = await addMember(bot)
+    await p.db.update(channels).set({ healthProblem: 'token_invalid' }).where(eq(channels.id, bot.channelId))
+    await round()
+    const [item] = (await listNotifications(bot.scope)).items
+    expect(item).toMatchObject({ event: 'channel_attention', channelId: bot.channelId })
+    expect(item.title).toMatch(/needs attention$/)
+    expect((await listNotifications(beaScope)).unread).toBe(0)
+    expect(await p.db.select().from(notifications).where(eq(notifications.userId, beaScope.userId))).toEqual(
+      [],
+    )
+  })
+})
