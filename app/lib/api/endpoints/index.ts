@@ -5,6 +5,7 @@ import { conversationEndpoints } from './conversations'
 import { facebookEndpoints } from './facebook'
 import { invitationEndpoints } from './invitations'
 import { knowledgeEndpoints } from './knowledge'
+import { notificationEndpoints } from './notifications'
 import { organizationEndpoints } from './organizations'
 import { platformEndpoints } from './platforms'
 import { savedReplyEndpoints } from './saved-replies'
@@ -20,6 +21,7 @@ export const endpoints = {
   ...channelEndpoints,
   ...conversationEndpoints,
   ...savedReplyEndpoints,
+  ...notificationEndpoints,
   ...analyticsEndpoints,
   ...knowledgeEndpoints,
   ...platformEndpoints,
