@@ -11,11 +11,14 @@ const PORT = Number(process.env.E2E_PORT ?? 3100)
 const FAKE_MODEL_PORT = PORT + 1
 const FAKE_TELEGRAM_PORT = PORT + 2
 const FAKE_GRAPH_PORT = PORT + 3
+// The SMTP server, and beside it (+1) the HTTP port that lists what it received.
+const FAKE_SMTP_PORT = PORT + 4
 export const BASE_URL = `http://localhost:${PORT}`
 // The test workers inherit this: tests steer the fake model through its control API.
 process.env.E2E_FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`
 process.env.E2E_FAKE_TELEGRAM_URL = `http://127.0.0.1:${FAKE_TELEGRAM_PORT}`
 process.env.E2E_FAKE_GRAPH_URL = `http://127.0.0.1:${FAKE_GRAPH_PORT}`
+process.env.E2E_FAKE_MAILS_URL = `http://127.0.0.1:${FAKE_SMTP_PORT + 1}/__fake/mails`
 const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-'))
 
 /** End-to-end tests drive Debian's Chromium through the built app, the Auth emulator and the fakes. */
@@ -52,6 +55,7 @@ export default defineConfig({
       E2E_FAKE_MODEL_PORT: String(FAKE_MODEL_PORT),
       E2E_FAKE_TELEGRAM_PORT: String(FAKE_TELEGRAM_PORT),
       E2E_FAKE_GRAPH_PORT: String(FAKE_GRAPH_PORT),
+      E2E_FAKE_SMTP_PORT: String(FAKE_SMTP_PORT),
       META_APP_ID: E2E_META_APP.appId,
       META_APP_SECRET: E2E_META_APP.appSecret,
       META_VERIFY_TOKEN: E2E_META_APP.verifyToken,

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from '@remix-run/react'
 import { z } from 'zod'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
@@ -13,6 +13,7 @@ import {
 import { timeZoneList } from '~/lib/agents/behaviour-form'
 import { ANALYTICS_TEXTS, organizationTimeZoneSchema } from '~/lib/analytics/analytics'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
+import { NOTIFICATION_TEXTS } from '~/lib/notifications/notifications'
 import { invitationMessage, inviteMemberSchema } from '~/lib/organizations/schemas'
 import { inviteMember, listInvitations, revokeInvitation } from '~/services/organizations/invitations.server'
 import {
@@ -169,6 +170,17 @@ export default function SettingsPage() {
             </SimpleGrid>
           </Paper>
         ) : null}
+        <Paper withBorder p="lg" component="section" aria-labelledby="notifications-heading">
+          <Title order={2} size="h4" mb="xs" id="notifications-heading">
+            Notifications
+          </Title>
+          <Text size="sm" c="gray.7" mb="xs">
+            {NOTIFICATION_TEXTS.settingsSummary}
+          </Text>
+          <Anchor component={Link} to="/settings/notifications">
+            {NOTIFICATION_TEXTS.settingsLink}
+          </Anchor>
+        </Paper>
         {organization ? (
           <OrganizationTimeZoneForm
             timeZone={organization.timeZone}

@@ -9,6 +9,10 @@ import { readSidebarOpen } from '~/lib/shared/sidebar'
 import { ChannelHealthBanner } from '~/components/channels/health-banner'
 import { getChannelsHealth } from '~/services/channels/health.server'
 import { countNeedingAttention } from '~/services/conversations/inbox.server'
+import { countUnreadNotifications } from '~/services/notifications/bell.server'
+import { NotificationBell } from '~/components/notifications/notification-bell'
+import { useNotificationBell } from '~/components/notifications/use-notification-bell'
+import { NotificationSignal } from '~/components/hooks/use-inbox-events'
 import { useAttentionCount, useCountInTitle } from '~/components/hooks/use-attention-count'
 import { listMyInvitations } from '~/services/organizations/invitations.server'
 import { resolveCurrentOrganization } from '~/services/organizations/organizations.server'
@@ -28,12 +32,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listMyInvitations({ db: database.db, identity, userId: user.id }),
   ])
   // The current organization is one of the user's (resolveCurrentOrganization lists their memberships).
-  const [health, needsAttention] = current
+  const [health, needsAttention, notificationsUnread] = current
     ? await Promise.all([
         getChannelsHealth(database.db, current.id),
         countNeedingAttention(database.db, current.id),
+        countUnreadNotifications(database.db, { userId: user.id, organizationId: current.id }),
       ])
-    : [[], 0]
+    : [[], 0, 0]
   return {
     user: { uid: user.firebaseUid, displayName: user.displayName, email: user.email },
     sidebarOpen: readSidebarOpen(request.headers.get('Cookie')),
@@ -51,6 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     currentDefaulted: session.currentOrganizationId === null,
     /** Conversations that need a person: the sidebar's count and the tab title's (docs/decisions/055). */
     needsAttention,
+    /** The member's unread notifications: the bell's count (docs/decisions/068). */
+    notificationsUnread,
     /** The banner's channels: those that need attention, each with its first reason (docs/decisions/046). */
     attention: health
       .filter((channel) => channel.status === 'attention')
@@ -71,8 +78,10 @@ export default function AppLayout() {
     awaitingEmail,
     attention,
     needsAttention: initialNeedsAttention,
+    notificationsUnread,
   } = useLoaderData<typeof loader>()
-  const needsAttention = useAttentionCount(initialNeedsAttention, currentOrganization?.id)
+  const bell = useNotificationBell(notificationsUnread)
+  const needsAttention = useAttentionCount(initialNeedsAttention, currentOrganization?.id, bell.refresh)
   useCountInTitle(needsAttention)
   // The create dialog opens by itself while the user has no organization (the spec's modal flag).
   const [createOpen, setCreateOpen] = useState(organizations.length === 0)
@@ -80,22 +89,25 @@ export default function AppLayout() {
   useCurrentOrganizationStorage({ organizations, current: currentOrganization, defaulted: currentDefaulted })
 
   return (
-    <AppShell
-      initialOpen={sidebarOpen}
-      banner={<ChannelHealthBanner channels={attention} />}
-      needsAttention={needsAttention}
-      organizationSwitcher={
-        <OrganizationSwitcher
-          organizations={organizations}
-          current={currentOrganization}
-          invitations={invitations}
-          awaitingEmail={awaitingEmail}
-          onCreate={() => setCreateOpen(true)}
-        />
-      }
-    >
-      <Outlet />
-      <CreateOrganizationDialog opened={createOpen} onClose={closeCreate} invitations={invitations} />
-    </AppShell>
+    <NotificationSignal.Provider value={bell.refresh}>
+      <AppShell
+        initialOpen={sidebarOpen}
+        headerEnd={currentOrganization ? <NotificationBell bell={bell} /> : null}
+        banner={<ChannelHealthBanner channels={attention} />}
+        needsAttention={needsAttention}
+        organizationSwitcher={
+          <OrganizationSwitcher
+            organizations={organizations}
+            current={currentOrganization}
+            invitations={invitations}
+            awaitingEmail={awaitingEmail}
+            onCreate={() => setCreateOpen(true)}
+          />
+        }
+      >
+        <Outlet />
+        <CreateOrganizationDialog opened={createOpen} onClose={closeCreate} invitations={invitations} />
+      </AppShell>
+    </NotificationSignal.Provider>
   )
 }

@@ -123,11 +123,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** How many recent messages of a conversation a reply's prompt holds. */
     conversationWindow: env.CONVERSATION_WINDOW,
     /** Reply jobs a worker process (or the web process, when it is the worker) runs at once; by database when unset. */
-    replyWorkerConcurrency:
-      env.REPLY_WORKER_CONCURRENCY ??
-      DEFAULT_REPLY_WORKER_CONCURRENCY[
-        env.DATABASE_URL && !env.DATABASE_URL.startsWith('memory://') ? 'postgres' : 'pglite'
-      ],
+    replyWorkerConcurrency: replyWorkerConcurrency(env),
     /** Hours between two scheduled channel health checks (docs/decisions/046). */
     channelHealthIntervalHours: env.CHANNEL_HEALTH_INTERVAL_HOURS,
     /** Reply jobs waiting or running above which receivers acknowledge under back-pressure (ADR 019). */
@@ -136,12 +132,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
     workerMetricsPort: env.WORKER_METRICS_PORT,
     meta: metaConfig(env),
     /** Email notifications' server and sender (docs/decisions/068); undefined: no email is sent. */
-    email: env.SMTP_URL
-      ? {
-          smtpUrl: env.SMTP_URL,
-          from: env.MAIL_FROM ?? `ReplyPilot <notifications@${new URL(publicUrl).hostname}>`,
-        }
-      : undefined,
+    email: emailConfig(env, publicUrl),
     /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
     metricsToken: env.METRICS_TOKEN,
     /** Whether the embedded defaults are in use (not a strict production configuration). */
@@ -155,6 +146,21 @@ export function loadConfig(source: Record<string, string | undefined>) {
 }
 
 type Env = z.output<typeof envSchema>
+
+const replyWorkerConcurrency = (env: Env) =>
+  env.REPLY_WORKER_CONCURRENCY ??
+  DEFAULT_REPLY_WORKER_CONCURRENCY[
+    env.DATABASE_URL && !env.DATABASE_URL.startsWith('memory://') ? 'postgres' : 'pglite'
+  ]
+
+/** SMTP_URL and its sender: MAIL_FROM, or notifications@ the app's own host. */
+function emailConfig(env: Env, publicUrl: string) {
+  if (!env.SMTP_URL) return undefined
+  return {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM ?? `ReplyPilot <notifications@${new URL(publicUrl).hostname}>`,
+  }
+}
 
 /**
  * The data folder. Generated secrets and the embedded database live there: an unwritable folder (a root-owned

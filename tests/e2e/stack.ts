@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process'
 import { startGraphFake } from '../fakes/graph-server'
 import { startOpenAiFake } from '../fakes/openai-server'
+import { startSmtpFake } from '../fakes/smtp-server'
 import { startTelegramFake } from '../fakes/telegram-server'
 
 /**
  * What Playwright starts as its web server: the local stand-ins for third parties (an OpenAI-compatible model and
- * the Telegram Bot API, Meta's Graph API) and the built app pointed at them. Ports come from playwright.config.ts.
+ * the Telegram Bot API, Meta's Graph API, an SMTP server) and the built app pointed at them. Ports come from playwright.config.ts.
  */
 const appPort = Number(process.env.PORT)
 const modelPort = Number(process.env.E2E_FAKE_MODEL_PORT)
 const telegramPort = Number(process.env.E2E_FAKE_TELEGRAM_PORT)
 const graphPort = Number(process.env.E2E_FAKE_GRAPH_PORT)
+const smtpPort = Number(process.env.E2E_FAKE_SMTP_PORT)
 
-const [model, telegram, graph] = await Promise.all([
+const [model, telegram, graph, smtp] = await Promise.all([
   startOpenAiFake({ port: modelPort }),
   startTelegramFake({ port: telegramPort }),
   startGraphFake({
@@ -20,6 +22,7 @@ const [model, telegram, graph] = await Promise.all([
     appId: process.env.META_APP_ID ?? '',
     appSecret: process.env.META_APP_SECRET ?? '',
   }),
+  startSmtpFake({ port: smtpPort, controlPort: smtpPort + 1 }),
 ])
 const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
   env: {
@@ -32,13 +35,16 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     // the long polling that a localhost PUBLIC_URL means by default.
     TELEGRAM_UPDATES: 'webhook',
     META_GRAPH_ROOT: graph.graphRoot,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'ReplyPilot <alerts@replypilot.example>',
   },
   stdio: 'inherit',
 })
 
 // Both the signal handler and the app's exit close the fakes: once is enough.
 let closing: Promise<unknown> | undefined
-const closeFakes = () => (closing ??= Promise.all([model.close(), telegram.close(), graph.close()]))
+const closeFakes = () =>
+  (closing ??= Promise.all([model.close(), telegram.close(), graph.close(), smtp.close()]))
 const stop = async () => {
   app.kill('SIGTERM')
   await closeFakes()

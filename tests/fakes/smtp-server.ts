@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http'
 import { simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 
@@ -5,7 +6,8 @@ import { SMTPServer } from 'smtp-server'
  * A local SMTP server (smtp-server) that accepts any user and password over plain SMTP on 127.0.0.1 and parses
  * each mail it accepts (mailparser). `url` is what SMTP_URL takes. `refuseNext(n)` answers the next n mails with
  * a 451 (a temporary refusal), `onAccepted` runs once a mail's data is in, before the 250 (a test kills the
- * sender there).
+ * sender there). With `controlPort`, another process (the end-to-end tests) reads the mails as JSON at
+ * GET http://127.0.0.1:<controlPort>/__fake/mails.
  */
 
 export type ReceivedMail = {
@@ -28,7 +30,10 @@ export type SmtpFake = {
   close(): Promise<void>
 }
 
-export async function startSmtpFake({ port = 0 }: { port?: number } = {}): Promise<SmtpFake> {
+export async function startSmtpFake({
+  port = 0,
+  controlPort,
+}: { port?: number; controlPort?: number } = {}): Promise<SmtpFake> {
   const mails: ReceivedMail[] = []
   const waiters: Array<() => void> = []
   let refusals = 0
@@ -57,8 +62,12 @@ export async function startSmtpFake({ port = 0 }: { port?: number } = {}): Promi
         wake()
       })
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()))
+    },
   }
+  let control: Server | undefined
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
@@ -95,5 +104,13 @@ export async function startSmtpFake({ port = 0 }: { port?: number } = {}): Promi
   const address = server.server.address()
   fake.port = typeof address === 'object' && address ? address.port : port
   fake.url = `smtp://user:pass@127.0.0.1:${fake.port}`
+  if (controlPort !== undefined) {
+    control = createServer((request, response) => {
+      const ok = request.method === 'GET' && request.url === '/__fake/mails'
+      response.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' })
+      response.end(ok ? JSON.stringify(mails) : '{}')
+    })
+    await new Promise<void>((resolve) => control?.listen(controlPort, '127.0.0.1', () => resolve()))
+  }
   return fake
 }

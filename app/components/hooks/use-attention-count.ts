@@ -1,5 +1,6 @@
-import { useFetcher, useLocation } from '@remix-run/react'
-import { useEffect, useState } from 'react'
+import { useLocation } from '@remix-run/react'
+import { useEffect, useRef, useState } from 'react'
+import { fetchJson } from './fetch-json'
 import { INBOX_LIVE } from '~/lib/conversations/conversations'
 import { useInboxEvents } from './use-inbox-events'
 
@@ -8,18 +9,27 @@ import { useInboxEvents } from './use-inbox-events'
  * then read again (INBOX_LIVE.attentionPath) whenever the inbox's stream says a conversation changed. On the inbox
  * itself its own stream reloads every loader, the layout's count with them, so no second stream opens there.
  */
-export function useAttentionCount(initial: number, organizationId: string | undefined): number {
-  const fetcher = useFetcher<{ count: number }>()
+export function useAttentionCount(
+  initial: number,
+  organizationId: string | undefined,
+  /** Told when the stream says the member has a new notification (the bell). */
+  onNotification?: () => void,
+): number {
   const { pathname } = useLocation()
   const [count, setCount] = useState(initial)
   useEffect(() => setCount(initial), [initial])
-  useEffect(() => {
-    if (typeof fetcher.data?.count === 'number') setCount(fetcher.data.count)
-  }, [fetcher.data])
+  const latest = useRef(0)
   useInboxEvents({
     organizationId,
     enabled: Boolean(organizationId) && !pathname.startsWith('/conversations'),
-    refresh: () => fetcher.load(INBOX_LIVE.attentionPath),
+    refresh: () => {
+      const call = ++latest.current
+      void fetchJson<{ count: number }>(INBOX_LIVE.attentionPath).then((data) => {
+        // An older answer that arrives after a newer one is dropped.
+        if (typeof data?.count === 'number' && call === latest.current) setCount(data.count)
+      })
+    },
+    onNotification,
   })
   return count
 }

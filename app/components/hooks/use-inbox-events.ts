@@ -1,6 +1,12 @@
 import { useNavigation, useRevalidator } from '@remix-run/react'
-import { useEffect, useRef } from 'react'
+import { createContext, useContext, useEffect, useRef } from 'react'
 import { INBOX_LIVE } from '~/lib/conversations/conversations'
+
+/**
+ * What the layout does when the stream says the member has a new notification (the bell reads its list again).
+ * Whichever stream is open on the page (the layout's, or the inbox's own) tells it: there is one per tab.
+ */
+export const NotificationSignal = createContext<() => void>(() => undefined)
 
 /** After the stream failed for good (an error status, the sign-in page): the first wait to open it again, doubled up to the last. */
 const REOPEN_MS = { first: 5_000, max: 60_000 }
@@ -19,6 +25,8 @@ export type InboxEventsOptions = {
   refresh?: () => void
   /** False: no stream (another hook on the page already reads everything again). */
   enabled?: boolean
+  /** Told when the member has a new notification; by default, what NotificationSignal provides. */
+  onNotification?: () => void
 }
 
 /**
@@ -39,15 +47,18 @@ export function useInboxEvents({
   onEvent,
   refresh,
   enabled = true,
+  onNotification,
 }: InboxEventsOptions = {}) {
   const revalidator = useRevalidator()
   const navigation = useNavigation()
+  const signal = useContext(NotificationSignal)
+  const notified = onNotification ?? signal
   const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
   const revalidate = refresh ?? revalidator.revalidate
 
   // The effect below lives as long as the component; it reads the latest of these through refs.
-  const latest = useRef({ conversationId, onEvent, revalidate, busy })
-  latest.current = { conversationId, onEvent, revalidate, busy }
+  const latest = useRef({ conversationId, onEvent, revalidate, busy, notified })
+  latest.current = { conversationId, onEvent, revalidate, busy, notified }
   /** Set by the effect: asks for a revalidation (when one is wanted, no longer busy, and not too soon). */
   const pump = useRef<() => void>(() => undefined)
 
@@ -86,6 +97,7 @@ export function useInboxEvents({
         // first opening: the page's data was read before the stream began (and, on a slow device, seconds before
         // hydration opened it).
         want()
+        latest.current.notified()
         reopenMs = REOPEN_MS.first
       })
       current.addEventListener('conversation', (event) => {
@@ -95,7 +107,11 @@ export function useInboxEvents({
         told?.(changed)
         want()
       })
-      current.addEventListener('resync', want)
+      current.addEventListener('notification', () => latest.current.notified())
+      current.addEventListener('resync', () => {
+        want()
+        latest.current.notified()
+      })
       current.addEventListener('error', () => {
         // EventSource reconnects by itself after a network error; after an error status it gives up: try later.
         if (current.readyState !== EventSource.CLOSED || source !== current) return

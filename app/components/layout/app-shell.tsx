@@ -61,6 +61,7 @@ export function AppShell({
   organizationSwitcher,
   banner,
   needsAttention = 0,
+  headerEnd,
   children,
 }: {
   initialOpen: boolean
@@ -69,6 +70,8 @@ export function AppShell({
   banner?: ReactNode
   /** Conversations that need a person: counted beside Conversations in the sidebar. */
   needsAttention?: number
+  /** At the header's far end (the notifications' bell). */
+  headerEnd?: ReactNode
   children: ReactNode
 }) {
   const [open, setOpen] = useState(initialOpen)
@@ -128,6 +131,7 @@ export function AppShell({
               <IconLayoutSidebar size={20} aria-hidden />
             </ActionIcon>
           </Tooltip>
+          {headerEnd ? <div className={classes.headerEnd}>{headerEnd}</div> : null}
         </header>
         {banner}
         <main className={classes.main}>{children}</main>

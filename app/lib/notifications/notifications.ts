@@ -45,6 +45,7 @@ export const NOTIFICATION_LIST_LIMIT = 30
 
 export const NOTIFICATION_TEXTS = {
   bell: 'Notifications',
+  pageSubtitle: 'What needs you: conversations waiting for a person, and channels that stopped working',
   bellUnread: (count: number) => `Notifications, ${count} unread`,
   empty: 'Nothing new. You are told here when a conversation needs a person.',
   markAllRead: 'Mark all as read',
@@ -66,6 +67,18 @@ export const NOTIFICATION_TEXTS = {
     'Email is not set up on this server, so nothing is sent by email yet (see “Email notifications” in the setup guide).',
   emailNoAddress: 'Your account has no email address, so nothing can be sent to you by email.',
   saved: 'Notification settings saved',
+  settingsSummary:
+    'Choose when you are told that a conversation needs you: in the app, by email, and when to keep quiet.',
+  settingsSubtitle: 'What you are told, where, and when',
+  choicesHeading: 'What you are told',
+  eventColumn: 'When',
+  quietHeading: 'Quiet hours',
+  quietHint: 'Nothing is emailed during these hours; what came meanwhile arrives in one email when they end.',
+  quietSwitch: 'Keep quiet hours',
+  quietFrom: 'From',
+  quietTo: 'Until',
+  browserHeading: 'Alerts in this browser',
+  browserHint: 'While ReplyPilot is open in a tab, new notifications can also pop up on your screen.',
   unknownEvent: 'Unknown notification event',
   title: {
     needs_attention: (customer: string) => `${customer} needs a person`,

@@ -1,5 +1,6 @@
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm'
-import { channels, conversations, notifications, organizations } from '~/db/schema'
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import type { Database } from '~/db/client.server'
+import { channels, conversations, messages, notifications, organizations } from '~/db/schema'
 import { channelDisplayName, type ChannelMetadata } from '~/lib/channels/channels'
 import { NOTIFICATION_LIST_LIMIT, type NotificationItem } from '~/lib/notifications/notifications'
 import type { OrganizationScope } from '~/services/organizations/scope.server'
@@ -7,19 +8,24 @@ import { notificationLines, notificationTitle } from './email.server'
 
 // The bell (docs/decisions/068): the member's own notifications in the scope's organization, never another's.
 
-const mine = (scope: OrganizationScope) =>
+type Member = Pick<OrganizationScope, 'userId' | 'organizationId'>
+
+const mine = (member: Member) =>
   and(
-    eq(notifications.userId, scope.userId),
-    eq(notifications.organizationId, scope.organizationId),
+    eq(notifications.userId, member.userId),
+    eq(notifications.organizationId, member.organizationId),
     eq(notifications.inApp, true),
   )
 
-/** How many of the member's notifications are unread (the bell's count). */
-export async function countUnreadNotifications(scope: OrganizationScope): Promise<number> {
-  const [row] = await scope.db
+/**
+ * How many of the member's notifications are unread (the bell's count). Takes the member's ids, not a scope: the
+ * layout reads it for the organization it has just resolved among the user's own.
+ */
+export async function countUnreadNotifications(db: Database, member: Member): Promise<number> {
+  const [row] = await db
     .select({ count: count() })
     .from(notifications)
-    .where(and(mine(scope), isNull(notifications.readAt)))
+    .where(and(mine(member), isNull(notifications.readAt)))
   return row?.count ?? 0
 }
 
@@ -38,7 +44,7 @@ export async function listNotifications(
         conversationId: notifications.conversationId,
         channelId: notifications.channelId,
         customerName: conversations.customerName,
-        lastMessage: conversations.lastMessageText,
+        lastMessage: lastCustomerMessage(scope.db),
         channelType: channels.channelType,
         channelMetadata: channels.metadata,
         organizationName: organizations.name,
@@ -53,7 +59,7 @@ export async function listNotifications(
       .where(and(mine(scope), unreadOnly ? isNull(notifications.readAt) : undefined))
       .orderBy(sql`${notifications.updatedAt} desc nulls first`)
       .limit(NOTIFICATION_LIST_LIMIT),
-    countUnreadNotifications(scope),
+    countUnreadNotifications(scope.db, scope),
   ])
   const items = rows.map(({ channelType, channelMetadata, ...rest }) => {
     const row = { ...rest, channelName: channelNameOf(channelType, channelMetadata) }
@@ -91,7 +97,7 @@ export async function markNotificationsRead(
         ids === 'all' ? undefined : inArray(notifications.id, ids),
       ),
     )
-  return { unread: await countUnreadNotifications(scope) }
+  return { unread: await countUnreadNotifications(scope.db, scope) }
 }
 
 /** A channel's name as every screen shows it; null: no channel. */
@@ -100,4 +106,15 @@ export function channelNameOf(
   metadata: unknown,
 ): string | null {
   return channelType ? channelDisplayName({ channelType, metadata: metadata as ChannelMetadata }) : null
+}
+
+/** What the customer last wrote in the notification's conversation (not the agent's handoff words after it). */
+export function lastCustomerMessage(db: Database) {
+  const last = db
+    .select({ text: messages.text })
+    .from(messages)
+    .where(and(eq(messages.conversationId, notifications.conversationId), eq(messages.direction, 'inbound')))
+    .orderBy(desc(messages.sequence))
+    .limit(1)
+  return sql<string | null>`(${last})`
 }

@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import {
   channels,
   conversations,
-  messages,
   notificationDeliveries,
   notifications,
   organizations,
@@ -12,7 +11,7 @@ import {
 import type { Mailer } from '~/integrations/email/mailer.server'
 import { NOTIFICATION_RETRY } from '~/lib/notifications/notifications'
 import type { Logger } from '~/utils/logger.server'
-import { channelNameOf } from './bell.server'
+import { channelNameOf, lastCustomerMessage } from './bell.server'
 import { composeEmail, type EmailedNotification } from './email.server'
 
 // The worker's second half (docs/decisions/068): the deliveries that are due, taken and marked `sending` in one
@@ -94,12 +93,6 @@ async function claimDue(db: Database, limit: number, now: Date): Promise<Claimed
 
 /** What each email says, read now: a folded notification shows its latest event. */
 async function detailsOf(db: Database, ids: string[]) {
-  const lastMessage = db
-    .select({ text: messages.text })
-    .from(messages)
-    .where(and(eq(messages.conversationId, notifications.conversationId), eq(messages.direction, 'inbound')))
-    .orderBy(desc(messages.sequence))
-    .limit(1)
   const rows = await db
     .select({
       id: notificationDeliveries.id,
@@ -113,7 +106,7 @@ async function detailsOf(db: Database, ids: string[]) {
       channelType: channels.channelType,
       channelMetadata: channels.metadata,
       organizationName: organizations.name,
-      lastMessage: sql<string | null>`(${lastMessage})`,
+      lastMessage: lastCustomerMessage(db),
     })
     .from(notificationDeliveries)
     .innerJoin(notifications, eq(notifications.id, notificationDeliveries.notificationId))

@@ -137,7 +137,9 @@ describe('through the worker', () => {
         events: 1,
       }),
     ])
-    expect(bell.items[0].body).toContain('On Support · Why: The agent handed over: The customer asked for a refund')
+    expect(bell.items[0].body).toContain(
+      'On Support · Why: The agent handed over: The customer asked for a refund',
+    )
 
     // A second event within 10 minutes folds into it: no second email, the item counts two.
     const { scope: bea } = await addMember(bot)

@@ -1,0 +1,235 @@
+import {
+  Alert,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
+import { useEffect, useState } from 'react'
+import { PendingButton } from '~/components/forms/pending-button'
+import { useHydrated } from '~/components/hooks/use-hydrated'
+import { PageHeader } from '~/components/layout/page-header'
+import { BrowserAlerts } from '~/components/notifications/browser-alerts'
+import { requireSignedIn } from '~/http/auth.server'
+import { timeZoneList } from '~/lib/agents/behaviour-form'
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_MEDIA,
+  NOTIFICATION_TEXTS,
+  type NotificationPreferences,
+} from '~/lib/notifications/notifications'
+import { choiceField, parsePreferencesForm } from '~/lib/notifications/preferences-form'
+import { PRODUCT_NAME } from '~/lib/shared/constants'
+import { getRuntime } from '~/runtime/runtime.server'
+import {
+  getNotificationPreferences,
+  updateNotificationPreferences,
+} from '~/services/notifications/preferences.server'
+
+// A member's notification choices (issue 35, docs/decisions/068): each event by each medium, quiet hours.
+
+export const meta: MetaFunction = () => [{ title: `Notification settings · ${PRODUCT_NAME}` }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user } = await requireSignedIn(request)
+  const { database, config } = await getRuntime()
+  return {
+    preferences: await getNotificationPreferences(database.db, user.id),
+    emailOn: Boolean(config.email),
+    hasEmail: Boolean(user.email),
+    timeZones: timeZoneList(),
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user } = await requireSignedIn(request)
+  const parsed = parsePreferencesForm(await request.formData())
+  if (!parsed.success) {
+    const errors = Object.fromEntries(
+      parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]),
+    )
+    return data({ saved: false, errors }, 400)
+  }
+  const { database } = await getRuntime()
+  await updateNotificationPreferences(database.db, user.id, parsed.data)
+  return { saved: true, errors: {} as Record<string, string> }
+}
+
+export default function NotificationSettingsPage() {
+  const { preferences, emailOn, hasEmail, timeZones } = useLoaderData<typeof loader>()
+  const result = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const saving = navigation.state === 'submitting' && navigation.formAction === '/settings/notifications'
+  const emailNote = !emailOn
+    ? NOTIFICATION_TEXTS.emailOff
+    : !hasEmail
+      ? NOTIFICATION_TEXTS.emailNoAddress
+      : null
+  return (
+    <>
+      <PageHeader title="Notification settings" subtitle={NOTIFICATION_TEXTS.settingsSubtitle} />
+      <Form method="post" action="/settings/notifications">
+        <Stack gap="lg" maw={720}>
+          {result?.saved ? (
+            <Alert color="green" role="status">
+              {NOTIFICATION_TEXTS.saved}
+            </Alert>
+          ) : null}
+          <ChoicesTable preferences={preferences} emailNote={emailNote} />
+          <QuietHours preferences={preferences} timeZones={timeZones} errors={result?.errors ?? {}} />
+          <Paper withBorder p="lg" component="section" aria-labelledby="browser-alerts-heading">
+            <Title order={2} size="h4" mb="xs" id="browser-alerts-heading">
+              {NOTIFICATION_TEXTS.browserHeading}
+            </Title>
+            <Text size="sm" c="gray.7" mb="sm">
+              {NOTIFICATION_TEXTS.browserHint}
+            </Text>
+            <BrowserAlerts />
+          </Paper>
+          <Group>
+            <PendingButton pending={saving} pendingLabel="Saving...">
+              Save
+            </PendingButton>
+          </Group>
+        </Stack>
+      </Form>
+    </>
+  )
+}
+
+function ChoicesTable({
+  preferences,
+  emailNote,
+}: {
+  preferences: NotificationPreferences
+  emailNote: string | null
+}) {
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="notification-choices-heading">
+      <Title order={2} size="h4" mb="xs" id="notification-choices-heading">
+        {NOTIFICATION_TEXTS.choicesHeading}
+      </Title>
+      {emailNote ? (
+        <Text size="sm" c="gray.7" mb="sm">
+          {emailNote}
+        </Text>
+      ) : null}
+      <Table verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{NOTIFICATION_TEXTS.eventColumn}</Table.Th>
+            {NOTIFICATION_MEDIA.map((medium) => (
+              <Table.Th key={medium} ta="center" w={96}>
+                {NOTIFICATION_TEXTS.media[medium]}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {NOTIFICATION_EVENTS.map((event) => (
+            <Table.Tr key={event}>
+              <Table.Td>
+                <Text size="sm" fw={500} id={`event-${event}`}>
+                  {NOTIFICATION_TEXTS.events[event]}
+                </Text>
+                <Text size="xs" c="gray.7">
+                  {NOTIFICATION_TEXTS.eventHints[event]}
+                </Text>
+              </Table.Td>
+              {NOTIFICATION_MEDIA.map((medium) => (
+                <Table.Td key={medium}>
+                  <Group justify="center">
+                    <Checkbox
+                      name={choiceField(event, medium)}
+                      defaultChecked={preferences.choices[event][medium]}
+                      disabled={medium === 'email' && emailNote !== null}
+                      aria-label={`${NOTIFICATION_TEXTS.events[event]}: ${NOTIFICATION_TEXTS.media[medium]}`}
+                    />
+                    {/* A box that cannot be changed now keeps its choice for when email is set up. */}
+                    {medium === 'email' && emailNote !== null && preferences.choices[event][medium] ? (
+                      <input type="hidden" name={choiceField(event, medium)} value="on" />
+                    ) : null}
+                  </Group>
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
+  )
+}
+
+function QuietHours({
+  preferences,
+  timeZones,
+  errors,
+}: {
+  preferences: NotificationPreferences
+  timeZones: string[]
+  errors: Record<string, string>
+}) {
+  const hydrated = useHydrated()
+  const [on, setOn] = useState(preferences.quietHours !== null)
+  useEffect(() => setOn(preferences.quietHours !== null), [preferences.quietHours])
+  // A member who never chose a zone gets the browser's, once it runs.
+  const [zone, setZone] = useState(preferences.timeZone)
+  useEffect(() => {
+    if (preferences.quietHours === null && preferences.timeZone === 'UTC') {
+      const browser = Intl.DateTimeFormat().resolvedOptions().timeZone
+      if (browser && timeZones.includes(browser)) setZone(browser)
+    }
+  }, [preferences.quietHours, preferences.timeZone, timeZones])
+  const zones = timeZones.includes(zone) ? timeZones : [zone, ...timeZones]
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="quiet-hours-heading">
+      <Title order={2} size="h4" mb="xs" id="quiet-hours-heading">
+        {NOTIFICATION_TEXTS.quietHeading}
+      </Title>
+      <Text size="sm" c="gray.7" mb="sm">
+        {NOTIFICATION_TEXTS.quietHint}
+      </Text>
+      <Checkbox
+        name="quiet"
+        label={NOTIFICATION_TEXTS.quietSwitch}
+        checked={on}
+        onChange={(event) => setOn(event.currentTarget.checked)}
+        mb="sm"
+      />
+      <Group align="flex-start" gap="sm" hidden={hydrated && !on}>
+        <TextInput
+          type="time"
+          name="quietStart"
+          label={NOTIFICATION_TEXTS.quietFrom}
+          defaultValue={preferences.quietHours?.start ?? '22:00'}
+          error={errors['quietHours.start']}
+          w={140}
+        />
+        <TextInput
+          type="time"
+          name="quietEnd"
+          label={NOTIFICATION_TEXTS.quietTo}
+          defaultValue={preferences.quietHours?.end ?? '07:00'}
+          error={errors['quietHours.end']}
+          w={140}
+        />
+        <NativeSelect
+          name="timeZone"
+          label="Time zone"
+          data={zones}
+          value={zone}
+          onChange={(event) => setZone(event.currentTarget.value)}
+          error={errors.timeZone}
+          style={{ flex: '1 1 14rem' }}
+        />
+      </Group>
+    </Paper>
+  )
+}

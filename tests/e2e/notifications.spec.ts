@@ -1,0 +1,132 @@
+import type { Page } from '@playwright/test'
+import {
+  assignAgent,
+  closeDetails,
+  connectBot,
+  createAgent,
+  deliverText,
+  openDetails,
+  registerBot,
+  signUpWithOrganization,
+  telegramCalls,
+} from './channel-helpers'
+import { expect, test } from './helpers'
+
+// Telling a person (issue 35): the bell, live; the email with its link; a member's choices.
+const SCREENSHOTS = process.env.E2E_SCREENSHOT_DIR
+async function screenshot(page: Page, name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false })
+}
+
+type Mail = { to: string[]; subject: string; text: string }
+const mailsTo = async (email: string): Promise<Mail[]> =>
+  ((await (await fetch(process.env.E2E_FAKE_MAILS_URL ?? '')).json()) as Mail[]).filter((m) =>
+    m.to.includes(email),
+  )
+
+test('a handoff: the bell counts it live, the email’s link opens the conversation, the list leads to it', async ({
+  page,
+}) => {
+  const owner = await signUpWithOrganization(page, 'Bell Owner')
+  await createAgent(page, 'Front Desk', 'Answers everyone')
+  const bot = await registerBot('Bell Bot')
+  await page.reload()
+  await connectBot(page, bot.token)
+  const details = await openDetails(page, 'Bell Bot')
+  await assignAgent(page, details, 'Front Desk')
+  await closeDetails(details)
+
+  await page.goto('/agents')
+  const bell = page.getByRole('banner').getByRole('button', { name: /^Notifications/ })
+  await expect(bell).toHaveAccessibleName('Notifications')
+  await bell.click()
+  await expect(page.getByRole('dialog', { name: 'Notifications' })).toContainText('Nothing new')
+  await page.keyboard.press('Escape')
+
+  const chatId = 600_000 + Math.floor(Math.random() * 100_000)
+  const text = `Can a person call me? ${Math.random().toString(36).slice(2, 8)}`
+  await fetch(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      match: text,
+      toolCall: { name: 'handoff', arguments: { reason: 'Wants a call' } },
+    }),
+  })
+  await deliverText(bot.token, chatId, text, Math.floor(Math.random() * 1_000_000))
+  await expect
+    .poll(async () => (await telegramCalls(bot.token)).filter((c) => c.method === 'sendMessage'), {
+      timeout: 45_000,
+    })
+    .toHaveLength(1)
+  // Live: no reload, no navigation.
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread', { timeout: 20_000 })
+
+  await bell.click()
+  const list = page.getByRole('dialog', { name: 'Notifications' })
+  await expect(list.getByRole('link', { name: /Ann needs a person/ })).toContainText('Wants a call')
+  await screenshot(page, 'notifications-bell')
+  await list.getByRole('link', { name: /Ann needs a person/ }).click()
+  await expect(page).toHaveURL(/\/conversations\/[0-9a-f-]{36}$/)
+  await expect(page.getByRole('list', { name: 'Messages' }).getByText(text)).toBeVisible()
+  await expect(bell).toHaveAccessibleName('Notifications')
+
+  // The email: one, naming the customer, the reason and the message; its link opens the same conversation.
+  await expect.poll(() => mailsTo(owner.email), { timeout: 30_000 }).toHaveLength(1)
+  const [mail] = await mailsTo(owner.email)
+  expect(mail.subject).toBe('Ann needs a person')
+  expect(mail.text).toContain('Wants a call')
+  expect(mail.text).toContain(text)
+  const link = /Open the conversation: (\S+)/.exec(mail.text)?.[1] ?? ''
+  expect(new URL(link).pathname).toBe(new URL(page.url()).pathname)
+  await page.goto('/')
+  await page.goto(link)
+  await expect(page.getByRole('list', { name: 'Messages' }).getByText(text)).toBeVisible()
+})
+
+test('a member chooses what they are told and keeps quiet hours, on a phone and without script', async ({
+  browser,
+}) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } })
+  const page = await phone.newPage()
+  await signUpWithOrganization(page, 'Quiet Owner')
+  await page.goto('/settings')
+  await page.getByRole('link', { name: 'Notification settings' }).click()
+  await expect(page.getByRole('heading', { name: 'Notification settings', level: 1 })).toBeVisible()
+  const byEmail = page.getByRole('checkbox', { name: 'A conversation needs a person: By email' })
+  await expect(byEmail).toBeChecked()
+  await expect(
+    page.getByRole('checkbox', { name: 'A customer writes while you answer: By email' }),
+  ).not.toBeChecked()
+  await byEmail.uncheck()
+  await page.getByRole('checkbox', { name: 'Keep quiet hours' }).check()
+  await page.getByLabel('From').fill('21:30')
+  await page.getByLabel('Until').fill('06:45')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Notification settings saved' })).toBeVisible()
+  await screenshot(page, 'notification-settings-phone')
+  await page.reload()
+  await expect(byEmail).not.toBeChecked()
+  await expect(page.getByLabel('From')).toHaveValue('21:30')
+  await expect(page.getByLabel('Until')).toHaveValue('06:45')
+
+  // Hours that end where they start are refused in words, and nothing changes.
+  await page.getByLabel('Until').fill('21:30')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Quiet hours must end at another time than they start')).toBeVisible()
+  await page.reload()
+  await expect(page.getByLabel('Until')).toHaveValue('06:45')
+  const signedIn = await phone.storageState()
+  await phone.close()
+
+  // Without script the bell is a link to the same list, as a page.
+  const plain = await browser.newContext({ javaScriptEnabled: false, storageState: signedIn })
+  const noScript = await plain.newPage()
+  await noScript.goto('/agents')
+  await noScript.getByRole('banner').getByRole('link', { name: 'Notifications' }).click()
+  await expect(noScript).toHaveURL('/notifications')
+  await expect(
+    noScript.getByText('Nothing new. You are told here when a conversation needs a person.'),
+  ).toBeVisible()
+  await plain.close()
+})
