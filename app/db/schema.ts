@@ -905,3 +905,19 @@ export const notificationPreferences = pgTable('notification_preferences', {
   timeZone: text('time_zone').notNull().default('UTC'),
   updatedAt: updatedAt(),
 })
+
+/** A member's browser that takes Web Push (docs/decisions/068): where to send, and its keys to encrypt for. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('push_subscriptions_user_idx').on(t.userId)],
+)

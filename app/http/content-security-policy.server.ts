@@ -74,6 +74,8 @@ export function policyDirectives(config: PolicyConfig, { nonce, dev = false }: P
     'img-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...origins.connect, ...(dev ? ['ws:', 'wss:'] : [])],
     'frame-src': origins.frames,
+    // The notifications' service worker (public/notifications-sw.js): 'strict-dynamic' would not let it register.
+    'worker-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],

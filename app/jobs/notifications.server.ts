@@ -1,6 +1,7 @@
 import type { NotificationListener } from '~/db/listen.server'
 import type { Database } from '~/db/client.server'
 import type { Mailer } from '~/integrations/email/mailer.server'
+import type { PushSender } from '~/integrations/push/web-push.server'
 import { NOTIFICATION_POLL_MS } from '~/lib/notifications/notifications'
 import { deliverDueNotifications } from '~/services/notifications/deliver.server'
 import { fanOutNotificationEvents } from '~/services/notifications/fan-out.server'
@@ -11,6 +12,7 @@ export const NOTIFICATION_EVENTS_CHANNEL = 'notification_events'
 export type NotificationWorkerDeps = {
   db: Database
   mailer?: Mailer
+  push?: PushSender
   appUrl: string
   logger: Logger
   /** Listens on NOTIFICATION_EVENTS_CHANNEL (the triggers' wake-up). */

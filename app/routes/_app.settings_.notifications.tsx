@@ -17,6 +17,7 @@ import { PendingButton } from '~/components/forms/pending-button'
 import { useHydrated } from '~/components/hooks/use-hydrated'
 import { PageHeader } from '~/components/layout/page-header'
 import { BrowserAlerts } from '~/components/notifications/browser-alerts'
+import { PushSwitch } from '~/components/notifications/push-switch'
 import { requireSignedIn } from '~/http/auth.server'
 import { timeZoneList } from '~/lib/agents/behaviour-form'
 import {
@@ -32,6 +33,7 @@ import {
   getNotificationPreferences,
   updateNotificationPreferences,
 } from '~/services/notifications/preferences.server'
+import { countPushSubscriptions } from '~/services/notifications/push.server'
 
 // A member's notification choices (issue 35, docs/decisions/068): each event by each medium, quiet hours.
 
@@ -40,8 +42,14 @@ export const meta: MetaFunction = () => [{ title: `Notification settings · ${PR
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireSignedIn(request)
   const { database, config } = await getRuntime()
+  const [preferences, pushBrowsers] = await Promise.all([
+    getNotificationPreferences(database.db, user.id),
+    countPushSubscriptions(database.db, user.id),
+  ])
   return {
-    preferences: await getNotificationPreferences(database.db, user.id),
+    preferences,
+    pushBrowsers,
+    pushOn: Boolean(config.push),
     emailOn: Boolean(config.email),
     hasEmail: Boolean(user.email),
     timeZones: timeZoneList(),
@@ -63,7 +71,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NotificationSettingsPage() {
-  const { preferences, emailOn, hasEmail, timeZones } = useLoaderData<typeof loader>()
+  const { preferences, emailOn, hasEmail, timeZones, pushOn, pushBrowsers } = useLoaderData<typeof loader>()
+  const [browsers, setBrowsers] = useState(pushBrowsers)
+  useEffect(() => setBrowsers(pushBrowsers), [pushBrowsers])
   const result = useActionData<typeof action>()
   const navigation = useNavigation()
   const saving = navigation.state === 'submitting' && navigation.formAction === '/settings/notifications'
@@ -82,7 +92,11 @@ export default function NotificationSettingsPage() {
               {NOTIFICATION_TEXTS.saved}
             </Alert>
           ) : null}
-          <ChoicesTable preferences={preferences} emailNote={emailNote} />
+          <ChoicesTable
+            preferences={preferences}
+            emailNote={emailNote}
+            pushNote={pushOn && browsers === 0 ? NOTIFICATION_TEXTS.pushNone : null}
+          />
           <QuietHours preferences={preferences} timeZones={timeZones} errors={result?.errors ?? {}} />
           <Paper withBorder p="lg" component="section" aria-labelledby="browser-alerts-heading">
             <Title order={2} size="h4" mb="xs" id="browser-alerts-heading">
@@ -93,6 +107,17 @@ export default function NotificationSettingsPage() {
             </Text>
             <BrowserAlerts />
           </Paper>
+          {pushOn ? (
+            <Paper withBorder p="lg" component="section" aria-labelledby="push-heading">
+              <Title order={2} size="h4" mb="xs" id="push-heading">
+                {NOTIFICATION_TEXTS.pushHeading}
+              </Title>
+              <Text size="sm" c="gray.7" mb="sm">
+                {NOTIFICATION_TEXTS.pushHint}
+              </Text>
+              <PushSwitch onChange={setBrowsers} />
+            </Paper>
+          ) : null}
           <Group>
             <PendingButton pending={saving} pendingLabel="Saving...">
               Save
@@ -107,20 +132,22 @@ export default function NotificationSettingsPage() {
 function ChoicesTable({
   preferences,
   emailNote,
+  pushNote,
 }: {
   preferences: NotificationPreferences
   emailNote: string | null
+  pushNote: string | null
 }) {
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="notification-choices-heading">
       <Title order={2} size="h4" mb="xs" id="notification-choices-heading">
         {NOTIFICATION_TEXTS.choicesHeading}
       </Title>
-      {emailNote ? (
-        <Text size="sm" c="gray.7" mb="sm">
-          {emailNote}
+      {[emailNote, pushNote].filter(Boolean).map((note) => (
+        <Text key={note} size="sm" c="gray.7" mb="sm">
+          {note}
         </Text>
-      ) : null}
+      ))}
       <Table verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>

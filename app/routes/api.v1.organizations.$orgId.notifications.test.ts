@@ -178,10 +178,10 @@ describe('notification preferences', () => {
       body: {
         data: {
           choices: {
-            needs_attention: { app: true, email: true },
-            assigned: { app: true, email: true },
-            customer_wrote: { app: true, email: false },
-            channel_attention: { app: true, email: false },
+            needs_attention: { app: true, email: true, push: true },
+            assigned: { app: true, email: true, push: true },
+            customer_wrote: { app: true, email: false, push: false },
+            channel_attention: { app: true, email: false, push: false },
           },
           quietHours: null,
           timeZone: 'UTC',
@@ -213,7 +213,10 @@ describe('notification preferences', () => {
       status: 200,
       body: {
         data: {
-          choices: { needs_attention: { app: true, email: false }, assigned: { app: true, email: true } },
+          choices: {
+            needs_attention: { app: true, email: false, push: true },
+            assigned: { app: true, email: true, push: true },
+          },
           quietHours: { start: '22:00', end: '07:00' },
           timeZone: 'America/Sao_Paulo',
         },

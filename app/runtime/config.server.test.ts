@@ -304,7 +304,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).email).toBeUndefined()
     expect(
       loadConfig({ DATA_DIR: tempDir(), SMTP_URL: 'smtp://me:secret@mail.example.com:587' }).email,
-    ).toEqual({ smtpUrl: 'smtp://me:secret@mail.example.com:587', from: 'ReplyPilot <notifications@localhost>' })
+    ).toEqual({
+      smtpUrl: 'smtp://me:secret@mail.example.com:587',
+      from: 'ReplyPilot <notifications@localhost>',
+    })
     expect(
       loadConfig({
         DATA_DIR: tempDir(),
@@ -319,6 +322,29 @@ describe('loadConfig', () => {
     }
     expect(problemsOf({ DATA_DIR: tempDir(), MAIL_FROM: 'not an address' }).join()).toContain(
       'MAIL_FROM must be an address such as ReplyPilot <alerts@example.com>',
+    )
+  })
+
+  it('makes Web Push keys once in the data folder unless both VAPID keys are set; one alone is refused', () => {
+    const dataDir = tempDir()
+    const first = loadConfig({ DATA_DIR: dataDir }).push ?? { publicKey: '', privateKey: '', subject: '' }
+    expect(first.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/)
+    expect(first.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(first.subject).toBe('mailto:notifications@localhost')
+    expect(loadConfig({ DATA_DIR: dataDir }).push).toEqual(first)
+    const keys = { VAPID_PUBLIC_KEY: 'B'.repeat(87), VAPID_PRIVATE_KEY: 'k'.repeat(43) }
+    expect(
+      loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://replies.example.com', ...keys }).push,
+    ).toEqual({
+      publicKey: keys.VAPID_PUBLIC_KEY,
+      privateKey: keys.VAPID_PRIVATE_KEY,
+      subject: 'https://replies.example.com',
+    })
+    // Production that keeps nothing in the data folder: no push until the keys are set.
+    const noFolder = { ...PRODUCTION, DATABASE_URL: 'postgres://db/replypilot', DATA_DIR: tempDir() }
+    expect(loadConfig(noFolder).push).toBeUndefined()
+    expect(problemsOf({ DATA_DIR: tempDir(), VAPID_PUBLIC_KEY: keys.VAPID_PUBLIC_KEY }).join()).toContain(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together',
     )
   })
 })

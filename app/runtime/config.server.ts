@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createECDH, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
@@ -133,6 +133,11 @@ export function loadConfig(source: Record<string, string | undefined>) {
     meta: metaConfig(env),
     /** Email notifications' server and sender (docs/decisions/068); undefined: no email is sent. */
     email: emailConfig(env, publicUrl),
+    /**
+     * Web Push's VAPID keys and contact (docs/decisions/068): from the environment, or made once in the data
+     * folder; undefined (no push) when neither.
+     */
+    push: pushConfig(env, dataDir, publicUrl),
     /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
     metricsToken: env.METRICS_TOKEN,
     /** Whether the embedded defaults are in use (not a strict production configuration). */
@@ -153,6 +158,44 @@ const replyWorkerConcurrency = (env: Env) =>
     env.DATABASE_URL && !env.DATABASE_URL.startsWith('memory://') ? 'postgres' : 'pglite'
   ]
 
+/**
+ * The server's Web Push identity. Every process must use the same keys (a browser subscribes with the public key
+ * the web process shows; the worker signs with the private one): set both variables when processes do not share
+ * the data folder.
+ */
+function pushConfig(env: Env, dataDir: string, publicUrl: string) {
+  const subject = publicUrl.startsWith('https://')
+    ? publicUrl
+    : `mailto:notifications@${new URL(publicUrl).hostname}`
+  if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
+    return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject }
+  }
+  // A production setup that keeps nothing in the data folder has no push until it sets the keys.
+  return usesDataDir(env) ? { ...loadOrCreateVapidKeys(dataDir), subject } : undefined
+}
+
+function loadOrCreateVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = path.join(dataDir, 'vapid.json')
+  try {
+    return z
+      .object({ publicKey: z.string().min(80), privateKey: z.string().min(40) })
+      .parse(JSON.parse(readFileSync(file, 'utf8')))
+  } catch {
+    const ecdh = createECDH('prime256v1')
+    ecdh.generateKeys()
+    const keys = {
+      publicKey: ecdh.getPublicKey().toString('base64url'),
+      // 32 bytes: a key with leading zero bytes comes back shorter.
+      privateKey: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+        .subarray(-32)
+        .toString('base64url'),
+    }
+    mkdirSync(dataDir, { recursive: true })
+    writeFileSync(file, JSON.stringify(keys, null, 2), { mode: 0o600 })
+    return keys
+  }
+}
+
 /** SMTP_URL and its sender: MAIL_FROM, or notifications@ the app's own host. */
 function emailConfig(env: Env, publicUrl: string) {
   if (!env.SMTP_URL) return undefined
@@ -166,10 +209,11 @@ function emailConfig(env: Env, publicUrl: string) {
  * The data folder. Generated secrets and the embedded database live there: an unwritable folder (a root-owned
  * Docker bind mount) is said in words at start, not as a stack trace from the first write.
  */
+const usesDataDir = (env: Env) => !(env.SESSION_SECRET && env.ENCRYPTION_KEY) || !env.DATABASE_URL
+
 function writableDataDir(env: Env): string {
   const dataDir = path.resolve(env.DATA_DIR ?? './data')
-  const usesDataDir = !(env.SESSION_SECRET && env.ENCRYPTION_KEY) || !env.DATABASE_URL
-  const problem = usesDataDir ? dataDirProblem(dataDir) : undefined
+  const problem = usesDataDir(env) ? dataDirProblem(dataDir) : undefined
   if (problem) throw new ConfigError([problem])
   return dataDir
 }
@@ -212,6 +256,11 @@ function configProblems(
   if (env.LLM_EMBEDDING_MODEL && !env.LLM_BASE_URL) {
     problems.push(
       'LLM_EMBEDDING_MODEL is set without LLM_BASE_URL: embeddings come from the OpenAI-compatible endpoint, set it too.',
+    )
+  }
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    problems.push(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither to have them made.',
     )
   }
   return problems

@@ -200,6 +200,25 @@ export const envSchema = z.object({
       })
       .optional(),
   ),
+  /** Web Push's server keys (base64url P-256, both or neither); unset: made once in the data folder. */
+  VAPID_PUBLIC_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-]{86,88}$/,
+        'VAPID_PUBLIC_KEY must be a base64url P-256 public key (87 characters)',
+      )
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_-]{42,44}$/,
+        'VAPID_PRIVATE_KEY must be a base64url P-256 private key (43 characters)',
+      )
+      .optional(),
+  ),
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   ),

@@ -15,6 +15,7 @@ import {
   type NotificationWorker,
 } from '~/jobs/notifications.server'
 import { createSmtpMailer } from '~/integrations/email/mailer.server'
+import { createPushSender } from '~/integrations/push/web-push.server'
 import { startTelegramPolling, type TelegramPolling } from '~/workers/telegram-polling.server'
 import { createIngestBatcher, replyJobTable, type Ingest } from '~/services/messages/ingest/batch.server'
 import { announcingReplyQueue, type ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
@@ -263,6 +264,9 @@ function notificationWorkerOf(database: DatabaseHandle, config: Config, logger: 
   return startNotificationWorker({
     db: database.db,
     mailer: config.email && createSmtpMailer(config.email),
+    push:
+      config.push &&
+      createPushSender({ vapid: config.push, allowPrivateHosts: config.knowledge.allowPrivateFetch }),
     appUrl: config.publicUrl,
     logger: notificationLogger,
     listen: (handlers) =>

@@ -14,24 +14,27 @@ export const NOTIFICATION_EVENTS = [
 ] as const
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number]
 
-/** Where it can arrive. `app`: the bell (and the browser's own alert while a tab is open). */
-export const NOTIFICATION_MEDIA = ['app', 'email'] as const
+/**
+ * Where it can arrive. `app`: the bell (and the browser's own alert while a tab is open); `push`: Web Push to the
+ * member's browsers that allowed it, open or closed.
+ */
+export const NOTIFICATION_MEDIA = ['app', 'email', 'push'] as const
 export type NotificationMedium = (typeof NOTIFICATION_MEDIA)[number]
 
 /** The media that send something out of the app, each through the outbox. */
-export const NOTIFICATION_DELIVERY_MEDIA = ['email'] as const satisfies readonly NotificationMedium[]
+export const NOTIFICATION_DELIVERY_MEDIA = ['email', 'push'] as const satisfies readonly NotificationMedium[]
 export type NotificationDeliveryMedium = (typeof NOTIFICATION_DELIVERY_MEDIA)[number]
 /** `sending` is written before the send: a delivery left in it (the process died) is never sent again. */
 export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const
 
 export type NotificationChoices = Record<NotificationEvent, Record<NotificationMedium, boolean>>
 
-/** Everything in the app; a conversation that needs a person and one assigned to you also by email. */
+/** Everything in the app; a conversation that needs a person and one assigned to you also by email and push. */
 export const DEFAULT_NOTIFICATION_CHOICES: NotificationChoices = {
-  needs_attention: { app: true, email: true },
-  assigned: { app: true, email: true },
-  customer_wrote: { app: true, email: false },
-  channel_attention: { app: true, email: false },
+  needs_attention: { app: true, email: true, push: true },
+  assigned: { app: true, email: true, push: true },
+  customer_wrote: { app: true, email: false, push: false },
+  channel_attention: { app: true, email: false, push: false },
 }
 
 /** At most one notification per conversation and member in this time: a later event is folded into it. */
@@ -62,7 +65,17 @@ export const NOTIFICATION_TEXTS = {
     customer_wrote: 'A conversation assigned to you, with the AI paused, gets a new message.',
     channel_attention: 'A channel stops working (owners only).',
   } satisfies Record<NotificationEvent, string>,
-  media: { app: 'In the app', email: 'By email' } satisfies Record<NotificationMedium, string>,
+  media: { app: 'In the app', email: 'By email', push: 'Push' } satisfies Record<NotificationMedium, string>,
+  pushHeading: 'Push to this browser',
+  pushHint:
+    'Alerts reach this browser even when ReplyPilot is closed, on a computer or a phone. Do this once on each device you use.',
+  pushOn: 'Turn on push for this browser',
+  pushOff: 'Turn off push for this browser',
+  pushIsOn: 'This browser gets push alerts.',
+  pushUnsupported: 'This browser cannot get push alerts (on an iPhone, add ReplyPilot to the Home Screen first).',
+  pushBlocked: 'This browser blocks alerts from ReplyPilot: allow them in the browser’s site settings.',
+  pushFailed: 'Push could not be turned on in this browser. Please try again.',
+  pushNone: 'No browser gets push alerts yet: turn it on below, on each device you use.',
   emailOff:
     'Email is not set up on this server, so nothing is sent by email yet (see “Email notifications” in the setup guide).',
   emailNoAddress: 'Your account has no email address, so nothing can be sent to you by email.',
@@ -202,3 +215,16 @@ export function quietUntil(
   const startOfMinute = now.getTime() - (now.getTime() % 60_000)
   return new Date(startOfMinute + left * 60_000)
 }
+
+/** A browser's push subscription as PushSubscription.toJSON() gives it (RFC 8030 endpoint, RFC 8291 keys). */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z
+    .url({ protocol: /^https$/, error: 'A push endpoint must be an https address' })
+    .max(2048, 'A push endpoint must be an https address'),
+  keys: z.object({
+    // An uncompressed P-256 point (65 bytes) and a 16-byte secret, base64url.
+    p256dh: z.string().regex(/^[A-Za-z0-9_-]{86,88}={0,2}$/, 'Invalid push key'),
+    auth: z.string().regex(/^[A-Za-z0-9_-]{21,24}={0,2}$/, 'Invalid push key'),
+  }),
+})
+export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>

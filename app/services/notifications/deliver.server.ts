@@ -9,7 +9,9 @@ import {
   users,
 } from '~/db/schema'
 import type { Mailer } from '~/integrations/email/mailer.server'
-import { NOTIFICATION_RETRY } from '~/lib/notifications/notifications'
+import type { PushSender } from '~/integrations/push/web-push.server'
+import { NOTIFICATION_RETRY, type NotificationDeliveryMedium } from '~/lib/notifications/notifications'
+import { pushToMember } from './push.server'
 import type { Logger } from '~/utils/logger.server'
 import { channelNameOf, lastCustomerMessage } from './bell.server'
 import { composeEmail, type EmailedNotification } from './email.server'
@@ -22,12 +24,14 @@ export type DeliverDeps = {
   db: Database
   /** undefined: email is off (no SMTP_URL); what was due fails with that reason. */
   mailer?: Mailer
+  /** Web Push (VAPID); undefined: push deliveries fail. */
+  push?: PushSender
   /** The app's address, for the links. */
   appUrl: string
   logger: Logger
 }
 
-type Claimed = { id: string; userId: string; attempts: number }
+type Claimed = { id: string; userId: string; medium: NotificationDeliveryMedium; attempts: number }
 
 export async function deliverDueNotifications(
   deps: DeliverDeps,
@@ -39,33 +43,48 @@ export async function deliverDueNotifications(
     deps.db,
     claimed.map((c) => c.id),
   )
-  const byUser = new Map<string, Claimed[]>()
-  for (const delivery of claimed)
-    byUser.set(delivery.userId, [...(byUser.get(delivery.userId) ?? []), delivery])
+  // One member and medium at a time, each on its own: a refused address or a dead browser holds up nothing else.
+  const groups = new Map<string, Claimed[]>()
+  for (const delivery of claimed) {
+    const key = `${delivery.userId} ${delivery.medium}`
+    groups.set(key, [...(groups.get(key) ?? []), delivery])
+  }
   let sent = 0
   let failed = 0
-  // One member at a time, each on its own: one refused address holds up nobody else's email.
-  for (const [, deliveries] of byUser) {
+  for (const deliveries of groups.values()) {
     const items = deliveries.map((d) => details.get(d.id)).filter((d) => d !== undefined)
-    const to = items[0]?.email
+    const { medium, userId } = deliveries[0]
     try {
-      if (!deps.mailer) throw new Error('Email is not set up on this server (SMTP_URL)')
-      if (!to) throw new Error('The member has no email address')
-      await deps.mailer.send(
-        composeEmail(to, items, deps.appUrl, `<${deliveries[0].id}@replypilot.notifications>`),
-      )
+      if (medium === 'push') {
+        if (!deps.push) throw new Error('Push is not set up in this process')
+        await pushToMember(deps.db, deps.push, userId, items)
+      } else {
+        await sendEmail(deps, items, deliveries[0].id)
+      }
       await markSent(deps.db, deliveries)
       sent += deliveries.length
     } catch (error) {
       failed += deliveries.length
       await markFailed(deps.db, deliveries, error, now)
-      deps.logger.warn('notification email not sent', {
+      deps.logger.warn(`notification ${medium} not sent`, {
         deliveries: deliveries.length,
         reason: error instanceof Error ? error.message : String(error),
       })
     }
   }
   return { sent, failed }
+}
+
+/** One email to the member: the notification, or a digest of several. */
+async function sendEmail(
+  deps: DeliverDeps,
+  items: Array<EmailedNotification & { email: string | null }>,
+  id: string,
+) {
+  const to = items[0]?.email
+  if (!deps.mailer) throw new Error('Email is not set up on this server (SMTP_URL)')
+  if (!to) throw new Error('The member has no email address')
+  await deps.mailer.send(composeEmail(to, items, deps.appUrl, `<${id}@replypilot.notifications>`))
 }
 
 /**
@@ -87,6 +106,7 @@ async function claimDue(db: Database, limit: number, now: Date): Promise<Claimed
     .returning({
       id: notificationDeliveries.id,
       userId: notificationDeliveries.userId,
+      medium: notificationDeliveries.medium,
       attempts: notificationDeliveries.attempts,
     })
 }

@@ -7,6 +7,7 @@ import {
   notificationEvents,
   notificationPreferences,
   notifications,
+  pushSubscriptions,
   users,
 } from '~/db/schema'
 import { INBOX_EVENTS_CHANNEL } from '~/services/conversations/inbox-events.server'
@@ -41,6 +42,8 @@ type Member = {
   role: string
   email: string | null
   prefs: ReturnType<typeof preferencesOf>
+  /** The member has a browser that takes push. */
+  pushable: boolean
   quiet: { start: number; end: number; timeZone: string } | null
 }
 
@@ -121,6 +124,7 @@ async function membersOf(tx: Transaction, organizationIds: string[]): Promise<Me
       quietStart: notificationPreferences.quietStart,
       quietEnd: notificationPreferences.quietEnd,
       timeZone: notificationPreferences.timeZone,
+      pushable: sql<boolean>`exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${memberships.userId})`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -132,6 +136,7 @@ async function membersOf(tx: Transaction, organizationIds: string[]): Promise<Me
     role: row.role,
     email: row.email,
     prefs: preferencesOf(row.choices === null ? null : { ...row, timeZone: row.timeZone ?? 'UTC' }),
+    pushable: row.pushable,
     quiet:
       row.quietStart != null && row.quietEnd != null
         ? { start: row.quietStart, end: row.quietEnd, timeZone: row.timeZone ?? 'UTC' }
@@ -156,6 +161,7 @@ function wantedMedia(member: Member, event: NotificationEvent, emailOn: boolean)
   const media: NotificationMedium[] = []
   if (choice.app) media.push('app')
   if (choice.email && emailOn && member.email) media.push('email')
+  if (choice.push && member.pushable) media.push('push')
   return media
 }
 
@@ -212,15 +218,12 @@ async function notify(
       .returning({ id: notifications.id })
     notificationId = row.id
   }
-  if (!media.includes('email')) return
-  // A folded event adds no second email: the one already made says the latest when it goes.
+  // A folded event adds no second email or push: the one already made says the latest when it goes.
+  const outside = media.filter((medium) => medium !== 'app')
+  if (outside.length === 0) return
+  const dueAt = quietUntil(now, member.quiet) ?? now
   await tx
     .insert(notificationDeliveries)
-    .values({
-      notificationId,
-      userId: member.userId,
-      medium: 'email',
-      dueAt: quietUntil(now, member.quiet) ?? now,
-    })
+    .values(outside.map((medium) => ({ notificationId, userId: member.userId, medium, dueAt })))
     .onConflictDoNothing()
 }

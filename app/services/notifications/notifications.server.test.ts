@@ -9,7 +9,9 @@ import {
   notifications,
   users,
 } from '~/db/schema'
+import webpush from 'web-push'
 import { createSmtpMailer } from '~/integrations/email/mailer.server'
+import { createPushSender, type PushSender } from '~/integrations/push/web-push.server'
 import {
   NOTIFICATION_EVENTS_CHANNEL,
   startNotificationWorker,
@@ -26,6 +28,7 @@ import {
 import { requireOrganizationScope, type OrganizationScope } from '~/services/organizations/scope.server'
 import { createLogger } from '~/utils/logger.server'
 import { startSmtpFake, type SmtpFake } from '../../../tests/fakes/smtp-server'
+import { startWebPushFake, type WebPushFake } from '../../../tests/fakes/web-push-server'
 import {
   messagesOf,
   startPipeline,
@@ -40,16 +43,22 @@ import { listNotifications, markNotificationsRead } from './bell.server'
 import { deliverDueNotifications } from './deliver.server'
 import { fanOutNotificationEvents } from './fan-out.server'
 import { getNotificationPreferences, updateNotificationPreferences } from './preferences.server'
+import { countPushSubscriptions, savePushSubscription } from './push.server'
 
 // Telling a person (issue 35) through the real database, the Telegram and model fakes and a local SMTP server.
 let p: Pipeline
 let smtp: SmtpFake
+let pushService: WebPushFake
+let pushSender: PushSender
+const vapid = { ...webpush.generateVAPIDKeys(), subject: 'mailto:alerts@example.com' }
 const appUrl = 'https://app.replypilot.example.com'
 const logger = createLogger({ level: 'warn', sink: () => undefined })
 beforeAll(async () => {
-  ;[p, smtp] = await Promise.all([startPipeline(), startSmtpFake()])
+  ;[p, smtp, pushService] = await Promise.all([startPipeline(), startSmtpFake(), startWebPushFake()])
+  pushSender = createPushSender({ vapid, allowPrivateHosts: true, ca: pushService.ca })
 })
 afterAll(async () => {
+  await pushService.close()
   await smtp.close()
   await p.close()
 })
@@ -165,7 +174,7 @@ describe('who is told, and when', () => {
     while (await fanOutNotificationEvents(p.db, { email, now })) {
       // every batch
     }
-    return deliverDueNotifications({ db: p.db, mailer: mailer(), appUrl, logger }, { now })
+    return deliverDueNotifications({ db: p.db, mailer: mailer(), push: pushSender, appUrl, logger }, { now })
   }
 
   it('an unassigned conversation tells every member; an assigned one its assignee; nobody of what they did', async () => {
@@ -225,6 +234,7 @@ describe('who is told, and when', () => {
     expect((await getNotificationPreferences(p.db, bot.scope.userId)).choices.needs_attention).toEqual({
       app: true,
       email: false,
+      push: true,
     })
     const one = await receive(bot, 'one')
     await handOver(p.db, one.conversationId, 'Needs a person')
@@ -305,13 +315,14 @@ describe('who is told, and when', () => {
     expect((await getNotificationPreferences(p.db, user.id)).choices.assigned).toEqual({
       app: true,
       email: true,
+      push: true,
     })
     await updateNotificationPreferences(p.db, user.id, { choices: { assigned: { app: false } } })
     const after = await updateNotificationPreferences(p.db, user.id, {
       choices: { assigned: { email: false }, channel_attention: { email: true } },
     })
-    expect(after.choices.assigned).toEqual({ app: false, email: false })
-    expect(after.choices.channel_attention).toEqual({ app: true, email: true })
+    expect(after.choices.assigned).toEqual({ app: false, email: false, push: true })
+    expect(after.choices.channel_attention).toEqual({ app: true, email: true, push: false })
     expect(after.quietHours).toBeNull()
   })
 
@@ -326,6 +337,41 @@ describe('who is told, and when', () => {
     expect((await listNotifications(beaScope)).unread).toBe(0)
     expect(await p.db.select().from(notifications).where(eq(notifications.userId, beaScope.userId))).toEqual(
       [],
+    )
+  })
+
+  it('push: every browser of the member gets it, decrypted as sent; one that unsubscribed is forgotten; a refused email holds up no push', async () => {
+    const bot = await p.newBot({ agent: false })
+    const to = await ownerEmail(bot.scope)
+    const [phone, laptop] = [pushService.newSubscription(), pushService.newSubscription()]
+    await savePushSubscription(p.db, bot.scope.userId, phone)
+    await savePushSubscription(p.db, bot.scope.userId, laptop)
+    pushService.expire(laptop.endpoint)
+    smtp.refuseNext(1)
+    const { conversationId } = await receive(bot, 'push me')
+    await handOver(p.db, conversationId, 'Wants a person')
+    expect(await round()).toEqual({ sent: 1, failed: 1 })
+    const pushes = pushService.received.filter((r) => r.endpoint === phone.endpoint)
+    expect(pushes).toHaveLength(1)
+    expect(JSON.parse(pushes[0].payload)).toEqual({
+      title: 'Ann Lee needs a person',
+      body: 'Wants a person · “push me”',
+      url: `/conversations/${conversationId}`,
+      tag: conversationId,
+    })
+    expect(pushes[0].vapidSubject).toBe('mailto:alerts@example.com')
+    expect(await countPushSubscriptions(p.db, bot.scope.userId)).toBe(1)
+    expect(mailsTo(to)).toHaveLength(0)
+    // The email goes on its own retry; the push is not sent again with it.
+    expect(await round(new Date(Date.now() + 31_000))).toEqual({ sent: 1, failed: 0 })
+    expect(mailsTo(to)).toHaveLength(1)
+    expect(pushService.received.filter((r) => r.endpoint === phone.endpoint)).toHaveLength(1)
+  })
+
+  it('push refuses an endpoint on a private address unless told otherwise (tests)', async () => {
+    const strict = createPushSender({ vapid })
+    await expect(strict.send(pushService.newSubscription(), '{}', { ttlSeconds: 60 })).rejects.toThrow(
+      'The push address is not a public address',
     )
   })
 })
