@@ -131,12 +131,9 @@ export function loadConfig(source: Record<string, string | undefined>) {
     /** `npm run worker`'s own /metrics listener; unset: none. */
     workerMetricsPort: env.WORKER_METRICS_PORT,
     meta: metaConfig(env),
-    /** Email notifications' server and sender (docs/decisions/068); undefined: no email is sent. */
+    /** Email notifications' server and sender (ADR 068); undefined: no email is sent. */
     email: emailConfig(env, publicUrl),
-    /**
-     * Web Push's VAPID keys and contact (docs/decisions/068): from the environment, or made once in the data
-     * folder; undefined (no push) when neither.
-     */
+    /** Web Push's VAPID keys and contact (ADR 068); undefined: no push (see pushConfig). */
     push: pushConfig(env, dataDir, publicUrl),
     /** Bearer token for /metrics; unset, /metrics is open on the embedded default only. */
     metricsToken: env.METRICS_TOKEN,
