@@ -98,26 +98,6 @@ export default function NotificationSettingsPage() {
             pushNote={pushOn && browsers === 0 ? NOTIFICATION_TEXTS.pushNone : null}
           />
           <QuietHours preferences={preferences} timeZones={timeZones} errors={result?.errors ?? {}} />
-          <Paper withBorder p="lg" component="section" aria-labelledby="browser-alerts-heading">
-            <Title order={2} size="h4" mb="xs" id="browser-alerts-heading">
-              {NOTIFICATION_TEXTS.browserHeading}
-            </Title>
-            <Text size="sm" c="gray.7" mb="sm">
-              {NOTIFICATION_TEXTS.browserHint}
-            </Text>
-            <BrowserAlerts />
-          </Paper>
-          {pushOn ? (
-            <Paper withBorder p="lg" component="section" aria-labelledby="push-heading">
-              <Title order={2} size="h4" mb="xs" id="push-heading">
-                {NOTIFICATION_TEXTS.pushHeading}
-              </Title>
-              <Text size="sm" c="gray.7" mb="sm">
-                {NOTIFICATION_TEXTS.pushHint}
-              </Text>
-              <PushSwitch onChange={setBrowsers} />
-            </Paper>
-          ) : null}
           <Group>
             <PendingButton pending={saving} pendingLabel="Saving...">
               Save
@@ -125,6 +105,29 @@ export default function NotificationSettingsPage() {
           </Group>
         </Stack>
       </Form>
+      {/* These act at once, in this browser: no Save. */}
+      <Stack gap="lg" maw={720} mt="lg">
+        <Paper withBorder p="lg" component="section" aria-labelledby="browser-alerts-heading">
+          <Title order={2} size="h4" mb="xs" id="browser-alerts-heading">
+            {NOTIFICATION_TEXTS.browserHeading}
+          </Title>
+          <Text size="sm" c="gray.7" mb="sm">
+            {NOTIFICATION_TEXTS.browserHint}
+          </Text>
+          <BrowserAlerts />
+        </Paper>
+        {pushOn ? (
+          <Paper withBorder p="lg" component="section" aria-labelledby="push-heading">
+            <Title order={2} size="h4" mb="xs" id="push-heading">
+              {NOTIFICATION_TEXTS.pushHeading}
+            </Title>
+            <Text size="sm" c="gray.7" mb="sm">
+              {NOTIFICATION_TEXTS.pushHint}
+            </Text>
+            <PushSwitch onChange={setBrowsers} />
+          </Paper>
+        ) : null}
+      </Stack>
     </>
   )
 }
@@ -153,7 +156,7 @@ function ChoicesTable({
           <Table.Tr>
             <Table.Th>{NOTIFICATION_TEXTS.eventColumn}</Table.Th>
             {NOTIFICATION_MEDIA.map((medium) => (
-              <Table.Th key={medium} ta="center" w={96}>
+              <Table.Th key={medium} ta="center" w={{ base: 56, sm: 96 }} fz={{ base: 'xs', sm: 'sm' }}>
                 {NOTIFICATION_TEXTS.media[medium]}
               </Table.Th>
             ))}

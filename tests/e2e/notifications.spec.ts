@@ -15,7 +15,7 @@ import { expect, test } from './helpers'
 // Telling a person (issue 35): the bell, live; the email with its link; a member's choices.
 const SCREENSHOTS = process.env.E2E_SCREENSHOT_DIR
 async function screenshot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false })
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true })
 }
 
 type Mail = { to: string[]; subject: string; text: string }
@@ -116,6 +116,25 @@ test('a member chooses what they are told and keeps quiet hours, on a phone and 
   await expect(page.getByText('Quiet hours must end at another time than they start')).toBeVisible()
   await page.reload()
   await expect(page.getByLabel('Until')).toHaveValue('06:45')
+
+  // Push: the page offers it per browser; the server keeps a browser's subscription, and refuses what is not one.
+  await expect(page.getByRole('heading', { name: 'Push to this browser' })).toBeVisible()
+  await expect(page.getByText('No browser gets push alerts yet')).toBeVisible()
+  const key = await (await page.request.get('/notifications/push')).json()
+  expect(key).toMatchObject({ subscriptions: 0 })
+  expect(key.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/)
+  const subscription = {
+    endpoint: `https://push.example.com/send/${Math.random().toString(36).slice(2)}`,
+    keys: { p256dh: `B${'a'.repeat(86)}`, auth: 'b'.repeat(22) },
+  }
+  const refused = await page.request.post('/notifications/push', {
+    data: { intent: 'subscribe', subscription: { ...subscription, endpoint: 'http://10.0.0.1/push' } },
+  })
+  expect(refused.status()).toBe(400)
+  const kept = await page.request.post('/notifications/push', { data: { intent: 'subscribe', subscription } })
+  expect(await kept.json()).toEqual({ subscriptions: 1 })
+  await page.reload()
+  await expect(page.getByText('No browser gets push alerts yet')).toBeHidden()
   const signedIn = await phone.storageState()
   await phone.close()
 

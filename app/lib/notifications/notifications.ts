@@ -72,7 +72,8 @@ export const NOTIFICATION_TEXTS = {
   pushOn: 'Turn on push for this browser',
   pushOff: 'Turn off push for this browser',
   pushIsOn: 'This browser gets push alerts.',
-  pushUnsupported: 'This browser cannot get push alerts (on an iPhone, add ReplyPilot to the Home Screen first).',
+  pushUnsupported:
+    'This browser cannot get push alerts (on an iPhone, add ReplyPilot to the Home Screen first).',
   pushBlocked: 'This browser blocks alerts from ReplyPilot: allow them in the browser’s site settings.',
   pushFailed: 'Push could not be turned on in this browser. Please try again.',
   pushNone: 'No browser gets push alerts yet: turn it on below, on each device you use.',
@@ -86,7 +87,8 @@ export const NOTIFICATION_TEXTS = {
   choicesHeading: 'What you are told',
   eventColumn: 'When',
   quietHeading: 'Quiet hours',
-  quietHint: 'Nothing is emailed during these hours; what came meanwhile arrives in one email when they end.',
+  quietHint:
+    'Nothing is emailed or pushed during these hours; what came meanwhile arrives in one email (and one push) when they end. The bell still counts it.',
   quietSwitch: 'Keep quiet hours',
   quietFrom: 'From',
   quietTo: 'Until',
