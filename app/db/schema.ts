@@ -117,10 +117,21 @@ export const invitations = pgTable(
     status: text('status', { enum: INVITATION_STATUSES }).notNull().default('pending'),
     createdAt: createdAt(),
     respondedAt: timestamp('responded_at', { withTimezone: true }),
+    /**
+     * The email to the invited address (docs/decisions/068), sent by the worker through the same at-most-once
+     * claim as notifications: pending → sending → sent, or failed after its last attempt; `none`: no email (an
+     * invitation by uid, or one made before emails were sent).
+     */
+    emailStatus: text('email_status', { enum: ['none', 'pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('none'),
+    emailAttempts: integer('email_attempts').notNull().default(0),
+    emailDueAt: timestamp('email_due_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('invitations_invitee_check', sql`${t.email} is not null or ${t.invitedUserId} is not null`),
     check('invitations_email_lowercase_check', sql`${t.email} = lower(${t.email})`),
+    index('invitations_email_due_idx').on(t.emailDueAt).where(sql`email_status = 'pending'`),
     uniqueIndex('invitations_pending_email_idx')
       .on(t.organizationId, t.email)
       .where(sql`${t.status} = 'pending'`),

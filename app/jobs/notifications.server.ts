@@ -5,6 +5,7 @@ import type { PushSender } from '~/integrations/push/web-push.server'
 import { NOTIFICATION_POLL_MS } from '~/lib/notifications/notifications'
 import { deliverDueNotifications } from '~/services/notifications/deliver.server'
 import { fanOutNotificationEvents } from '~/services/notifications/fan-out.server'
+import { sendInvitationEmails } from '~/services/notifications/invitation-email.server'
 import type { Logger } from '~/utils/logger.server'
 
 export const NOTIFICATION_EVENTS_CHANNEL = 'notification_events'
@@ -26,7 +27,7 @@ export type NotificationWorker = {
 }
 
 /**
- * Fans out new events and sends what is due (docs/decisions/068): woken by the triggers' notification, and every
+ * Fans out new events and sends what is due, invitations' emails too (docs/decisions/068): woken by the triggers' notification, and every
  * NOTIFICATION_POLL_MS besides (a wake-up lost while reconnecting, a retry or a quiet-hours digest coming due).
  * One round at a time in this process; several workers share the work through row locks.
  */
@@ -41,7 +42,11 @@ export async function startNotificationWorker(deps: NotificationWorkerDeps): Pro
     }
     for (;;) {
       const { sent, failed } = await deliverDueNotifications(deps)
-      if (sent + failed === 0 || stopped) return
+      if (sent + failed === 0 || stopped) break
+    }
+    if (!deps.mailer) return
+    while ((await sendInvitationEmails({ ...deps, mailer: deps.mailer })) > 0 && !stopped) {
+      // More than one batch may be due.
     }
   }
   const run = (): Promise<void> => {

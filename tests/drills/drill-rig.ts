@@ -51,9 +51,12 @@ async function onServer(serverUrl: string, statement: string) {
 export async function startDrill({
   modelDelayMs,
   behaviour,
+  env = {},
 }: {
   modelDelayMs: number
   behaviour?: Partial<AgentBehaviour>
+  /** More of the app processes' environment (the notification drill's SMTP_URL). */
+  env?: Record<string, string>
 }): Promise<Drill> {
   const serverUrl = process.env.DATABASE_URL ?? ''
   const databaseName = `replypilot_drill_${randomUUID().replaceAll('-', '').slice(0, 12)}`
@@ -92,6 +95,7 @@ export async function startDrill({
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-drill',
     LOG_LEVEL: 'info',
+    ...env,
   })
 
   function startWorker(n: number) {

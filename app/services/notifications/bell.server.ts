@@ -57,7 +57,8 @@ export async function listNotifications(
       .leftJoin(conversations, eq(conversations.id, notifications.conversationId))
       .leftJoin(channels, eq(channels.id, notifications.channelId))
       .where(and(mine(scope), unreadOnly ? isNull(notifications.readAt) : undefined))
-      .orderBy(sql`${notifications.updatedAt} desc nulls first`)
+      // Ties (events fanned out in one round) keep one order from read to read.
+      .orderBy(sql`${notifications.updatedAt} desc nulls first`, desc(notifications.id))
       .limit(NOTIFICATION_LIST_LIMIT),
     countUnreadNotifications(scope.db, scope),
   ])

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { eq, isNull } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listenForNotifications } from '~/db/listen.server'
@@ -44,6 +45,8 @@ import { deliverDueNotifications } from './deliver.server'
 import { fanOutNotificationEvents } from './fan-out.server'
 import { getNotificationPreferences, updateNotificationPreferences } from './preferences.server'
 import { countPushSubscriptions, savePushSubscription } from './push.server'
+import { sendInvitationEmails } from './invitation-email.server'
+import { inviteMember } from '~/services/organizations/invitations.server'
 
 // Telling a person (issue 35) through the real database, the Telegram and model fakes and a local SMTP server.
 let p: Pipeline
@@ -176,6 +179,9 @@ describe('who is told, and when', () => {
     }
     return deliverDueNotifications({ db: p.db, mailer: mailer(), push: pushSender, appUrl, logger }, { now })
   }
+  // On PostgreSQL, earlier test files of this worker share the database: what they left is sent first, so that
+  // each round below counts only its own test's deliveries.
+  beforeAll(() => round(new Date(Date.now() + 24 * 60 * 60_000)))
 
   it('an unassigned conversation tells every member; an assigned one its assignee; nobody of what they did', async () => {
     const bot = await p.newBot({ agent: false })
@@ -373,5 +379,23 @@ describe('who is told, and when', () => {
     await expect(strict.send(pushService.newSubscription(), '{}', { ttlSeconds: 60 })).rejects.toThrow(
       'The push address is not a public address',
     )
+  })
+
+  it('an invitation by email is emailed to that address once, saying how to accept; one by uid is not', async () => {
+    const bot = await p.newBot({ agent: false })
+    const address = `invitee-${randomUUID()}@example.com`
+    await inviteMember(bot.scope, { email: address })
+    const uma = await newTestUser(p.db, 'Uma')
+    await inviteMember(bot.scope, { uid: uma.firebaseUid })
+    const deps = { db: p.db, mailer: mailer(), appUrl, logger }
+    await sendInvitationEmails(deps)
+    await sendInvitationEmails(deps)
+    const mails = mailsTo(address)
+    expect(mails).toHaveLength(1)
+    expect(mails[0].subject).toBe('Ada invited you to Org on ReplyPilot')
+    expect(mails[0].text).toContain(
+      `Sign in or create your account with ${address}, confirm the address, then accept: ${appUrl}/organization`,
+    )
+    expect(mailsTo(uma.email)).toHaveLength(0)
   })
 })

@@ -116,7 +116,14 @@ export async function inviteMember(
   // Two owners inviting the same person at once: the unique index keeps one, and both get it.
   const [inserted] = await db
     .insert(invitations)
-    .values({ organizationId, invitedBy: scope.userId, role: 'member', ...invitee })
+    .values({
+      organizationId,
+      invitedBy: scope.userId,
+      role: 'member',
+      ...invitee,
+      // The worker emails the invited address (docs/decisions/068).
+      emailStatus: 'email' in invitee ? 'pending' : 'none',
+    })
     .onConflictDoNothing()
     .returning({ id: invitations.id })
   if (inserted) return { invitation: await invitationForOwners(db, inserted.id), created: true }
