@@ -1,15 +1,13 @@
 import { Anchor, Group, Paper } from '@mantine/core'
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData, useNavigation } from '@remix-run/react'
-import { z } from 'zod'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
 import { NotificationList } from '~/components/notifications/notification-list'
 import { NoOrganization } from '~/components/organizations/no-organization'
 import { getCurrentScope } from '~/http/organization.server'
-import { NOTIFICATION_TEXTS } from '~/lib/notifications/notifications'
+import { NOTIFICATION_TEXTS, notificationReadSchema } from '~/lib/notifications/notifications'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
-import { idSchema } from '~/lib/shared/input'
 import { listNotifications, markNotificationsRead } from '~/services/notifications/bell.server'
 
 // The member's notifications (issue 35, docs/decisions/068): the bell's list as a page of its own, where the bell
@@ -25,15 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ ...bell, organization: true }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
-const readSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('read-all') }),
-  z.object({ intent: z.literal('read'), id: idSchema }),
-])
-
 /** Marks the member's notifications read (the page's "Mark all as read"). */
 export async function action({ request }: ActionFunctionArgs) {
   const scope = await getCurrentScope(request)
-  const parsed = readSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = notificationReadSchema.safeParse(Object.fromEntries(await request.formData()))
   if (!parsed.success) throw data('Invalid request', 400)
   if (!scope) return { unread: 0 }
   return markNotificationsRead(scope, parsed.data.intent === 'read' ? [parsed.data.id] : 'all')

@@ -1,7 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node'
-import { z } from 'zod'
 import { getCurrentScope } from '~/http/organization.server'
-import { idSchema } from '~/lib/shared/input'
+import { notificationReadSchema } from '~/lib/notifications/notifications'
 import { listNotifications, markNotificationsRead } from '~/services/notifications/bell.server'
 
 // The bell's JSON (docs/decisions/068): read with the browser's own fetch, not a Remix fetcher, so that a page
@@ -16,15 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return Response.json(bell, { headers: NO_STORE })
 }
 
-const readSchema = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('read-all') }),
-  z.object({ intent: z.literal('read'), id: idSchema }),
-])
-
 /** Marks one notification read (as it is followed) or all; answers the unread count. */
 export async function action({ request }: ActionFunctionArgs) {
   const scope = await getCurrentScope(request)
-  const parsed = readSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = notificationReadSchema.safeParse(Object.fromEntries(await request.formData()))
   if (!parsed.success) throw data({ error: 'Invalid request' }, 400)
   const result = scope
     ? await markNotificationsRead(scope, parsed.data.intent === 'read' ? [parsed.data.id] : 'all')

@@ -82,6 +82,14 @@ test('a handoff: the bell counts it live, the email’s link opens the conversat
   await page.goto('/')
   await page.goto(link)
   await expect(page.getByRole('list', { name: 'Messages' }).getByText(text)).toBeVisible()
+
+  // The list as a page (read now), and the settings, at 1280.
+  await page.goto('/notifications')
+  await expect(page.getByRole('link', { name: /Ann needs a person/ })).toBeVisible()
+  await screenshot(page, 'notifications-page')
+  await page.goto('/settings/notifications')
+  await expect(page.getByRole('checkbox', { name: 'A conversation needs a person: Push' })).toBeChecked()
+  await screenshot(page, 'notification-settings-desktop')
 })
 
 test('a member chooses what they are told and keeps quiet hours, on a phone and without script', async ({

@@ -1,4 +1,4 @@
-import { Stack, Text, UnstyledButton } from '@mantine/core'
+import { Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core'
 import { Link } from '@remix-run/react'
 import { DateTime } from '~/components/date-time'
 import {
@@ -36,7 +36,7 @@ export function NotificationList({
             onClick={() => onOpen?.(item)}
           >
             <Text size="sm" fw={item.read ? 400 : 600}>
-              {item.read ? null : <span className={classes.visuallyHidden}>Unread: </span>}
+              {item.read ? null : <VisuallyHidden>Unread: </VisuallyHidden>}
               {item.title}
             </Text>
             {item.body ? (

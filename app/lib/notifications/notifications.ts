@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { localTime } from '~/lib/agents/behaviour'
 import { timeZoneSchema } from '~/lib/analytics/analytics'
+import { idSchema } from '~/lib/shared/input'
 
 // Telling a person when the AI needs one (issue 35, docs/decisions/068): what can happen, where it can arrive,
 // what each member gets by default, and the words of the bell and of its settings.
@@ -43,6 +44,16 @@ export const NOTIFICATION_FOLD_MS = 10 * 60_000
 export const NOTIFICATION_POLL_MS = 10_000
 /** A failed delivery is tried again after 30 s, 1, 2, 4 minutes…, then given up. */
 export const NOTIFICATION_RETRY = { firstMs: 30_000, maxAttempts: 6 }
+/** When a refused delivery (after `attempts` tries) goes again: 30 s, then doubled each time. */
+export const retryAt = (now: Date, attempts: number) =>
+  new Date(now.getTime() + NOTIFICATION_RETRY.firstMs * 2 ** (attempts - 1))
+
+/** Marking the member's notifications read: one (as the bell follows it) or all. */
+export const notificationReadSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('read-all') }),
+  z.object({ intent: z.literal('read'), id: idSchema }),
+])
+
 /** The bell's list. */
 export const NOTIFICATION_LIST_LIMIT = 30
 

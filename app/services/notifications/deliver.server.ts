@@ -10,7 +10,11 @@ import {
 } from '~/db/schema'
 import type { Mailer } from '~/integrations/email/mailer.server'
 import type { PushSender } from '~/integrations/push/web-push.server'
-import { NOTIFICATION_RETRY, type NotificationDeliveryMedium } from '~/lib/notifications/notifications'
+import {
+  NOTIFICATION_RETRY,
+  retryAt,
+  type NotificationDeliveryMedium,
+} from '~/lib/notifications/notifications'
 import { pushToMember } from './push.server'
 import type { Logger } from '~/utils/logger.server'
 import { channelNameOf, lastCustomerMessage } from './bell.server'
@@ -165,7 +169,7 @@ async function markFailed(db: Database, deliveries: Claimed[], error: unknown, n
       .set({
         status: last ? 'failed' : 'pending',
         lastError: reason,
-        dueAt: new Date(now.getTime() + NOTIFICATION_RETRY.firstMs * 2 ** (delivery.attempts - 1)),
+        dueAt: retryAt(now, delivery.attempts),
       })
       .where(eq(notificationDeliveries.id, delivery.id))
   }

@@ -13,11 +13,11 @@ import {
 import { INBOX_EVENTS_CHANNEL } from '~/services/conversations/inbox-events.server'
 import {
   NOTIFICATION_FOLD_MS,
+  quietUntil,
   type NotificationEvent,
   type NotificationMedium,
 } from '~/lib/notifications/notifications'
 import { preferencesOf } from './preferences.server'
-import { quietUntil } from '~/lib/notifications/notifications'
 
 // The worker's first half (docs/decisions/068): each event the triggers wrote becomes one notification per member
 // who is to be told (or joins the one they got for the same conversation in the last 10 minutes), and one

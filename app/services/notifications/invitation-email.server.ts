@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { Database } from '~/db/client.server'
 import { invitations, organizations, users } from '~/db/schema'
 import type { Mail, Mailer } from '~/integrations/email/mailer.server'
-import { NOTIFICATION_RETRY } from '~/lib/notifications/notifications'
+import { NOTIFICATION_RETRY, retryAt } from '~/lib/notifications/notifications'
 import type { Logger } from '~/utils/logger.server'
 import { escapeHtml } from './email.server'
 
@@ -67,7 +67,7 @@ export async function sendInvitationEmails(
         .update(invitations)
         .set({
           emailStatus: last ? 'failed' : 'pending',
-          emailDueAt: new Date(now.getTime() + NOTIFICATION_RETRY.firstMs * 2 ** (attempts - 1)),
+          emailDueAt: retryAt(now, attempts),
         })
         .where(eq(invitations.id, row.id))
       deps.logger.warn('invitation email not sent', {
