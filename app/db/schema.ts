@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  foreignKey,
   check,
   customType,
   doublePrecision,
@@ -310,6 +311,12 @@ export const channels = pgTable(
     healthProblem: text('health_problem', { enum: CHANNEL_HEALTH_PROBLEMS }),
     /** The platform's own words (or the missing permissions), for the reason shown. */
     healthDetail: text('health_detail'),
+    /**
+     * The private chats of members who get alerts from this bot (docs/decisions/069): never a customer's
+     * conversation. Kept by a trigger on telegram_alert_links, and here so that the receivers, which load the
+     * channel anyway, tell them apart without a query of their own.
+     */
+    memberChatIds: text('member_chat_ids').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -931,4 +938,41 @@ export const pushSubscriptions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('push_subscriptions_user_idx').on(t.userId)],
+)
+
+/**
+ * A member's Telegram alerts in one organization (issue 35, docs/decisions/069): the bot they get them from and,
+ * once they opened it with their one-time code, their private chat with it. At most one per member and
+ * organization; it goes with the membership.
+ */
+export const telegramAlertLinks = pgTable(
+  'telegram_alert_links',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the one-time code the member sends the bot (`/start <code>`); null once used. */
+    codeHash: text('code_hash'),
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }),
+    /** The member's private chat with the bot; null until they opened it with the code. */
+    chatId: text('chat_id'),
+    /** How Telegram names them (their name or @username), for the settings. */
+    telegramName: text('telegram_name'),
+    linkedAt: timestamp('linked_at', { withTimezone: true }),
+    /** When the bot said hello in that chat (claimed before the send, like the outbox). */
+    welcomedAt: timestamp('welcomed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    foreignKey({
+      name: 'telegram_alert_links_membership_fk',
+      columns: [t.organizationId, t.userId],
+      foreignColumns: [memberships.organizationId, memberships.userId],
+    }).onDelete('cascade'),
+    uniqueIndex('telegram_alert_links_code_idx').on(t.codeHash),
+    index('telegram_alert_links_channel_idx').on(t.channelId),
+  ],
 )

@@ -6,6 +6,10 @@ import { NOTIFICATION_POLL_MS } from '~/lib/notifications/notifications'
 import { deliverDueNotifications } from '~/services/notifications/deliver.server'
 import { fanOutNotificationEvents } from '~/services/notifications/fan-out.server'
 import { sendInvitationEmails } from '~/services/notifications/invitation-email.server'
+import {
+  welcomeTelegramLinks,
+  type TelegramAlertDeps,
+} from '~/services/notifications/telegram-alerts.server'
 import type { Logger } from '~/utils/logger.server'
 
 export const NOTIFICATION_EVENTS_CHANNEL = 'notification_events'
@@ -14,6 +18,7 @@ export type NotificationWorkerDeps = {
   db: Database
   mailer?: Mailer
   push?: PushSender
+  telegram?: TelegramAlertDeps
   appUrl: string
   logger: Logger
   /** Listens on NOTIFICATION_EVENTS_CHANNEL (the triggers' wake-up). */
@@ -44,6 +49,7 @@ export async function startNotificationWorker(deps: NotificationWorkerDeps): Pro
       const { sent, failed } = await deliverDueNotifications(deps)
       if (sent + failed === 0 || stopped) break
     }
+    if (deps.telegram) await welcomeTelegramLinks(deps.db, deps.telegram)
     if (!deps.mailer) return
     while ((await sendInvitationEmails({ ...deps, mailer: deps.mailer })) > 0 && !stopped) {
       // More than one batch may be due.

@@ -18,12 +18,16 @@ import { useHydrated } from '~/components/hooks/use-hydrated'
 import { PageHeader } from '~/components/layout/page-header'
 import { BrowserAlerts } from '~/components/notifications/browser-alerts'
 import { PushSwitch } from '~/components/notifications/push-switch'
+import { TelegramAlerts, type TelegramCodeView } from '~/components/notifications/telegram-alerts'
 import { requireSignedIn } from '~/http/auth.server'
 import { timeZoneList } from '~/lib/agents/behaviour-form'
 import {
   NOTIFICATION_EVENTS,
   NOTIFICATION_MEDIA,
   NOTIFICATION_TEXTS,
+  TELEGRAM_ALERT_TEXTS,
+  telegramAlertFormSchema,
+  type NotificationMedium,
   type NotificationPreferences,
 } from '~/lib/notifications/notifications'
 import { choiceField, parsePreferencesForm } from '~/lib/notifications/preferences-form'
@@ -34,6 +38,12 @@ import {
   updateNotificationPreferences,
 } from '~/services/notifications/preferences.server'
 import { countPushSubscriptions } from '~/services/notifications/push.server'
+import {
+  createTelegramLinkCode,
+  getTelegramAlerts,
+  unlinkTelegramAlerts,
+} from '~/services/notifications/telegram-alerts.server'
+import { attemptInScope, getCurrentScope } from '~/http/organization.server'
 
 // A member's notification choices (issue 35, docs/decisions/068): each event by each medium, quiet hours.
 
@@ -42,13 +52,16 @@ export const meta: MetaFunction = () => [{ title: `Notification settings · ${PR
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireSignedIn(request)
   const { database, config } = await getRuntime()
-  const [preferences, pushBrowsers] = await Promise.all([
+  const scope = await getCurrentScope(request)
+  const [preferences, pushBrowsers, telegram] = await Promise.all([
     getNotificationPreferences(database.db, user.id),
     countPushSubscriptions(database.db, user.id),
+    scope ? getTelegramAlerts(scope) : null,
   ])
   return {
     preferences,
     pushBrowsers,
+    telegram,
     pushOn: Boolean(config.push),
     emailOn: Boolean(config.email),
     hasEmail: Boolean(user.email),
@@ -56,22 +69,58 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
+type ActionResult = {
+  saved: boolean
+  errors: Record<string, string>
+  telegram?: { code: TelegramCodeView | null; message: string | null; error: string | null }
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const { user } = await requireSignedIn(request)
-  const parsed = parsePreferencesForm(await request.formData())
+  const form = await request.formData()
+  if (String(form.get('intent') ?? '').startsWith('telegram-')) return telegramAction(request, form)
+  const parsed = parsePreferencesForm(form)
   if (!parsed.success) {
     const errors = Object.fromEntries(
       parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]),
     )
-    return data({ saved: false, errors }, 400)
+    return data<ActionResult>({ saved: false, errors }, 400)
   }
   const { database } = await getRuntime()
   await updateNotificationPreferences(database.db, user.id, parsed.data)
-  return { saved: true, errors: {} as Record<string, string> }
+  return data<ActionResult>({ saved: true, errors: {} })
+}
+
+/** Link Telegram (a one-time code for the chosen bot) or unlink it, in the session's organization. */
+async function telegramAction(request: Request, form: FormData) {
+  const reply = (telegram: NonNullable<ActionResult['telegram']>, status = 200) =>
+    data<ActionResult>({ saved: false, errors: {}, telegram }, status)
+  const parsed = telegramAlertFormSchema.safeParse(Object.fromEntries(form))
+  if (!parsed.success) {
+    return reply({ code: null, message: null, error: parsed.error.issues[0].message }, 400)
+  }
+  const input = parsed.data
+  const outcome = await attemptInScope(
+    await getCurrentScope(request),
+    async (scope) =>
+      input.intent === 'telegram-link'
+        ? createTelegramLinkCode(scope, input.channelId)
+        : unlinkTelegramAlerts(scope).then(() => null),
+    'Telegram could not be linked. Please try again.',
+    { action: input.intent },
+  )
+  if (!outcome.ok)
+    return reply({ code: null, message: null, error: outcome.failure.reason }, outcome.failure.status)
+  return reply({
+    code: outcome.value,
+    message: outcome.value ? null : TELEGRAM_ALERT_TEXTS.unlinked,
+    error: null,
+  })
 }
 
 export default function NotificationSettingsPage() {
-  const { preferences, emailOn, hasEmail, timeZones, pushOn, pushBrowsers } = useLoaderData<typeof loader>()
+  const { preferences, emailOn, hasEmail, timeZones, pushOn, pushBrowsers, telegram } =
+    useLoaderData<typeof loader>()
   const [browsers, setBrowsers] = useState(pushBrowsers)
   useEffect(() => setBrowsers(pushBrowsers), [pushBrowsers])
   const result = useActionData<typeof action>()
@@ -96,6 +145,7 @@ export default function NotificationSettingsPage() {
             preferences={preferences}
             emailNote={emailNote}
             pushNote={pushOn && browsers === 0 ? NOTIFICATION_TEXTS.pushNone : null}
+            telegramNote={telegram?.link?.linked ? null : TELEGRAM_ALERT_TEXTS.notLinked}
           />
           <QuietHours preferences={preferences} timeZones={timeZones} errors={result?.errors ?? {}} />
           <Group>
@@ -127,6 +177,14 @@ export default function NotificationSettingsPage() {
             <PushSwitch onChange={setBrowsers} />
           </Paper>
         ) : null}
+        {telegram ? (
+          <TelegramAlerts
+            state={telegram}
+            fresh={result?.telegram?.code ?? null}
+            message={result?.telegram?.message ?? null}
+            error={result?.telegram?.error ?? null}
+          />
+        ) : null}
       </Stack>
     </>
   )
@@ -136,27 +194,38 @@ function ChoicesTable({
   preferences,
   emailNote,
   pushNote,
+  telegramNote,
 }: {
   preferences: NotificationPreferences
   emailNote: string | null
   pushNote: string | null
+  telegramNote: string | null
 }) {
+  // A box that cannot be changed now (email not set up, Telegram not linked) keeps its choice for later.
+  const locked = (medium: NotificationMedium) =>
+    (medium === 'email' && emailNote !== null) || (medium === 'telegram' && telegramNote !== null)
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="notification-choices-heading">
+    <Paper
+      withBorder
+      p={{ base: 'sm', sm: 'lg' }}
+      component="section"
+      aria-labelledby="notification-choices-heading"
+    >
       <Title order={2} size="h4" mb="xs" id="notification-choices-heading">
         {NOTIFICATION_TEXTS.choicesHeading}
       </Title>
-      {[emailNote, pushNote].filter(Boolean).map((note) => (
+      {[emailNote, pushNote, telegramNote].filter(Boolean).map((note) => (
         <Text key={note} size="sm" c="gray.7" mb="sm">
           {note}
         </Text>
       ))}
-      <Table verticalSpacing="sm">
+      {/* Four media beside the events: narrow columns and spacing leave a phone room for the words. */}
+      <Table verticalSpacing="sm" horizontalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{NOTIFICATION_TEXTS.eventColumn}</Table.Th>
             {NOTIFICATION_MEDIA.map((medium) => (
-              <Table.Th key={medium} ta="center" w={{ base: 56, sm: 96 }} fz={{ base: 'xs', sm: 'sm' }}>
+              <Table.Th key={medium} ta="center" w={{ base: 50, sm: 88 }} fz={{ base: 11, sm: 'sm' }}>
                 {NOTIFICATION_TEXTS.media[medium]}
               </Table.Th>
             ))}
@@ -179,11 +248,10 @@ function ChoicesTable({
                     <Checkbox
                       name={choiceField(event, medium)}
                       defaultChecked={preferences.choices[event][medium]}
-                      disabled={medium === 'email' && emailNote !== null}
+                      disabled={locked(medium)}
                       aria-label={`${NOTIFICATION_TEXTS.events[event]}: ${NOTIFICATION_TEXTS.media[medium]}`}
                     />
-                    {/* A box that cannot be changed now keeps its choice for when email is set up. */}
-                    {medium === 'email' && emailNote !== null && preferences.choices[event][medium] ? (
+                    {locked(medium) && preferences.choices[event][medium] ? (
                       <input type="hidden" name={choiceField(event, medium)} value="on" />
                     ) : null}
                   </Group>

@@ -187,10 +187,10 @@ describe('notification preferences', () => {
       body: {
         data: {
           choices: {
-            needs_attention: { app: true, email: true, push: true },
-            assigned: { app: true, email: true, push: true },
-            customer_wrote: { app: true, email: false, push: false },
-            channel_attention: { app: true, email: false, push: false },
+            needs_attention: { app: true, email: true, push: true, telegram: true },
+            assigned: { app: true, email: true, push: true, telegram: true },
+            customer_wrote: { app: true, email: false, push: false, telegram: false },
+            channel_attention: { app: true, email: false, push: false, telegram: false },
           },
           quietHours: null,
           timeZone: 'UTC',
@@ -223,8 +223,8 @@ describe('notification preferences', () => {
       body: {
         data: {
           choices: {
-            needs_attention: { app: true, email: false, push: true },
-            assigned: { app: true, email: true, push: true },
+            needs_attention: { app: true, email: false, push: true, telegram: true },
+            assigned: { app: true, email: true, push: true, telegram: true },
           },
           quietHours: { start: '22:00', end: '07:00' },
           timeZone: 'America/Sao_Paulo',

@@ -246,7 +246,7 @@ async function startWorkers({
     health: { telegram, graph, meta: config.meta },
   }
   await startJobWorkers(boss, deps, { concurrency: config.replyWorkerConcurrency })
-  const notifications = await notificationWorkerOf(database, config, logger)
+  const notifications = await notificationWorkerOf(database, config, logger, telegram)
   if (config.telegramUpdates !== 'polling') return { notifications }
   const telegramPolling = await startTelegramPolling({
     db: database.db,
@@ -259,7 +259,12 @@ async function startWorkers({
 }
 
 /** The notifications' worker, woken by the database's triggers; email through SMTP_URL when it is set. */
-function notificationWorkerOf(database: DatabaseHandle, config: Config, logger: Logger) {
+function notificationWorkerOf(
+  database: DatabaseHandle,
+  config: Config,
+  logger: Logger,
+  telegram: TelegramClient,
+) {
   const notificationLogger = logger.child({ component: 'notifications' })
   return startNotificationWorker({
     db: database.db,
@@ -267,6 +272,7 @@ function notificationWorkerOf(database: DatabaseHandle, config: Config, logger: 
     push:
       config.push &&
       createPushSender({ vapid: config.push, allowPrivateHosts: config.knowledge.allowPrivateFetch }),
+    telegram: { client: telegram, encryptionKey: config.encryptionKey },
     appUrl: config.publicUrl,
     logger: notificationLogger,
     listen: (handlers) =>

@@ -199,7 +199,8 @@ export function recordInboundMessage(platform: ReplyPlatform, stored: boolean): 
 }
 
 /** Why an event of a signed, well-formed delivery was left out (the delivery itself is acknowledged). */
-export type WebhookSkipReason = 'unsupported' | 'malformed' | 'unknown_channel' | 'own_echo'
+/** `member_chat`: a member's private chat with a bot, for their alerts (docs/decisions/069). */
+export type WebhookSkipReason = 'unsupported' | 'malformed' | 'unknown_channel' | 'own_echo' | 'member_chat'
 
 export function recordSkippedEvent(platform: ReplyPlatform, reason: WebhookSkipReason): void {
   getMetrics().webhookEventsSkipped.inc({ platform, reason })

@@ -200,14 +200,14 @@ describe('Telegram long polling', () => {
   it('does not claim a lease another live worker holds, and takes one that lapsed', async () => {
     const bot = await newBot()
     const lease = { channelId: bot.channelId, leaseSeconds: 60 }
-    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'holder' })).toBe(true)
-    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'other' })).toBe(false)
-    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'holder' })).toBe(true)
+    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'holder' })).toEqual([])
+    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'other' })).toBeNull()
+    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'holder' })).toEqual([])
     await p.db
       .update(telegramPollers)
       .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(telegramPollers.channelId, bot.channelId))
-    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'other' })).toBe(true)
+    expect(await claimTelegramPolling(p.db, { ...lease, workerId: 'other' })).toEqual([])
   })
 
   it("waits Telegram's retry_after on 429, then polls again", async () => {

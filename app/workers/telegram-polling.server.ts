@@ -90,13 +90,17 @@ export function startTelegramPolling(
     let offset: number | undefined
     let failures = 0
     let webhookCleared = false
+    // Renewed with each lease: members' chats linked since the poller started.
+    let polled = channel
     channelLog.info('polling Telegram for updates')
     while (!signal.aborted) {
       try {
-        if (!(await claimTelegramPolling(deps.db, lease))) {
+        const memberChatIds = await claimTelegramPolling(deps.db, lease)
+        if (!memberChatIds) {
           channelLog.info('polling lease lost: the channel is gone or another worker polls its bot')
           return
         }
+        polled = { ...polled, memberChatIds }
         if (!webhookCleared) {
           await deps.telegram.deleteWebhook(token)
           webhookCleared = true
@@ -107,7 +111,7 @@ export function startTelegramPolling(
           allowedUpdates: ALLOWED_UPDATES,
           signal,
         })
-        const { nextOffset, stored } = await ingestTelegramUpdates({ ...deps, channel, updates })
+        const { nextOffset, stored } = await ingestTelegramUpdates({ ...deps, channel: polled, updates })
         offset = nextOffset ?? offset
         if (updates.length > 0) channelLog.debug('updates received', { count: updates.length, stored })
         failures = 0

@@ -89,6 +89,31 @@ test('a handoff: the bell counts it live, the email’s link opens the conversat
   await screenshot(page, 'notifications-page')
   await page.goto('/settings/notifications')
   await expect(page.getByRole('checkbox', { name: 'A conversation needs a person: Push' })).toBeChecked()
+
+  // Telegram: the owner opens the bot with a one-time code; that chat gets alerts and is nobody's conversation.
+  const byTelegram = page.getByRole('checkbox', { name: 'A conversation needs a person: Telegram' })
+  await expect(byTelegram).toBeDisabled()
+  await page.getByRole('button', { name: 'Link Telegram' }).click()
+  await expect(page.getByRole('link', { name: `Open @${bot.username} in Telegram` })).toHaveAttribute(
+    'href',
+    new RegExp(`^https://t\\.me/${bot.username}\\?start=rp[A-Za-z0-9_-]{24}$`),
+  )
+  const command = (await page.getByText(/^\/start rp/).textContent()) ?? ''
+  await screenshot(page, 'notification-settings-telegram')
+  const ownersChat = chatId + 1
+  await deliverText(bot.token, ownersChat, command, Math.floor(Math.random() * 1_000_000))
+  await expect(page.getByText(`Alerts go to Ann on Telegram, from @${bot.username}.`)).toBeVisible({
+    timeout: 15_000,
+  })
+  await expect(byTelegram).toBeEnabled()
+  await expect(byTelegram).toBeChecked()
+  const toOwner = async () =>
+    (await telegramCalls(bot.token)).filter(
+      (c) => c.method === 'sendMessage' && String(c.params.chat_id) === String(ownersChat),
+    )
+  await expect
+    .poll(async () => (await toOwner()).map((c) => c.params.text), { timeout: 20_000 })
+    .toEqual([expect.stringMatching(/^Done: you will get ReplyPilot alerts for Channels Org in this chat/)])
   await screenshot(page, 'notification-settings-desktop')
 })
 

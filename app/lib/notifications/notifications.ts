@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { localTime } from '~/lib/agents/behaviour'
 import { timeZoneSchema } from '~/lib/analytics/analytics'
-import { idSchema } from '~/lib/shared/input'
+import { idSchema, isUuid } from '~/lib/shared/input'
 
 // Telling a person when the AI needs one (issue 35, docs/decisions/068): what can happen, where it can arrive,
 // what each member gets by default, and the words of the bell and of its settings.
@@ -17,25 +17,29 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number]
 
 /**
  * Where it can arrive. `app`: the bell (and the browser's own alert while a tab is open); `push`: Web Push to the
- * member's browsers that allowed it, open or closed.
+ * member's browsers that allowed it, open or closed; `telegram`: the member's private chat with a bot of the
+ * organization, once they linked it (docs/decisions/069).
  */
-export const NOTIFICATION_MEDIA = ['app', 'email', 'push'] as const
+export const NOTIFICATION_MEDIA = ['app', 'email', 'push', 'telegram'] as const
 export type NotificationMedium = (typeof NOTIFICATION_MEDIA)[number]
 
 /** The media that send something out of the app, each through the outbox. */
-export const NOTIFICATION_DELIVERY_MEDIA = ['email', 'push'] as const satisfies readonly NotificationMedium[]
+export const NOTIFICATION_DELIVERY_MEDIA = ['email', 'push', 'telegram'] as const satisfies readonly NotificationMedium[]
 export type NotificationDeliveryMedium = (typeof NOTIFICATION_DELIVERY_MEDIA)[number]
 /** `sending` is written before the send: a delivery left in it (the process died) is never sent again. */
 export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const
 
 export type NotificationChoices = Record<NotificationEvent, Record<NotificationMedium, boolean>>
 
-/** Everything in the app; a conversation that needs a person and one assigned to you also by email and push. */
+/**
+ * Everything in the app; a conversation that needs a person and one assigned to you also by email and push, and
+ * on Telegram once linked (linking is a choice already made).
+ */
 export const DEFAULT_NOTIFICATION_CHOICES: NotificationChoices = {
-  needs_attention: { app: true, email: true, push: true },
-  assigned: { app: true, email: true, push: true },
-  customer_wrote: { app: true, email: false, push: false },
-  channel_attention: { app: true, email: false, push: false },
+  needs_attention: { app: true, email: true, push: true, telegram: true },
+  assigned: { app: true, email: true, push: true, telegram: true },
+  customer_wrote: { app: true, email: false, push: false, telegram: false },
+  channel_attention: { app: true, email: false, push: false, telegram: false },
 }
 
 /** At most one notification per conversation and member in this time: a later event is folded into it. */
@@ -76,7 +80,10 @@ export const NOTIFICATION_TEXTS = {
     customer_wrote: 'A conversation assigned to you, with the AI paused, gets a new message.',
     channel_attention: 'A channel stops working (owners only).',
   } satisfies Record<NotificationEvent, string>,
-  media: { app: 'In the app', email: 'By email', push: 'Push' } satisfies Record<NotificationMedium, string>,
+  media: { app: 'In the app', email: 'By email', push: 'Push', telegram: 'Telegram' } satisfies Record<
+    NotificationMedium,
+    string
+  >,
   pushHeading: 'Push to this browser',
   pushHint:
     'Alerts reach this browser even when ReplyPilot is closed, on a computer or a phone. Do this once on each device you use.',
@@ -241,3 +248,44 @@ export const pushSubscriptionSchema = z.object({
   }),
 })
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>
+
+/** How long a Telegram link code works (docs/decisions/069). */
+export const TELEGRAM_LINK_MINUTES = 30
+
+/**
+ * The code in `/start <code>`, the message Telegram sends when someone opens `t.me/<bot>?start=<code>`; a
+ * customer's own deep links (`?start=spring-sale`) are shorter than ours and stay customer messages.
+ */
+export const TELEGRAM_LINK_CODE = /^\/start (rp[A-Za-z0-9_-]{24})$/
+
+export const TELEGRAM_ALERT_TEXTS = {
+  heading: 'Telegram',
+  hint: 'Get alerts on your phone from your organization’s own Telegram bot. Link it once; what you tick under “Telegram” above arrives there.',
+  noBot: 'Connect a Telegram bot under Channels first: alerts come from your own bot.',
+  bot: 'Bot',
+  link: 'Link Telegram',
+  newLink: 'Get a new link',
+  open: (bot: string) => `Open ${bot} in Telegram`,
+  codeHint: `Open the link on a device where you use Telegram and press Start. It works once, for ${TELEGRAM_LINK_MINUTES} minutes.`,
+  manual: (bot: string) => `Or send ${bot} this message:`,
+  waiting: 'Waiting for you to press Start in Telegram…',
+  expired: 'That link has expired. Get a new one.',
+  linked: (name: string, bot: string) => `Alerts go to ${name} on Telegram, from ${bot}.`,
+  unlink: 'Unlink Telegram',
+  unlinked: 'Telegram unlinked: nothing more is sent there.',
+  notLinked: 'Link Telegram below to get alerts there.',
+  welcome: (organization: string) =>
+    `Done: you will get ReplyPilot alerts for ${organization} in this chat. To stop them, unlink Telegram in your notification settings.`,
+  botNotFound: 'Choose one of your organization’s Telegram bots',
+} as const
+
+/** The settings' Telegram buttons. */
+export const telegramAlertFormSchema = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('telegram-link'),
+    channelId: z
+      .string({ error: TELEGRAM_ALERT_TEXTS.botNotFound })
+      .refine(isUuid, TELEGRAM_ALERT_TEXTS.botNotFound),
+  }),
+  z.object({ intent: z.literal('telegram-unlink') }),
+])

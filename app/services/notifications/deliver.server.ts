@@ -16,6 +16,7 @@ import {
   type NotificationDeliveryMedium,
 } from '~/lib/notifications/notifications'
 import { pushToMember } from './push.server'
+import { telegramAlertText, telegramToMember, type TelegramAlertDeps } from './telegram-alerts.server'
 import type { Logger } from '~/utils/logger.server'
 import { channelNameOf, lastCustomerMessage } from './bell.server'
 import { composeEmail, type EmailedNotification } from './email.server'
@@ -30,6 +31,8 @@ export type DeliverDeps = {
   mailer?: Mailer
   /** Web Push (VAPID); undefined: push deliveries fail. */
   push?: PushSender
+  /** Telegram alerts, from the bot each member linked; undefined: they fail. */
+  telegram?: TelegramAlertDeps
   /** The app's address, for the links. */
   appUrl: string
   logger: Logger
@@ -48,9 +51,11 @@ export async function deliverDueNotifications(
     claimed.map((c) => c.id),
   )
   // One member and medium at a time, each on its own: a refused address or a dead browser holds up nothing else.
+  // Telegram's go per organization too: each comes from that organization's bot.
   const groups = new Map<string, Claimed[]>()
   for (const delivery of claimed) {
-    const key = `${delivery.userId} ${delivery.medium}`
+    const organization = delivery.medium === 'telegram' ? details.get(delivery.id)?.organizationId : ''
+    const key = `${delivery.userId} ${delivery.medium} ${organization}`
     groups.set(key, [...(groups.get(key) ?? []), delivery])
   }
   let sent = 0
@@ -62,6 +67,10 @@ export async function deliverDueNotifications(
       if (medium === 'push') {
         if (!deps.push) throw new Error('Push is not set up in this process')
         await pushToMember(deps.db, deps.push, userId, items)
+      } else if (medium === 'telegram') {
+        if (!deps.telegram || !items[0]) throw new Error('Telegram is not set up in this process')
+        const member = { userId, organizationId: items[0].organizationId }
+        await telegramToMember(deps.db, deps.telegram, member, telegramAlertText(items, deps.appUrl))
       } else {
         await sendEmail(deps, items, deliveries[0].id)
       }
@@ -121,6 +130,7 @@ async function detailsOf(db: Database, ids: string[]) {
     .select({
       id: notificationDeliveries.id,
       email: users.email,
+      organizationId: notifications.organizationId,
       event: notifications.event,
       reason: notifications.reason,
       eventCount: notifications.eventCount,
@@ -139,7 +149,7 @@ async function detailsOf(db: Database, ids: string[]) {
     .leftJoin(conversations, eq(conversations.id, notifications.conversationId))
     .leftJoin(channels, eq(channels.id, notifications.channelId))
     .where(inArray(notificationDeliveries.id, ids))
-  return new Map<string, EmailedNotification & { email: string | null }>(
+  return new Map<string, EmailedNotification & { email: string | null; organizationId: string }>(
     rows.map(({ channelType, channelMetadata, ...row }) => [
       row.id,
       { ...row, channelName: channelNameOf(channelType, channelMetadata) },

@@ -8,6 +8,7 @@ import {
   notificationPreferences,
   notifications,
   pushSubscriptions,
+  telegramAlertLinks,
   users,
 } from '~/db/schema'
 import { INBOX_EVENTS_CHANNEL } from '~/services/conversations/inbox-events.server'
@@ -44,6 +45,8 @@ type Member = {
   prefs: ReturnType<typeof preferencesOf>
   /** The member has a browser that takes push. */
   pushable: boolean
+  /** The member linked Telegram in this organization. */
+  telegram: boolean
   quiet: { start: number; end: number; timeZone: string } | null
 }
 
@@ -125,6 +128,7 @@ async function membersOf(tx: Transaction, organizationIds: string[]): Promise<Me
       quietEnd: notificationPreferences.quietEnd,
       timeZone: notificationPreferences.timeZone,
       pushable: sql<boolean>`exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${memberships.userId})`,
+      telegram: sql<boolean>`exists (select 1 from ${telegramAlertLinks} where ${telegramAlertLinks.organizationId} = ${memberships.organizationId} and ${telegramAlertLinks.userId} = ${memberships.userId} and ${telegramAlertLinks.chatId} is not null)`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -137,6 +141,7 @@ async function membersOf(tx: Transaction, organizationIds: string[]): Promise<Me
     email: row.email,
     prefs: preferencesOf(row.choices === null ? null : { ...row, timeZone: row.timeZone ?? 'UTC' }),
     pushable: row.pushable,
+    telegram: row.telegram,
     quiet:
       row.quietStart != null && row.quietEnd != null
         ? { start: row.quietStart, end: row.quietEnd, timeZone: row.timeZone ?? 'UTC' }
@@ -162,6 +167,7 @@ function wantedMedia(member: Member, event: NotificationEvent, emailOn: boolean)
   if (choice.app) media.push('app')
   if (choice.email && emailOn && member.email) media.push('email')
   if (choice.push && member.pushable) media.push('push')
+  if (choice.telegram && member.telegram) media.push('telegram')
   return media
 }
 

@@ -46,6 +46,8 @@ import { fanOutNotificationEvents } from './fan-out.server'
 import { getNotificationPreferences, updateNotificationPreferences } from './preferences.server'
 import { countPushSubscriptions, savePushSubscription } from './push.server'
 import { sendInvitationEmails } from './invitation-email.server'
+import { createTelegramLinkCode, getTelegramAlerts, unlinkTelegramAlerts } from './telegram-alerts.server'
+import { claimTelegramPolling } from '~/services/messages/inbound/telegram-polling.server'
 import { inviteMember } from '~/services/organizations/invitations.server'
 
 // Telling a person (issue 35) through the real database, the Telegram and model fakes and a local SMTP server.
@@ -94,6 +96,48 @@ const ownerEmail = async (scope: OrganizationScope) => {
   const [row] = await p.db.select({ email: users.email }).from(users).where(eq(users.id, scope.userId))
   return row.email
 }
+const telegramDeps = () => ({ client: p.deps.telegram, encryptionKey: p.deps.encryptionKey })
+
+/** The texts the bot sent to a chat. */
+const sentTo = (bot: TestBot, chatId: number) =>
+  p.telegram.calls
+    .filter(
+      (c) =>
+        c.method === 'sendMessage' && c.token === bot.token && String(c.params.chat_id) === String(chatId),
+    )
+    .map((c) => String(c.params.text))
+
+const botUsername = async (bot: TestBot) => {
+  const [row] = await p.db
+    .select({ metadata: channels.metadata })
+    .from(channels)
+    .where(eq(channels.id, bot.channelId))
+  return row.metadata.username
+}
+
+const memberChatsOf = async (bot: TestBot) => {
+  const [row] = await p.db
+    .select({ chats: channels.memberChatIds })
+    .from(channels)
+    .where(eq(channels.id, bot.channelId))
+  return row.chats
+}
+
+/** The member opens the bot with their code, as Telegram delivers it: their chat becomes theirs for alerts. */
+async function linkTelegram(bot: TestBot, scope: OrganizationScope, chatId = ++chats) {
+  const { code, url } = await createTelegramLinkCode(scope, bot.channelId)
+  expect(url).toBe(`https://t.me/${await botUsername(bot)}?start=${code}`)
+  const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+  const result = await receiveTelegramUpdate({
+    db: p.db,
+    boss: p.boss,
+    channel,
+    body: textUpdate(chatId, `/start ${code}`),
+  })
+  expect(result.stored).toBe(false)
+  return chatId
+}
+
 const pendingEvents = () =>
   p.db.select().from(notificationEvents).where(isNull(notificationEvents.processedAt))
 
@@ -103,6 +147,8 @@ describe('through the worker', () => {
     worker = await startNotificationWorker({
       db: p.db,
       mailer: createSmtpMailer({ smtpUrl: smtp.url, from: 'ReplyPilot <alerts@example.com>' }),
+      push: pushSender,
+      telegram: telegramDeps(),
       appUrl,
       logger,
       listen: (handlers) =>
@@ -115,8 +161,11 @@ describe('through the worker', () => {
   })
   afterAll(() => worker.stop())
 
-  it('a handoff: one email to the owner naming the customer, channel, reason and last message, with the link; one item in the bell', async () => {
+  it('a handoff: one email to the owner naming the customer, channel, reason and last message, with the link; one push, one Telegram alert, one item in the bell', async () => {
     const bot = await p.newBot()
+    const phone = pushService.newSubscription()
+    await savePushSubscription(p.db, bot.scope.userId, phone)
+    const ownersChat = await linkTelegram(bot, bot.scope)
     const tag = `notify-${chats + 1}`
     p.model.enqueue({
       match: tag,
@@ -137,6 +186,21 @@ describe('through the worker', () => {
     expect(mail.text).toContain(`Last message: “${tag} I want my money back”`)
     expect(mail.text).toContain(`Open the conversation: ${appUrl}/conversations/${conversationId}`)
     expect(mail.html).toContain(`href="${appUrl}/conversations/${conversationId}"`)
+    await waitFor(
+      async () => sentTo(bot, ownersChat),
+      (sent) => sent.length === 2,
+    )
+    expect(sentTo(bot, ownersChat)).toEqual([
+      'Done: you will get ReplyPilot alerts for Org in this chat. To stop them, unlink Telegram in your notification settings.',
+      [
+        'Ann Lee needs a person',
+        'On Support (Org)',
+        'Why: The agent handed over: The customer asked for a refund',
+        `Last message: “${tag} I want my money back”`,
+        `${appUrl}/conversations/${conversationId}`,
+      ].join('\n'),
+    ])
+    expect(pushService.received.filter((r) => r.endpoint === phone.endpoint)).toHaveLength(1)
 
     const bell = await listNotifications(bot.scope)
     expect(bell.unread).toBe(1)
@@ -159,6 +223,7 @@ describe('through the worker', () => {
     await waitFor(pendingEvents, (rows) => rows.length === 0)
     await worker.runOnce()
     expect(mailsTo(to)).toHaveLength(1)
+    expect(sentTo(bot, ownersChat)).toHaveLength(2)
     const folded = await listNotifications(bot.scope)
     expect(folded.items).toHaveLength(1)
     expect(folded.items[0]).toMatchObject({ event: 'assigned', events: 2, read: false })
@@ -177,7 +242,10 @@ describe('who is told, and when', () => {
     while (await fanOutNotificationEvents(p.db, { email, now })) {
       // every batch
     }
-    return deliverDueNotifications({ db: p.db, mailer: mailer(), push: pushSender, appUrl, logger }, { now })
+    return deliverDueNotifications(
+      { db: p.db, mailer: mailer(), push: pushSender, telegram: telegramDeps(), appUrl, logger },
+      { now },
+    )
   }
   // On PostgreSQL, earlier test files of this worker share the database: what they left is sent first, so that
   // each round below counts only its own test's deliveries.
@@ -241,6 +309,7 @@ describe('who is told, and when', () => {
       app: true,
       email: false,
       push: true,
+      telegram: true,
     })
     const one = await receive(bot, 'one')
     await handOver(p.db, one.conversationId, 'Needs a person')
@@ -322,13 +391,14 @@ describe('who is told, and when', () => {
       app: true,
       email: true,
       push: true,
+      telegram: true,
     })
     await updateNotificationPreferences(p.db, user.id, { choices: { assigned: { app: false } } })
     const after = await updateNotificationPreferences(p.db, user.id, {
       choices: { assigned: { email: false }, channel_attention: { email: true } },
     })
-    expect(after.choices.assigned).toEqual({ app: false, email: false, push: true })
-    expect(after.choices.channel_attention).toEqual({ app: true, email: true, push: false })
+    expect(after.choices.assigned).toEqual({ app: false, email: false, push: true, telegram: true })
+    expect(after.choices.channel_attention).toEqual({ app: true, email: true, push: false, telegram: false })
     expect(after.quietHours).toBeNull()
   })
 
@@ -379,6 +449,69 @@ describe('who is told, and when', () => {
     await expect(strict.send(pushService.newSubscription(), '{}', { ttlSeconds: 60 })).rejects.toThrow(
       'The push address is not a public address',
     )
+  })
+
+  it('Telegram: a member links with a one-time code; their chat is never a customer’s; alerts come from that bot, per their choice; unlinking or leaving ends it', async () => {
+    const bot = await p.newBot({ agent: false })
+    const other = await p.newBot({ agent: false })
+    const { user: bea, scope: beaScope } = await addMember(bot)
+    const send = async (target: TestBot, chatId: number, text: string) => {
+      const channel = await authenticateTelegramWebhook(p.db, target.channelId, target.secret)
+      return receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: textUpdate(chatId, text) })
+    }
+
+    // A customer's own deep link, and our code sent to another bot, are customer messages.
+    expect((await send(bot, ++chats, '/start spring-sale')).stored).toBe(true)
+    // Another organization's bot cannot be chosen.
+    await expect(createTelegramLinkCode(beaScope, other.channelId)).rejects.toThrow(
+      'Choose one of your organization’s Telegram bots',
+    )
+    const { code } = await createTelegramLinkCode(beaScope, bot.channelId)
+    expect((await send(other, ++chats, `/start ${code}`)).stored).toBe(true)
+    expect(await getTelegramAlerts(beaScope)).toMatchObject({
+      bots: [{ id: bot.channelId, name: `@${await botUsername(bot)}` }],
+      link: { linked: false, telegramName: null },
+    })
+
+    // The code links once; from then on that chat stores nothing, on webhooks and long polling alike.
+    const beasChat = ++chats
+    expect((await send(bot, beasChat, `/start ${code}`)).stored).toBe(false)
+    expect(await memberChatsOf(bot)).toEqual([String(beasChat)])
+    expect(await getTelegramAlerts(beaScope)).toMatchObject({
+      link: { linked: true, telegramName: 'Ann Lee (@ann)' },
+    })
+    expect((await send(bot, beasChat, 'hello bot')).stored).toBe(false)
+    expect((await send(bot, ++chats, `/start ${code}`)).stored).toBe(true)
+    const lease = { channelId: bot.channelId, workerId: `w-${beasChat}`, leaseSeconds: 30 }
+    expect(await claimTelegramPolling(p.db, lease)).toEqual([String(beasChat)])
+
+    // An expired code links nothing, and is nobody's message either.
+    const { scope: cyd } = await addMember(bot, 'Cyd')
+    const late = await createTelegramLinkCode(cyd, bot.channelId, new Date(Date.now() - 31 * 60_000))
+    const cydsChat = ++chats
+    expect((await send(bot, cydsChat, `/start ${late.code}`)).stored).toBe(false)
+    expect(await memberChatsOf(bot)).toEqual([String(beasChat)])
+
+    // Bea's alerts: needs-attention by default, customer-wrote only once she ticks it.
+    const first = await receive(bot, 'where is my order')
+    await handOver(p.db, first.conversationId, 'Asked for a person')
+    await round()
+    expect(sentTo(bot, beasChat)).toEqual([expect.stringMatching(/^Ann Lee needs a person\n/)])
+    expect(sentTo(other, beasChat)).toEqual([])
+    await updateNotificationPreferences(p.db, bea.id, { choices: { needs_attention: { telegram: false } } })
+    const second = await receive(bot, 'hello again')
+    await handOver(p.db, second.conversationId, 'Asked again')
+    await round()
+    expect(sentTo(bot, beasChat)).toHaveLength(1)
+
+    // Unlinked: the chat is a customer's again; having left, Bea's link and chat are gone with her membership.
+    await unlinkTelegramAlerts(beaScope)
+    expect(await memberChatsOf(bot)).toEqual([])
+    expect((await send(bot, beasChat, 'I am a customer now')).stored).toBe(true)
+    await linkTelegram(bot, beaScope, ++chats)
+    expect(await memberChatsOf(bot)).toHaveLength(1)
+    await p.db.delete(memberships).where(eq(memberships.userId, bea.id))
+    expect(await memberChatsOf(bot)).toEqual([])
   })
 
   it('an invitation by email is emailed to that address once, saying how to accept; one by uid is not', async () => {

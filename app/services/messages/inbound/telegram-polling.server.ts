@@ -27,11 +27,12 @@ export async function listPolledTelegramChannels(db: Database): Promise<Channel[
  * Claims, or renews, the right to poll a channel's bot for `leaseSeconds`: granted when nobody holds it, when this
  * worker already does, or when the holder's lease lapsed (it died). One statement, so two workers cannot both win;
  * times are the database's, so workers' clocks do not matter. A channel that no longer exists cannot be claimed.
+ * Claimed: the channel's member chats now (docs/decisions/069); null: not claimed.
  */
 export async function claimTelegramPolling(
   db: Database,
   { channelId, workerId, leaseSeconds }: { channelId: string; workerId: string; leaseSeconds: number },
-): Promise<boolean> {
+): Promise<string[] | null> {
   const expires = sql`now() + make_interval(secs => ${leaseSeconds})`
   try {
     const claimed = await db
@@ -42,10 +43,13 @@ export async function claimTelegramPolling(
         set: { workerId, leaseExpiresAt: expires },
         setWhere: or(eq(telegramPollers.workerId, workerId), lt(telegramPollers.leaseExpiresAt, sql`now()`)),
       })
-      .returning({ channelId: telegramPollers.channelId })
-    return claimed.length > 0
+      .returning({
+        // Read with the lease, so a poller that holds its channel for hours still knows who linked the bot since.
+        memberChatIds: sql<string[]>`(select ${channels.memberChatIds} from ${channels} where ${channels.id} = ${telegramPollers.channelId})`,
+      })
+    return claimed[0]?.memberChatIds ?? null
   } catch (error) {
-    if (isForeignKeyViolation(error)) return false
+    if (isForeignKeyViolation(error)) return null
     throw error
   }
 }

@@ -16,6 +16,7 @@ import { telegramInbound } from '~/integrations/telegram/inbound.server'
 import type { ReplyQueue } from '~/services/messages/ingest/reply-queue.server'
 import type { WebhookChannels } from './channels.server'
 import { isUuid } from '~/lib/shared/input'
+import { linkTelegramChat, telegramLinkCodeOf } from '~/services/notifications/telegram-alerts.server'
 
 /**
  * The channel a webhook URL names, whatever its organization. Not scoped by a user on purpose: a platform calls
@@ -90,11 +91,24 @@ export async function receiveTelegramUpdate({
     if (!envelope.success) throw new AppError('VALIDATION_ERROR', WEBHOOK_TEXTS.badBody)
     return skip(envelope.data, 'malformed', logger)
   }
+  if (await isMembersChat(db, channel, parsed.data)) return skip(parsed.data, 'member_chat', logger)
   const message = normalizeTelegramUpdate(channel, parsed.data)
   if (!message) return skip(parsed.data, 'unsupported', logger)
   const { stored } = await ingest(message)
   recordInboundMessage('telegram', stored)
   return { stored }
+}
+
+/**
+ * A message in a member's private chat with the bot, for alerts (docs/decisions/069): the chats already linked
+ * are on the channel row (no query), and only a `/start` with one of our codes is looked up (and links the chat).
+ */
+async function isMembersChat(db: Database, channel: Channel, update: TelegramUpdateBody): Promise<boolean> {
+  const chatId = update.message?.chat.id
+  if (chatId === undefined) return false
+  if (channel.memberChatIds.length > 0 && channel.memberChatIds.includes(String(chatId))) return true
+  const code = telegramLinkCodeOf(update)
+  return code !== undefined && linkTelegramChat(db, channel, code, update)
 }
 
 function skip(update: Record<string, unknown>, reason: WebhookSkipReason, logger: Logger | undefined) {
