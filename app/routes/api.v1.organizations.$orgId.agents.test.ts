@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agents } from '~/db/schema'
 import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agents/knowledge'
-import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
+import { AGENT_KNOWLEDGE_DEFAULTS, NO_ANSWER } from '~/lib/knowledge/knowledge'
 import type { Runtime } from '~/runtime/runtime.server'
 import { userForToken } from '~/services/auth/profile.server'
 import { createOrganization } from '~/services/organizations/organizations.server'
@@ -202,7 +202,7 @@ describe("an agent's knowledge through the API", () => {
     }
   })
 
-  it('a run answers from the knowledge and names the passages; a question none answers is a miss', async () => {
+  it('a run answers from the knowledge and names the passages; one no passage matches is still answered, or a miss when the model finds no answer', async () => {
     const { orgId, api } = await newTenant()
     const { shipping } = await addTestShop(runtime.database.db, orgId)
     const agent = (await api('POST', '', valid())).body.data
@@ -217,11 +217,13 @@ describe("an agent's knowledge through the API", () => {
         passages: [{ sourceId: shipping.id, title: 'How much does shipping cost?', headingPath: [] }],
       },
     })
+    const unmatched = await api<Run>('POST', `/${agent.id}/run`, { input: 'Hello there!' })
+    expect(unmatched.body.data).toMatchObject({ output: 'Echo: Hello there!' })
+    model.enqueue({ reply: NO_ANSWER, match: 'vintage typewriters' })
     const missed = await api<Run>('POST', `/${agent.id}/run`, { input: 'Do you repair vintage typewriters?' })
     expect(missed.status).toBe(200)
     expect(missed.body.data).toMatchObject({
       output: AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage,
-      modelUsed: '',
       executionId: expect.stringMatching(/^exec_/),
       knowledge: { miss: true, passages: [] },
     })

@@ -149,7 +149,8 @@ test('the Knowledge tab: defaults, "Selected" needs a source, saving None, the d
   await test.getByRole('button', { name: 'Test Agent' }).click()
   await expect(test.getByText(`Echo: ${question}`)).toBeVisible()
   await expect(test.getByText('Sources used')).toHaveCount(0)
-  await expect(test.getByText('No knowledge matched')).toHaveCount(0)
+  await expect(test.getByText('Not in the knowledge or the instructions')).toHaveCount(0)
+  await expect(test.getByText('No passage of the knowledge matched')).toHaveCount(0)
   if (SCREENSHOTS) {
     await test.screenshot({ path: `${SCREENSHOTS}/test-agent-no-knowledge.png` })
   }
@@ -206,13 +207,25 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
     await page.setViewportSize({ width: 1280, height: 720 })
   }
 
+  // No passage matches: the model is asked all the same, and says it when it finds no answer in its instructions.
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill('Do you repair vintage typewriters?')
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
-  const miss = turn().getByRole('alert').filter({ hasText: 'No knowledge matched' })
+  await expect(turn().getByText('Echo: Do you repair vintage typewriters?')).toBeVisible()
+  await expect(turn()).toContainText('No passage of the knowledge matched: answered from the agent’s instructions.')
+  const pens = `Do you sell fountain pens? ${randomUUID().slice(0, 8)}`
+  await fetch(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match: pens, reply: NO_ANSWER }),
+  })
+  await dialog.getByRole('textbox', { name: 'Test Message' }).fill(pens)
+  await dialog.getByRole('button', { name: 'Test Agent' }).click()
+  const miss = turn().getByRole('alert').filter({ hasText: 'Not in the knowledge or the instructions' })
   await expect(miss).toBeVisible()
   await expect(miss).toContainText(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
+  await expect(miss).toContainText('No passage matched, and the model found no answer in the instructions')
   await expect(turn().getByRole('region', { name: 'Sources used' })).toHaveCount(0)
-  await expect(modelUsed()).toHaveText('None (not asked)')
+  await expect(modelUsed()).not.toHaveText('None (not asked)')
   // The first answer is still there above, with its sources.
   await expect(dialog.getByText('Echo: How much does shipping cost?')).toBeVisible()
   if (SCREENSHOTS) {
@@ -234,7 +247,9 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
   const notAnswered = turn().getByRole('alert').filter({ hasText: 'The knowledge found does not answer it' })
   await expect(notAnswered).toBeVisible()
   await expect(notAnswered).toContainText(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
-  await expect(notAnswered).toContainText('The model read the passages below and found no answer in them')
+  await expect(notAnswered).toContainText(
+    'The model read the passages below and the instructions, and found no answer in them',
+  )
   await expect(dialog.getByText(NO_ANSWER)).toHaveCount(0)
   await expect(
     turn().getByRole('region', { name: 'Sources used' }).getByRole('listitem').first(),

@@ -33,8 +33,8 @@ type AgentRunView = {
 }
 
 /**
- * A question no passage answers: none matched (the model is not asked), or the model found no answer in those that
- * did (`read`). The customer gets the no-answer message.
+ * A question the model found no answer to, in its instructions and the passages that matched (`read`: some did).
+ * The customer gets the no-answer message.
  */
 function KnowledgeMiss({ message, read }: { message: string; read: boolean }) {
   return (
@@ -42,7 +42,7 @@ function KnowledgeMiss({ message, read }: { message: string; read: boolean }) {
       color="orange"
       variant="light"
       icon={<IconBooks size={18} aria-hidden />}
-      title={read ? 'The knowledge found does not answer it' : 'No knowledge matched'}
+      title={read ? 'The knowledge found does not answer it' : 'Not in the knowledge or the instructions'}
     >
       <Stack gap="sm">
         {message ? (
@@ -56,7 +56,9 @@ function KnowledgeMiss({ message, read }: { message: string; read: boolean }) {
           <Text size="sm">The customer would get nothing (the no-answer message is empty).</Text>
         )}
         <Text size="sm">
-          {read ? 'The model read the passages below and found no answer in them' : 'The model was not asked'}
+          {read
+            ? 'The model read the passages below and the instructions, and found no answer in them'
+            : 'No passage matched, and the model found no answer in the instructions'}
           ; the conversation would be marked Needs attention.
         </Text>
       </Stack>
@@ -180,6 +182,10 @@ function AgentAnswer({ run, handoffMessage }: { run: AgentRunView; handoffMessag
       )}
       {run.knowledge && run.knowledge.passages.length > 0 ? (
         <SourcesUsed passages={run.knowledge.passages} />
+      ) : run.knowledge && !run.knowledge.miss ? (
+        <Text size="xs" c="gray.7">
+          No passage of the knowledge matched: answered from the agent’s instructions.
+        </Text>
       ) : null}
       <ExecutionDetails run={run} />
     </div>

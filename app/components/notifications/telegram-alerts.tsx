@@ -107,8 +107,7 @@ function Waiting({ code }: { code: TelegramCodeView }) {
       ) : null}
       <Text size="sm">{TELEGRAM_ALERT_TEXTS.codeHint}</Text>
       <Text size="sm">
-        {TELEGRAM_ALERT_TEXTS.manual(code.botName)}{' '}
-        <Code>/start {code.code}</Code>
+        {TELEGRAM_ALERT_TEXTS.manual(code.botName)} <Code>/start {code.code}</Code>
       </Text>
       <Text size="sm" c="gray.7" role="status">
         {TELEGRAM_ALERT_TEXTS.waiting}{' '}

@@ -24,7 +24,11 @@ export const NOTIFICATION_MEDIA = ['app', 'email', 'push', 'telegram'] as const
 export type NotificationMedium = (typeof NOTIFICATION_MEDIA)[number]
 
 /** The media that send something out of the app, each through the outbox. */
-export const NOTIFICATION_DELIVERY_MEDIA = ['email', 'push', 'telegram'] as const satisfies readonly NotificationMedium[]
+export const NOTIFICATION_DELIVERY_MEDIA = [
+  'email',
+  'push',
+  'telegram',
+] as const satisfies readonly NotificationMedium[]
 export type NotificationDeliveryMedium = (typeof NOTIFICATION_DELIVERY_MEDIA)[number]
 /** `sending` is written before the send: a delivery left in it (the process died) is never sent again. */
 export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const

@@ -7,6 +7,7 @@ import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agents/knowledge'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
 import { NO_ANSWER } from '~/lib/knowledge/knowledge'
+import { NO_PASSAGE_MATCHED } from '~/services/knowledge/agent-knowledge.server'
 import { createModelClient } from '~/integrations/llm/model.server'
 import {
   createAgentBodySchema,
@@ -380,34 +381,52 @@ describe('running an agent against an OpenAI-compatible model over HTTP', () => 
     expect(run.knowledge).toEqual([expect.objectContaining({ sourceId: shipping.id })])
   })
 
-  it('a test question no passage answers is not given to the model: the result is the no-answer message', async () => {
+  it('a test question no passage matches goes to the model all the same: what the prompt says is answered; a fact it does not hold is the no-answer message', async () => {
     const scope = await newScope()
     await addTestShop(handle.db, scope.organizationId)
-    const agent = await createAgent(scope, input())
-    const before = fake.requests.length
-    const result = await runAgent(
+    const agent = await createAgent(scope, {
+      ...input(),
+      systemPrompt: 'You are a helpful support agent. We also repair vintage typewriters (kb-typewriters).',
+    })
+    fake.enqueue({
+      reply: 'Yes, we repair vintage typewriters.',
+      match: 'Do you repair vintage typewriters?',
+    })
+    const answered = await runAgent(
       scope,
       agent.id,
       { input: 'Do you repair vintage typewriters?', context: TEST_RUN_CONTEXT },
       { models: models() },
     )
-    expect(fake.requests.length).toBe(before)
-    expect(result).toMatchObject({
+    expect(answered).toMatchObject({
+      output: 'Yes, we repair vintage typewriters.',
+      knowledge: { passages: [], miss: false },
+    })
+    const system = JSON.stringify(fake.requests.at(-1)?.body.messages[0])
+    expect(system).toContain('kb-typewriters')
+    expect(system).toContain(KNOWLEDGE_INSTRUCTION)
+    expect(system).toContain(NO_PASSAGE_MATCHED)
+
+    fake.enqueue({ reply: NO_ANSWER, match: 'Do you sell fountain pens?' })
+    const missed = await runAgent(
+      scope,
+      agent.id,
+      { input: 'Do you sell fountain pens?', context: TEST_RUN_CONTEXT },
+      { models: models() },
+    )
+    expect(missed).toMatchObject({
       output: agent.knowledgeNoAnswerMessage,
       handoff: null,
-      modelUsed: '',
-      tokensUsed: { prompt: 0, completion: 0, total: 0 },
       knowledge: { passages: [], miss: true },
     })
+    expect(missed.modelUsed).not.toBe('')
     const [run] = await handle.db
       .select()
       .from(agentRuns)
-      .where(eq(agentRuns.executionId, result.executionId))
+      .where(eq(agentRuns.executionId, missed.executionId))
     expect(run).toMatchObject({
       testMode: true,
-      modelUsed: null,
       output: agent.knowledgeNoAnswerMessage,
-      knowledge: [],
       context: expect.objectContaining({ knowledgeMiss: true }),
     })
   })

@@ -26,9 +26,10 @@ import {
 export type RunPassage = Pick<KnowledgeHit, 'sourceId' | 'title' | 'headingPath' | 'score' | 'text' | 'url'>
 
 /**
- * What knowledge the run used: the passages its prompt carried, or a miss (no passage answered: the model was not
- * asked and the output is the agent's no-answer message). Null when knowledge played no part (the agent uses none,
- * its organization has none yet, or the message was small talk).
+ * What knowledge the run used: the passages its prompt carried (none may have matched: the model answered from its
+ * instructions), and whether it was a miss (the model found the answer neither there nor in its instructions: the
+ * output is the agent's no-answer message). Null when knowledge played no part (the agent uses none, its
+ * organization has none yet, or the message was small talk).
  */
 export type RunKnowledge = { passages: RunPassage[]; miss: boolean } | null
 
@@ -59,7 +60,10 @@ type AgentCall = {
     | 'handoffEnabled'
   >
   messages: ChatMessage[]
-  /** Knowledge passages the answer is grounded in: they go into the system prompt and the run records them. */
+  /**
+   * Knowledge passages the answer is grounded in: they go into the system prompt and the run records them. An
+   * empty list still puts the knowledge's instruction in the prompt; undefined: knowledge plays no part.
+   */
   knowledge?: KnowledgeHit[]
   testMode: boolean
   context?: Record<string, unknown>
@@ -77,7 +81,7 @@ export async function callAgentModel({
   db,
   agent,
   messages,
-  knowledge = [],
+  knowledge,
   testMode,
   context,
   models,
@@ -90,7 +94,8 @@ export async function callAgentModel({
     input: messages.at(-1)?.content ?? '',
     testMode,
     context: context ?? null,
-    knowledge: knowledge.length > 0 ? usedPassagesOf(knowledge) : null,
+    // An empty list: the knowledge was searched and nothing matched (the Test Agent history shows it so).
+    knowledge: knowledge ? usedPassagesOf(knowledge) : null,
   }
   const started = performance.now()
   try {
@@ -172,38 +177,6 @@ const runPassagesOf = (hits: KnowledgeHit[]): RunPassage[] =>
     url,
   }))
 
-/**
- * A test question that no passage answers: as in a conversation, the model is not asked. The run is recorded (with
- * no model and no tokens) so that the test shows in the agent's history with what the customer would get.
- */
-async function recordKnowledgeMiss(
-  db: Database,
-  agent: AgentView,
-  input: string,
-  { testMode, context }: { testMode: boolean; context: Record<string, unknown> | undefined },
-): Promise<AgentRunResult> {
-  const [run] = await db
-    .insert(agentRuns)
-    .values({
-      executionId: `exec_${randomUUID()}`,
-      organizationId: agent.organizationId,
-      agentId: agent.id,
-      input,
-      testMode,
-      context: { ...context, knowledgeMiss: true },
-      knowledge: [],
-      output: agent.knowledgeNoAnswerMessage,
-      modelUsed: null,
-      promptTokens: 0,
-      completionTokens: 0,
-      totalTokens: 0,
-      latencyMs: 0,
-      handoffReason: null,
-    })
-    .returning()
-  return toRunResult(run, agent.knowledgeNoAnswerMessage, { passages: [], miss: true })
-}
-
 /** One question of a test conversation and the agent's answer to it (the Test Agent chat). */
 export type TestTurn = { input: string; run: AgentRunResult }
 
@@ -223,7 +196,7 @@ function storedKnowledge(row: AgentRun): RunKnowledge {
     text: '',
     url: null,
   }))
-  return miss || passages.length > 0 ? { passages, miss } : null
+  return miss || row.knowledge !== null ? { passages, miss } : null
 }
 
 /**
@@ -297,10 +270,7 @@ export async function runAgentTurn(
   const testMode = context?.metadata?.testMode === true
   // Grounded as the reply pipeline grounds a customer's question (reply.server.ts): on the newest message.
   const grounding = await groundQuestion(scope.db, agent, input, embeddings)
-  if (grounding.kind === 'miss') {
-    return { earlier, result: await recordKnowledgeMiss(scope.db, agent, input, { testMode, context }) }
-  }
-  const hits = grounding.kind === 'passages' ? grounding.hits : []
+  const hits = grounding.kind === 'passages' ? grounding.hits : undefined
   try {
     const call = await callAgentModel({
       db: scope.db,
@@ -313,11 +283,8 @@ export async function runAgentTurn(
     })
     const miss = foundNoAnswer(call, hits)
     const run = await recordRun(scope.db, miss ? knowledgeMissRun(call.run, agent) : call.run)
-    const knowledge = miss
-      ? { passages: runPassagesOf(hits), miss: true }
-      : hits.length > 0
-        ? { passages: runPassagesOf(hits), miss: false }
-        : null
+    // The dialog tells the two apart: answered (from passages or the instructions), or the "don't know" path.
+    const knowledge = hits ? { passages: runPassagesOf(hits), miss } : null
     return { earlier, result: toRunResult(run, miss ? (run.output ?? '') : call.output, knowledge) }
   } catch (error) {
     if (error instanceof ModelError) throw new AppError('UPSTREAM_ERROR', error.message, { kind: error.kind })

@@ -14,7 +14,7 @@ const agentOf = (organizationId: string, settings: Partial<AgentKnowledgeSetting
 })
 
 describe('groundQuestion', () => {
-  it('an organization without any passage has no knowledge to miss: the model answers as before', async () => {
+  it('an organization without any passage has no knowledge in play: the model answers as before', async () => {
     const db = getDb()
     const { organizationId } = await newOwnerScope(db)
     expect(await groundQuestion(db, agentOf(organizationId), 'How much does shipping cost?')).toEqual({
@@ -27,16 +27,17 @@ describe('groundQuestion', () => {
     })
   })
 
-  it('with knowledge, a matching question gets its passages and any other is a miss', async () => {
+  it('with knowledge, a matching question gets its passages, any other none (the model answers from its instructions, or says it does not know)', async () => {
     const db = getDb()
     const { organizationId } = await newOwnerScope(db)
     const { shipping } = await addTestShop(db, organizationId)
     const grounded = await groundQuestion(db, agentOf(organizationId), 'what does shipping cost')
     expect(grounded.kind === 'passages' && grounded.hits[0].sourceId).toBe(shipping.id)
     expect(await groundQuestion(db, agentOf(organizationId), 'Do you sell quantum computers?')).toEqual({
-      kind: 'miss',
+      kind: 'passages',
+      hits: [],
     })
-    // Small talk needs no knowledge; an agent without knowledge never misses.
+    // Small talk needs no knowledge; an agent without knowledge has none in its prompt.
     expect(await groundQuestion(db, agentOf(organizationId), 'hi')).toEqual({ kind: 'none' })
     expect(
       await groundQuestion(
@@ -47,7 +48,7 @@ describe('groundQuestion', () => {
     ).toEqual({ kind: 'none' })
   })
 
-  it('a selection is searched alone: without a passage of its own it is no knowledge, with one a miss', async () => {
+  it('a selection is searched alone: without a passage of its own it is no knowledge, with one it is knowledge that matched nothing', async () => {
     const db = getDb()
     const { organizationId } = await newOwnerScope(db)
     const { returns } = await addTestShop(db, organizationId)
@@ -58,7 +59,8 @@ describe('groundQuestion', () => {
       kind: 'none',
     })
     expect(await groundQuestion(db, selecting([returns.id]), 'How much does shipping cost?')).toEqual({
-      kind: 'miss',
+      kind: 'passages',
+      hits: [],
     })
     expect(await groundQuestion(db, selecting([]), 'How much does shipping cost?')).toEqual({ kind: 'none' })
   })

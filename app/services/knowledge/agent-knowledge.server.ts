@@ -7,12 +7,11 @@ import { isSmallTalk, wordsOf } from './query-words'
 import type { KnowledgeEmbeddings } from './embeddings.server'
 import { searchWithVectors } from './fused-search.server'
 
-// What an agent's answer is grounded in (issue #18, docs/decisions/042): the passages of its knowledge that match
-// the customer's question go into the prompt with an instruction to answer only from them and the system prompt;
-// a question that nothing matches is not given to the model at all (it would invent an answer): the agent says it
-// does not know and a person is asked to help. Passages that match some words without answering are common (a
-// keyword score cannot tell), so the model is told to answer NO_ANSWER when they do not hold the answer, and that
-// answer takes the same path as a question nothing matches (docs/decisions/042).
+// What an agent's answer is grounded in (issue #18, docs/decisions/042 and 070): the passages of its knowledge that
+// match the customer's question go into the prompt as context, with an instruction to answer from them and the
+// system prompt, and to answer NO_ANSWER to a factual question neither holds. The model is always asked: a
+// greeting, thanks, or a question the system prompt answers matches no passage and still gets its answer; only the
+// model's NO_ANSWER takes the "don't know" path (a person is asked to help).
 
 export type AgentKnowledgeSettings = Pick<
   Agent,
@@ -30,9 +29,8 @@ export type Grounding =
    * that needs none: the model answers as before.
    */
   | { kind: 'none' }
+  /** The agent answers from its knowledge: these passages matched (none may have). */
   | { kind: 'passages'; hits: KnowledgeHit[] }
-  /** Nothing relevant: the agent's no-answer message goes out instead of the model's answer. */
-  | { kind: 'miss' }
 
 /**
  * The passages an agent answers `question` from (its selection, its limit and minimum relevance); with an embedding
@@ -60,9 +58,9 @@ export async function groundQuestion(
     embeddings,
   )
   if (hits.length > 0) return { kind: 'passages', hits }
-  // Knowledge that is not there cannot miss: a new organization (or a selection) without one processed passage is
-  // answered from the system prompt, as before knowledge existed. Asked only on a miss, so a hit costs nothing.
-  return (ready ?? (await hasPassages(db, agent))) ? { kind: 'miss' } : { kind: 'none' }
+  // Knowledge that is not there plays no part: a new organization (or a selection) without one processed passage
+  // is answered from the system prompt, as before knowledge existed. Asked only when nothing matched.
+  return (ready ?? (await hasPassages(db, agent))) ? { kind: 'passages', hits: [] } : { kind: 'none' }
 }
 
 /** Whether the agent's knowledge holds any passage at all (the sources' job has processed one). */
@@ -82,9 +80,13 @@ async function hasPassages(db: Database, agent: AgentKnowledgeSettings): Promise
 }
 
 export const KNOWLEDGE_INSTRUCTION =
-  'Answer only from the knowledge passages below and the instructions above. If they do not contain the ' +
-  `answer, reply with exactly ${NO_ANSWER} and nothing else: the customer is then told that a person from the ` +
-  'team will help. Never invent facts such as prices, dates, times or policies.'
+  'Answer from the knowledge passages below and the instructions above. Greetings, thanks and small talk need ' +
+  'no passage: answer them as usual. When the customer asks for a fact that neither the passages nor the ' +
+  `instructions above contain, reply with exactly ${NO_ANSWER} and nothing else: the customer is then told that a ` +
+  'person from the team will help. Never invent facts such as prices, dates, times or policies.'
+
+/** What the prompt says when the knowledge was searched and no passage matched the message. */
+export const NO_PASSAGE_MATCHED = '(No passage of the knowledge matched this message.)'
 
 /**
  * The model found no answer in the passages it was given: it answered NO_ANSWER, alone or beside other words (a
@@ -93,20 +95,27 @@ export const KNOWLEDGE_INSTRUCTION =
 export const saysNoAnswer = (output: string) => output.includes(NO_ANSWER)
 
 /**
- * Whether a model call found no answer in the passages it was given: it had passages, did not hand over, and said
- * NO_ANSWER. A conversation's answer and a Test Agent run read it alike.
+ * Whether a model call found no answer in its knowledge and instructions: knowledge was in its prompt (`hits`,
+ * possibly none matched), it did not hand over, and it said NO_ANSWER. A conversation's answer and a Test Agent
+ * run read it alike.
  */
-export const foundNoAnswer = (call: { output: string; handoff?: unknown }, hits: readonly unknown[]) =>
-  hits.length > 0 && !call.handoff && saysNoAnswer(call.output)
+export const foundNoAnswer = (
+  call: { output: string; handoff?: unknown },
+  hits: readonly unknown[] | undefined,
+) => hits !== undefined && !call.handoff && saysNoAnswer(call.output)
 
-/** The system prompt with the passages (numbered, each under its source title and headings). */
-export function groundedSystemPrompt(systemPrompt: string, hits: KnowledgeHit[]): string {
-  if (hits.length === 0) return systemPrompt
+/**
+ * The system prompt with the knowledge: the instruction and the passages (numbered, each under its source title
+ * and headings), or the instruction and a line saying none matched. Undefined `hits`: no knowledge in play.
+ */
+export function groundedSystemPrompt(systemPrompt: string, hits: KnowledgeHit[] | undefined): string {
+  if (hits === undefined) return systemPrompt
   const passages = hits.map((hit, index) => {
     const where = [hit.title, ...hit.headingPath].join(' › ')
     return `[${index + 1}] ${where}\n${hit.text}`
   })
-  return `${systemPrompt}\n\n## Knowledge\n${KNOWLEDGE_INSTRUCTION}\n\n${passages.join('\n\n')}`
+  const body = passages.length > 0 ? passages.join('\n\n') : NO_PASSAGE_MATCHED
+  return `${systemPrompt}\n\n## Knowledge\n${KNOWLEDGE_INSTRUCTION}\n\n${body}`
 }
 
 /** What a run records of the passages its prompt carried. */

@@ -299,14 +299,15 @@ describe('searchWithVectors', () => {
       knowledgeMinRelevance: 0.2,
       knowledgeNoAnswerMessage: 'I do not know.',
     }
-    // Keywords alone miss (the agent would say it does not know); the vectors ground the answer in the FAQ.
-    expect(await groundQuestion(scope.db, agent, QUESTION)).toEqual({ kind: 'miss' })
+    // Keywords alone find nothing (the model would have only its instructions); the vectors ground the answer in the FAQ.
+    expect(await groundQuestion(scope.db, agent, QUESTION)).toEqual({ kind: 'passages', hits: [] })
     const grounded = await groundQuestion(scope.db, agent, QUESTION, vectors)
     expect(grounded.kind === 'passages' && grounded.hits[0].sourceId).toBe(couch.id)
     expect(
       await groundQuestion(scope.db, { ...agent, knowledgeMinRelevance: 0.99 }, QUESTION, vectors),
     ).toEqual({
-      kind: 'miss',
+      kind: 'passages',
+      hits: [],
     })
     const other = await addFaq(
       scope,
@@ -320,7 +321,7 @@ describe('searchWithVectors', () => {
         QUESTION,
         vectors,
       ),
-    ).toEqual({ kind: 'miss' })
+    ).toEqual({ kind: 'passages', hits: [] })
     // The Try a question box and the API search through the same function.
     const tried = await searchKnowledge(scope, { query: QUESTION, limit: 5 }, vectors)
     expect(tried[0].sourceId).toBe(couch.id)

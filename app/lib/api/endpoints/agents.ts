@@ -43,7 +43,7 @@ const agentRunResultSchema = z.object({
         .meta({ description: 'The passages the prompt carried, best first' }),
       miss: z.boolean().meta({
         description:
-          "No passage answered the question, and output is the agent's knowledgeNoAnswerMessage (in a conversation the customer would get it and the conversation would be marked Needs attention). Either none matched (passages is empty, the model was not asked: modelUsed is empty and no tokens were used), or the model read the passages listed and answered NO_ANSWER, as its instruction asks when they do not hold the answer",
+          "The model found the answer neither in the passages listed (possibly none matched) nor in the agent's instructions: it answered NO_ANSWER, as its instruction asks, and output is the agent's knowledgeNoAnswerMessage (in a conversation the customer would get it and the conversation would be marked Needs attention). False: the model answered, from the passages or, when passages is empty, from its instructions (a greeting, small talk, what the system prompt says)",
       }),
     })
     .nullable()

@@ -45,7 +45,9 @@ export async function claimTelegramPolling(
       })
       .returning({
         // Read with the lease, so a poller that holds its channel for hours still knows who linked the bot since.
-        memberChatIds: sql<string[]>`(select ${channels.memberChatIds} from ${channels} where ${channels.id} = ${telegramPollers.channelId})`,
+        memberChatIds: sql<
+          string[]
+        >`(select ${channels.memberChatIds} from ${channels} where ${channels.id} = ${telegramPollers.channelId})`,
       })
     return claimed[0]?.memberChatIds ?? null
   } catch (error) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRuns, agents, conversations } from '~/db/schema'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
-import { KNOWLEDGE_INSTRUCTION } from '~/services/knowledge/agent-knowledge.server'
+import { KNOWLEDGE_INSTRUCTION, NO_PASSAGE_MATCHED } from '~/services/knowledge/agent-knowledge.server'
 import { NO_ANSWER } from '~/lib/knowledge/knowledge'
 import type { KnowledgeJobData } from '~/services/knowledge/knowledge-queue.server'
 import { pauseConversation } from '~/services/conversations/takeover.server'
@@ -34,8 +34,7 @@ afterAll(async () => {
 })
 
 let chats = 900_000
-async function ask(bot: TestBot, text: string) {
-  const chatId = ++chats
+async function ask(bot: TestBot, text: string, chatId = ++chats) {
   const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
   await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: textUpdate(chatId, text) })
   await waitForSettled(p.db, bot.channelId)
@@ -43,8 +42,8 @@ async function ask(bot: TestBot, text: string) {
 }
 
 /** A bot whose agent answers from all of its organization's knowledge, which holds one FAQ entry. */
-async function botWithFaq(question: string, answer: string) {
-  const bot = await p.newBot()
+async function botWithFaq(question: string, answer: string, systemPrompt?: string) {
+  const bot = await p.newBot({ systemPrompt })
   await p.db
     .update(agents)
     .set({ knowledgeMode: 'all' })
@@ -125,14 +124,47 @@ describe('answers grounded in knowledge', () => {
     ])
   })
 
-  it('a question nothing answers: the customer is told a person will help, the model is not asked, the conversation needs attention', async () => {
+  it('a factual question neither the passages nor the prompt answer: the model, told so, says NO_ANSWER; the customer is told a person will help, the conversation needs attention', async () => {
     const bot = await botWithFaq('Do you sell gift cards?', 'Yes, from 10 to 500 euros (kb-gift).')
-    const before = p.model.requests.length
+    p.model.enqueue({ reply: NO_ANSWER, match: 'parachute jump' })
     await ask(bot, 'can I bring my dog to the parachute jump')
 
-    expect(p.model.requests.length).toBe(before)
+    const [call] = modelCallsWith('parachute jump')
+    const system = String(call.body.messages.find((m) => m.role === 'system')?.content)
+    expect(system).toContain(KNOWLEDGE_INSTRUCTION)
+    expect(system).toContain(NO_PASSAGE_MATCHED)
+    expect(system).not.toContain('kb-gift')
     const conversation = await expectNoAnswerPath(bot)
     expect(conversation.attentionReason).toContain('can I bring my dog to the parachute jump')
+  })
+
+  it('knowledge never silences what the prompt knows: "Hi!", a question the system prompt answers and "thanks!" get the model’s answers, and nothing is marked', async () => {
+    const bot = await botWithFaq(
+      'Do you sell gift cards?',
+      'Yes, from 10 to 500 euros.',
+      'You answer for a bakery. We sell bread, croissants and cakes.',
+    )
+    p.model.enqueue({ reply: 'Yes, fresh every morning!', match: 'Do you sell croissants?' })
+    const chatId = await ask(bot, 'Hi!')
+    await ask(bot, 'Do you sell croissants?', chatId)
+    await ask(bot, 'thanks!', chatId)
+
+    const [call] = modelCallsWith('Do you sell croissants?')
+    const system = String(call.body.messages.find((m) => m.role === 'system')?.content)
+    expect(system).toContain('We sell bread, croissants and cakes.')
+    expect(system).toContain(KNOWLEDGE_INSTRUCTION)
+    const sent = p.telegram.sentMessages(bot.token).map((m) => m.text)
+    expect(sent).toHaveLength(3)
+    expect(sent[1]).toBe('Yes, fresh every morning!')
+    expect(sent).not.toContain(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage)
+    const rows = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(rows.map((m) => m.status)).toEqual(['replied', 'replied', 'replied'])
+    const [conversation] = await p.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.channelId, bot.channelId))
+    expect(conversation.attentionReason).toBeNull()
+    expect(conversation.state).not.toBe('needs_attention')
   })
 
   it('passages that do not hold the answer: the model says so, and the customer is told a person will help', async () => {

@@ -95,7 +95,8 @@ async function generateReply(
   context: ReplyContext,
   agent: Agent,
   sender: Sender,
-  knowledge: KnowledgeHit[],
+  /** Undefined: knowledge plays no part (see callAgentModel). */
+  knowledge: KnowledgeHit[] | undefined,
 ) {
   const { message: inbound, channel, conversation } = context
   const { run, output, handoff } = await whileTyping(sender, () =>
@@ -314,8 +315,7 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
       deps.embeddings,
       context.knowledgeReady,
     )
-    if (grounding.kind === 'miss') return knowledgeMiss(deps, context, verdict.agent, sender)
-    const knowledge = grounding.kind === 'passages' ? grounding.hits : []
+    const knowledge = grounding.kind === 'passages' ? grounding.hits : undefined
     const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
     if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
     if (generated && 'noAnswer' in generated) return knowledgeMiss(deps, context, verdict.agent, sender)
@@ -402,9 +402,9 @@ function lastCustomerTurn(context: ReplyContext): string {
 }
 
 /**
- * No passage of the agent's knowledge answers the question: none matched (the model is not asked: it would invent
- * an answer), or the model found no answer in those that did. The agent's no-answer message goes out once, the
- * messages are left to a person, the conversation needs attention.
+ * The model found the answer neither in the passages that matched (if any) nor in the agent's instructions: it said
+ * NO_ANSWER (docs/decisions/070). The agent's no-answer message goes out once, the messages are left to a person,
+ * the conversation needs attention.
  */
 async function knowledgeMiss(
   deps: ReplyDeps,
