@@ -18,6 +18,7 @@ import { useHydrated } from '~/components/hooks/use-hydrated'
 import { PageHeader } from '~/components/layout/page-header'
 import { BrowserAlerts } from '~/components/notifications/browser-alerts'
 import { PushSwitch } from '~/components/notifications/push-switch'
+import { SettingsSection } from '~/components/notifications/settings-section'
 import { TelegramAlerts, type TelegramCodeView } from '~/components/notifications/telegram-alerts'
 import { requireSignedIn } from '~/http/auth.server'
 import { timeZoneList } from '~/lib/agents/behaviour-form'
@@ -157,25 +158,21 @@ export default function NotificationSettingsPage() {
       </Form>
       {/* These act at once, in this browser: no Save. */}
       <Stack gap="lg" maw={720} mt="lg">
-        <Paper withBorder p="lg" component="section" aria-labelledby="browser-alerts-heading">
-          <Title order={2} size="h4" mb="xs" id="browser-alerts-heading">
-            {NOTIFICATION_TEXTS.browserHeading}
-          </Title>
-          <Text size="sm" c="gray.7" mb="sm">
-            {NOTIFICATION_TEXTS.browserHint}
-          </Text>
+        <SettingsSection
+          id="browser-alerts"
+          title={NOTIFICATION_TEXTS.browserHeading}
+          hint={NOTIFICATION_TEXTS.browserHint}
+        >
           <BrowserAlerts />
-        </Paper>
+        </SettingsSection>
         {pushOn ? (
-          <Paper withBorder p="lg" component="section" aria-labelledby="push-heading">
-            <Title order={2} size="h4" mb="xs" id="push-heading">
-              {NOTIFICATION_TEXTS.pushHeading}
-            </Title>
-            <Text size="sm" c="gray.7" mb="sm">
-              {NOTIFICATION_TEXTS.pushHint}
-            </Text>
+          <SettingsSection
+            id="push"
+            title={NOTIFICATION_TEXTS.pushHeading}
+            hint={NOTIFICATION_TEXTS.pushHint}
+          >
             <PushSwitch onChange={setBrowsers} />
-          </Paper>
+          </SettingsSection>
         ) : null}
         {telegram ? (
           <TelegramAlerts
@@ -287,13 +284,11 @@ function QuietHours({
   }, [preferences.quietHours, preferences.timeZone, timeZones])
   const zones = timeZones.includes(zone) ? timeZones : [zone, ...timeZones]
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="quiet-hours-heading">
-      <Title order={2} size="h4" mb="xs" id="quiet-hours-heading">
-        {NOTIFICATION_TEXTS.quietHeading}
-      </Title>
-      <Text size="sm" c="gray.7" mb="sm">
-        {NOTIFICATION_TEXTS.quietHint}
-      </Text>
+    <SettingsSection
+      id="quiet-hours"
+      title={NOTIFICATION_TEXTS.quietHeading}
+      hint={NOTIFICATION_TEXTS.quietHint}
+    >
       <Checkbox
         name="quiet"
         label={NOTIFICATION_TEXTS.quietSwitch}
@@ -328,6 +323,6 @@ function QuietHours({
           style={{ flex: '1 1 14rem' }}
         />
       </Group>
-    </Paper>
+    </SettingsSection>
   )
 }

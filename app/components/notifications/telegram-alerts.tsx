@@ -1,7 +1,8 @@
-import { Alert, Anchor, Button, Code, Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Button, Code, Group, NativeSelect, Stack, Text } from '@mantine/core'
 import { Form, useNavigation, useRevalidator } from '@remix-run/react'
 import { useEffect } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
+import { SettingsSection } from './settings-section'
 import { TELEGRAM_ALERT_TEXTS } from '~/lib/notifications/notifications'
 
 export type TelegramAlertsView = {
@@ -35,13 +36,11 @@ export function TelegramAlerts({
   const linked = state.link?.linked ?? false
   const waiting = fresh !== null && !linked
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="telegram-alerts-heading">
-      <Title order={2} size="h4" mb="xs" id="telegram-alerts-heading">
-        {TELEGRAM_ALERT_TEXTS.heading}
-      </Title>
-      <Text size="sm" c="gray.7" mb="sm">
-        {TELEGRAM_ALERT_TEXTS.hint}
-      </Text>
+    <SettingsSection
+      id="telegram-alerts"
+      title={TELEGRAM_ALERT_TEXTS.heading}
+      hint={TELEGRAM_ALERT_TEXTS.hint}
+    >
       <Stack gap="sm">
         {message ? (
           <Alert color="green" role="status">
@@ -63,7 +62,7 @@ export function TelegramAlerts({
           <LinkForm bots={state.bots} expired={isExpired(state.link)} />
         )}
       </Stack>
-    </Paper>
+    </SettingsSection>
   )
 }
 
