@@ -366,6 +366,11 @@ export const conversations = pgTable(
     customerHandle: text('customer_handle'),
     /** The customer's language as a BCP 47 tag, once known (Telegram gives its app's language). */
     customerLanguage: text('customer_language'),
+    /**
+     * The language the customer writes in (ISO 639-1), as detected in their latest message that told it reliably
+     * (docs/decisions/071); the agent answers in it. Null until one did.
+     */
+    language: text('language'),
     /** What the team notes about the customer (the contact panel); '' when none. */
     customerNotes: text('customer_notes').notNull().default(''),
     /** The last message either way: what the inbox list shows and orders by (kept by a trigger, ADR 036). */
@@ -501,6 +506,8 @@ export const messages = pgTable(
     senderId: text('sender_id'),
     senderName: text('sender_name'),
     text: text('text').notNull(),
+    /** An inbound text's language (ISO 639-1) when detection is sure of it (docs/decisions/071); else null. */
+    language: text('language'),
     /** Inbound: text, or what else the customer sent (its label is in `text`). */
     kind: text('kind', { enum: MESSAGE_KINDS }).notNull().default('text'),
     status: text('status', { enum: MESSAGE_STATUSES }).notNull(),

@@ -30,6 +30,7 @@ import {
   type InboxEvents,
 } from '~/services/conversations/inbox-events.server'
 import { getConfig, type Config } from '~/runtime/config.server'
+import { warmLanguageDetection } from '~/services/messages/ingest/language.server'
 import { knowledgeJobsOf, type KnowledgeJobs } from '~/services/knowledge/knowledge-queue.server'
 import { getLogger, type Logger } from '~/utils/logger.server'
 import { getMetrics } from '~/utils/metrics.server'
@@ -87,6 +88,8 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = getConfig()
   const logger = getLogger(config.logLevel)
   const started = performance.now()
+  // Meanwhile: the first customer message then need not wait for it.
+  warmLanguageDetection()
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -13,7 +13,7 @@ import {
 import { ActionButton } from './action-button'
 import type { MemberOption } from '~/lib/organizations/schemas'
 import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
-import type { Contact } from '~/lib/conversations/contact'
+import { languageName, type Contact } from '~/lib/conversations/contact'
 import { AssigneePicker } from './assignee-picker'
 import { ContactPanel } from './contact-panel'
 import { SnoozeMenu } from './snooze-menu'
@@ -158,6 +158,7 @@ export function ConversationView({
               <Text size="sm" c="gray.7">
                 {conversation.channel.name}
                 {conversation.customer.name ? ` · ${conversation.customer.platformId}` : ''}
+                {conversation.customer.language ? ` · ${languageName(conversation.customer.language)}` : ''}
               </Text>
             </Stack>
           </Group>

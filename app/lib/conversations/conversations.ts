@@ -337,7 +337,14 @@ const timestamp = z.date().meta({ type: 'string', format: 'date-time' })
 export const conversationSummarySchema = z.object({
   id: z.string(),
   channel: z.object({ id: z.string(), platformName: z.enum(PLATFORM_NAMES), name: z.string() }),
-  customer: z.object({ name: z.string().nullable(), platformId: z.string() }),
+  customer: z.object({
+    name: z.string().nullable(),
+    platformId: z.string(),
+    language: z.string().nullable().meta({
+      description:
+        'The language the customer writes in (ISO 639-1), else the one their app is set to (a BCP 47 tag); null until known',
+    }),
+  }),
   lastMessage: z.object({
     at: isoTime,
     text: z.string().nullable(),

@@ -14,6 +14,8 @@ import { AppError } from '~/utils/errors'
 import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
 import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
+import { answerLanguageInstruction } from '~/lib/agents/language'
+import { detectLanguages } from '~/services/messages/ingest/language.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import {
   foundNoAnswer,
@@ -65,6 +67,8 @@ type AgentCall = {
    * empty list still puts the knowledge's instruction in the prompt; undefined: knowledge plays no part.
    */
   knowledge?: KnowledgeHit[]
+  /** The customer's language (ISO 639-1), when known: the answer is asked in it. */
+  language?: string | null
   testMode: boolean
   context?: Record<string, unknown>
   models: Pick<ModelClient, 'generate'>
@@ -82,6 +86,7 @@ export async function callAgentModel({
   agent,
   messages,
   knowledge,
+  language,
   testMode,
   context,
   models,
@@ -101,7 +106,7 @@ export async function callAgentModel({
   try {
     const result = await models.generate({
       tier: agent.modelType,
-      system: groundedSystemPrompt(agent.systemPrompt, knowledge),
+      system: systemPromptOf(agent.systemPrompt, knowledge, language),
       messages,
       temperature: agent.creativityLevel,
       topP: agent.topP ?? undefined,
@@ -129,6 +134,16 @@ export async function callAgentModel({
     await db.insert(agentRuns).values({ ...base, error: reason })
     throw error
   }
+}
+
+/** The agent's instructions, then its knowledge, then the language to answer in. */
+function systemPromptOf(
+  systemPrompt: string,
+  knowledge: KnowledgeHit[] | undefined,
+  language?: string | null,
+) {
+  const grounded = groundedSystemPrompt(systemPrompt, knowledge)
+  return language ? `${grounded}\n\n${answerLanguageInstruction(language)}` : grounded
 }
 
 /** A successful run as it is stored in agent_runs. */
@@ -231,6 +246,8 @@ export async function loadTestTurns(
   })
 }
 
+const asText = (text: string) => ({ text, kind: 'text' as const })
+
 /** The conversation so far as the model reads it; an answer that was only a handoff reads as its message. */
 function conversationOf(
   earlier: TestTurn[],
@@ -271,12 +288,15 @@ export async function runAgentTurn(
   // Grounded as the reply pipeline grounds a customer's question (reply.server.ts): on the newest message.
   const grounding = await groundQuestion(scope.db, agent, input, embeddings)
   const hits = grounding.kind === 'passages' ? grounding.hits : undefined
+  // As a conversation would: the language of this message, else of the earlier ones that told it.
+  const languages = await detectLanguages([...earlier.map((turn) => turn.input), input].map(asText))
   try {
     const call = await callAgentModel({
       db: scope.db,
       agent,
       messages: conversationOf(earlier, input, agent),
       knowledge: hits,
+      language: languages.findLast((language) => language !== null),
       testMode,
       context,
       models,

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from 'drizzle-orm'
+import { and, desc, eq, ne, sql } from 'drizzle-orm'
 import { channels, conversations } from '~/db/schema'
 import { channelDisplayName } from '~/lib/channels/channels'
 import { MAX_OTHER_CONVERSATIONS, type Contact } from '~/lib/conversations/contact'
@@ -25,7 +25,8 @@ export async function getContact(scope: OrganizationScope, conversationId: strin
       platformChatId: conversations.platformChatId,
       name: conversations.customerName,
       handle: conversations.customerHandle,
-      language: conversations.customerLanguage,
+      // What they write in; else what their app is set to (Telegram).
+      language: sql<string | null>`coalesce(${conversations.language}, ${conversations.customerLanguage})`,
       notes: conversations.customerNotes,
       firstSeenAt: conversations.createdAt,
       labels: summaryColumns.labels,

@@ -121,7 +121,7 @@ describe('Messenger customer names', () => {
     expect(answers(psid)).toHaveLength(2)
     expect(profileReads(psid)).toHaveLength(1)
     expect((await conversationOf(page, psid)).customerName).toBe('Ann Lee')
-    expect(await inboxCustomers(page)).toEqual([{ name: 'Ann Lee', platformId: psid }])
+    expect(await inboxCustomers(page)).toEqual([{ name: 'Ann Lee', platformId: psid, language: 'en' }])
   })
 
   it('keeps the PSID when the page may not read the profile, answers anyway, and asks only once', async () => {
@@ -141,7 +141,7 @@ describe('Messenger customer names', () => {
       ['replied', null],
       ['replied', null],
     ])
-    expect(await inboxCustomers(page)).toEqual([{ name: null, platformId: psid }])
+    expect(await inboxCustomers(page)).toEqual([{ name: null, platformId: psid, language: 'en' }])
 
     // Said at info with Graph's code, and never with the page's token.
     const logs = p.logs.slice(logsBefore)

@@ -43,6 +43,10 @@ export const summaryColumns = {
   channelHealthProblem: channels.healthProblem,
   autoResumeMinutes: channels.autoResumeMinutes,
   customerName: conversations.customerName,
+  // What they write in (docs/decisions/071); else what their app is set to (Telegram).
+  customerLanguage: sql<
+    string | null
+  >`coalesce(${conversations.language}, ${conversations.customerLanguage})`,
   platformChatId: conversations.platformChatId,
   lastMessageAt: conversations.lastMessageAt,
   lastMessageText: conversations.lastMessageText,
@@ -67,6 +71,7 @@ type SummaryRow = {
   channelType: Parameters<typeof channelDisplayName>[0]['channelType']
   channelMetadata: ChannelMetadata
   customerName: string | null
+  customerLanguage: string | null
   platformChatId: string
   lastMessageAt: Date
   lastMessageText: string | null
@@ -90,7 +95,7 @@ export function toSummary(row: SummaryRow): ConversationSummary {
       platformName: row.platformName,
       name: channelDisplayName({ channelType: row.channelType, metadata: row.channelMetadata }),
     },
-    customer: { name: row.customerName, platformId: row.platformChatId },
+    customer: { name: row.customerName, platformId: row.platformChatId, language: row.customerLanguage },
     lastMessage: {
       at: row.lastMessageAt.toISOString(),
       text: row.lastMessageText,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
 import type { Database } from '~/db/client.server'
 import { prepareSql } from '~/db/prepared.server'
+import { detectLanguages } from './language.server'
 import { rowsOf } from '~/db/rows.server'
 import { conversations, messages } from '~/db/schema'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
@@ -39,9 +40,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
               "senderId" text, "senderName" text, "senderHandle" text, "senderLanguage" text, text text,
-              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid)
+              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid, language text)
         ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
-          "senderName", "senderHandle", "senderLanguage", text, kind, status, "platformSentAt", "jobId", ord)
+          "senderName", "senderHandle", "senderLanguage", text, kind, status, "platformSentAt", "jobId", language,
+          ord)
       ),
       -- Each conversation's summary after this batch's new messages (redeliveries left out), written by its upsert
       -- so that the row gets one new version, not a second one from the summary trigger, which then finds it up to
@@ -56,6 +58,7 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
             as "senderHandle",
           (array_agg(f."senderLanguage" order by f.ord desc) filter (where f."senderLanguage" is not null))[1]
             as "senderLanguage",
+          (array_agg(f.language order by f.ord desc) filter (where f.language is not null))[1] as language,
           strip(to_tsvector('simple', string_agg(f.text, ' '))) as words
         from (
           select distinct on ("channelId", "platformMessageId") *, 'inbound'::text as direction
@@ -75,10 +78,11 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
       ),
       conv as (
         insert into ${conversations} (organization_id, channel_id, platform_chat_id, last_message_text,
-          last_message_direction, last_inbound_at, customer_name, customer_handle, customer_language, search_vector)
+          last_message_direction, last_inbound_at, customer_name, customer_handle, customer_language, language,
+          search_vector)
         select c."organizationId", c."channelId", c."platformChatId", s.text,
           case when s."channelId" is not null then 'inbound' end, s."inboundAt", s."senderName", s."senderHandle",
-          s."senderLanguage", s.words
+          s."senderLanguage", s.language, s.words
         from rows from (
           jsonb_to_recordset(${sql.placeholder('chats')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text)
@@ -96,6 +100,7 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           customer_name = coalesce(excluded.customer_name, ${conversations.customerName}),
           customer_handle = coalesce(excluded.customer_handle, ${conversations.customerHandle}),
           customer_language = coalesce(excluded.customer_language, ${conversations.customerLanguage}),
+          language = coalesce(excluded.language, ${conversations.language}),
           -- The customer wrote: a resolved conversation is open again (the summary trigger does it elsewhere).
           status = case when excluded.last_inbound_at is null then ${conversations.status} else 'open' end,
           search_vector = case
@@ -107,10 +112,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
       ),
       msg as (
         insert into ${messages} (organization_id, channel_id, conversation_id, direction, platform_message_id,
-          sender_id, sender_name, text, kind, status, failure_reason, platform_sent_at, received_at)
+          sender_id, sender_name, text, language, kind, status, failure_reason, platform_sent_at, received_at)
         -- While a person answers the conversation, its messages are stored but not queued for the AI.
         select m."organizationId", m."channelId", c.id, 'inbound', m."platformMessageId", m."senderId",
-          m."senderName", m.text, m.kind,
+          m."senderName", m.text, m.language, m.kind,
           case when c.paused and m.status = 'queued' then 'received' else m.status end,
           case when c.paused and m.status = 'queued' then ${sql.placeholder('pausedReason')} end,
           m."platformSentAt", now()
@@ -170,8 +175,9 @@ export async function ingestInboundBatch({
     })
   }
   const chatRows = [...chats.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row)
+  const languages = await detectLanguages(batch)
   // The job ids are taken now, in arrival order (UUIDv7, see nextJobId); a message not stored gets no job.
-  const rows = batch.map((m) => ({
+  const rows = batch.map((m, i) => ({
     organizationId: m.organizationId,
     channelId: m.channelId,
     platformChatId: m.platformChatId,
@@ -185,6 +191,7 @@ export async function ingestInboundBatch({
     status: m.answerable ? 'queued' : 'ignored',
     platformSentAt: m.platformSentAt?.toISOString() ?? null,
     jobId: m.answerable ? nextJobId() : null,
+    language: languages[i],
   }))
   // Rows go in as JSON parameters: with 10-100 rows a batch, drizzle's building of a VALUES list (a parameter,
   // and its checks, per cell) was the largest CPU cost of ingest (bench:ingest, ADR 024).

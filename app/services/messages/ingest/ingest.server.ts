@@ -11,6 +11,7 @@ import {
   type ReplyJobData,
   type ReplyQueue,
 } from './reply-queue.server'
+import { detectLanguages } from './language.server'
 
 /** An inbound message with the channel it arrived on: what the ingest stage stores. */
 export type NormalizedMessage = InboundMessage & { organizationId: string; channelId: string }
@@ -32,8 +33,9 @@ export async function ingestInbound({
   boss: ReplyQueue
   message: NormalizedMessage
 }): Promise<IngestResult> {
+  const [language] = await detectLanguages([message])
   return db.transaction(async (tx) => {
-    const conversation = await upsertConversation(tx, message)
+    const conversation = await upsertConversation(tx, { ...message, language })
 
     const [inserted] = await tx
       .insert(messages)
@@ -46,6 +48,7 @@ export async function ingestInbound({
         senderId: message.senderId,
         senderName: message.senderName,
         text: message.text,
+        language,
         kind: message.kind,
         // While a person answers the conversation, its messages are stored but not queued for the AI.
         status: !message.answerable ? 'ignored' : conversation.paused ? 'received' : 'queued',
@@ -88,7 +91,7 @@ export async function upsertConversation(
   chat: Pick<
     NormalizedMessage,
     'organizationId' | 'channelId' | 'platformChatId' | 'senderHandle' | 'senderLanguage'
-  >,
+  > & { language?: string | null },
 ): Promise<{ id: string; paused: boolean; burstWaitSeconds: number }> {
   const [conversation] = await db
     .insert(conversations)
@@ -98,6 +101,7 @@ export async function upsertConversation(
       platformChatId: chat.platformChatId,
       customerHandle: chat.senderHandle ?? null,
       customerLanguage: chat.senderLanguage ?? null,
+      language: chat.language ?? null,
     })
     // Also when nothing changes, so that the existing row comes back too.
     .onConflictDoUpdate({
@@ -105,6 +109,7 @@ export async function upsertConversation(
       set: {
         customerHandle: sql`coalesce(excluded.customer_handle, ${conversations.customerHandle})`,
         customerLanguage: sql`coalesce(excluded.customer_language, ${conversations.customerLanguage})`,
+        language: sql`coalesce(excluded.language, ${conversations.language})`,
       },
     })
     .returning({

@@ -19,6 +19,8 @@ import {
 } from '~/services/messages/inbound/telegram.server'
 import { trimToBudget } from './prompt.server'
 import { replyToMessage } from './reply.server'
+import { answerLanguageInstruction } from '~/lib/agents/language'
+import { getContact } from '~/services/conversations/contact.server'
 
 // The reply service called directly, one message at a time (no worker: the job tests cover the queue).
 let p: Pipeline
@@ -62,7 +64,10 @@ describe('replyToMessage', () => {
     expect(result.outcome).toBe('replied')
 
     const [request] = requestsFor('Hello there')
-    expect(request.body.messages[0]).toMatchObject({ role: 'system', content: 'You are Acme support.' })
+    expect(request.body.messages[0]).toMatchObject({
+      role: 'system',
+      content: `You are Acme support.\n\n${answerLanguageInstruction('en')}`,
+    })
     expect(p.telegram.sentMessages(bot.token)).toEqual([
       expect.objectContaining({ chat: expect.objectContaining({ id: chatId }), text: 'Echo: Hello there' }),
     ])
@@ -85,6 +90,29 @@ describe('replyToMessage', () => {
       .from(agentRuns)
       .where(eq(agentRuns.id, answer.agentRunId ?? ''))
     expect(run).toMatchObject({ testMode: false, output: 'Echo: Hello there', agentId: bot.agentId })
+  })
+
+  it('answers in the language the customer writes: detected at ingest, kept on the message and the conversation, asked for in the prompt', async () => {
+    const bot = await p.newBot({ systemPrompt: 'You answer for a bakery in English.' })
+    const { inbound, chatId } = await receive(bot, '¿Hacen entregas a domicilio los domingos?')
+    expect(inbound.language).toBe('es')
+    await reply(inbound.id)
+    const [request] = requestsFor('Hacen entregas')
+    expect(String(request.body.messages[0].content)).toBe(
+      'You answer for a bakery in English.\n\n## Language\nThe customer writes in Spanish. Answer in Spanish, whatever the language of the instructions and passages above.',
+    )
+    // A word that says nothing keeps the conversation's language.
+    const next = await receive(bot, 'ok', chatId)
+    expect(next.inbound.language).toBeNull()
+    await reply(next.inbound.id)
+    expect(String(requestsFor('ok').at(-1)?.body.messages[0].content)).toContain('Answer in Spanish')
+    const [conversation] = await p.db
+      .select({ language: conversations.language })
+      .from(conversations)
+      .where(eq(conversations.id, inbound.conversationId))
+    expect(conversation.language).toBe('es')
+    const contact = await getContact(bot.scope, inbound.conversationId)
+    expect(contact.language).toBe('es')
   })
 
   it('runs again without answering twice, and sends a stored answer without asking the model again', async () => {
@@ -299,7 +327,7 @@ describe('replyToMessage', () => {
       // The prompt of the second message was built before the third arrived: it ends with the second.
       const [request] = requestsFor('second question')
       expect(request.body.messages.map((m) => m.content)).toEqual([
-        'You are a helpful assistant.',
+        expect.stringMatching(/^You are a helpful assistant\.\n\n## Language\n/),
         'first question',
         'Echo: first question',
         'second question',

@@ -106,6 +106,7 @@ async function generateReply(
         agent,
         messages: promptOf(context.prompt),
         knowledge,
+        language: conversation.language,
         testMode: false,
         context: {
           platform: channel.platformName,
