@@ -82,6 +82,8 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await expect(transcript(page).getByText('Where is my order?', { exact: true })).toBeVisible()
   await expect(transcript(page).getByText('Echo: Where is my order?')).toBeVisible()
   await expect(transcript(page).getByText('AI · Front Desk')).toBeVisible()
+  // The language the customer writes in, detected from their message (issue 36).
+  await expect(conversation(page).getByText(/ · English$/)).toBeVisible()
   await screenshot(page, 'conversation-ai')
 
   await page.getByRole('button', { name: 'Pause AI' }).click()
@@ -143,7 +145,8 @@ test('a person takes over a Telegram conversation from the AI, answers, and hand
   await about.click()
   const facts = conversation(page).getByLabel('Customer details')
   await expect(facts).toContainText('@ann')
-  await expect(facts).toContainText('Spanish')
+  // The language they write in, not their Telegram app's (Spanish).
+  await expect(facts).toContainText('English')
   await conversation(page).getByLabel('Notes').fill('Prefers pickup on Fridays')
   await conversation(page).getByRole('button', { name: 'Save notes' }).click()
   await expect(conversation(page).getByText('Notes saved')).toBeVisible()
