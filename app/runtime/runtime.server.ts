@@ -30,7 +30,7 @@ import {
   type InboxEvents,
 } from '~/services/conversations/inbox-events.server'
 import { getConfig, type Config } from '~/runtime/config.server'
-import { warmLanguageDetection } from '~/services/messages/ingest/language.server'
+import { warmLanguageDetection } from '~/integrations/language/detect.server'
 import { knowledgeJobsOf, type KnowledgeJobs } from '~/services/knowledge/knowledge-queue.server'
 import { getLogger, type Logger } from '~/utils/logger.server'
 import { getMetrics } from '~/utils/metrics.server'

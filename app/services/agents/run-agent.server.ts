@@ -15,7 +15,7 @@ import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
 import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { answerLanguageInstruction } from '~/lib/agents/language'
-import { detectLanguages } from '~/services/messages/ingest/language.server'
+import { detectLanguages } from '~/integrations/language/detect.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import {
   foundNoAnswer,

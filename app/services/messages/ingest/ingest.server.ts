@@ -11,7 +11,7 @@ import {
   type ReplyJobData,
   type ReplyQueue,
 } from './reply-queue.server'
-import { detectLanguages } from './language.server'
+import { detectLanguages } from '~/integrations/language/detect.server'
 
 /** An inbound message with the channel it arrived on: what the ingest stage stores. */
 export type NormalizedMessage = InboundMessage & { organizationId: string; channelId: string }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { detectLanguages } from './language.server'
+import { detectLanguages } from './detect.server'
 
 const text = (t: string) => ({ text: t, kind: 'text' as const })
 
