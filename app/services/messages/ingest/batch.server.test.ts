@@ -39,6 +39,31 @@ async function jobsOf(messageIds: string[]) {
 }
 
 describe('ingestInboundBatch', () => {
+  it('keeps each text’s language and the conversation’s latest sure one (a word that tells nothing keeps it)', async () => {
+    const bot = await p.newBot({ agent: false })
+    await ingestInboundBatch({
+      db: p.db,
+      jobs: p.jobs,
+      messages: [inbound(bot, 31, 'Olá, vocês entregam no sábado?'), inbound(bot, 32, 'Where is my parcel?')],
+    })
+    await ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: [inbound(bot, 31, 'ok')] })
+    const stored = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(stored.map((m) => [m.text, m.language])).toEqual([
+      ['Olá, vocês entregam no sábado?', 'pt'],
+      ['Where is my parcel?', 'en'],
+      ['ok', null],
+    ])
+    const rows = await p.db
+      .select({ chat: conversations.platformChatId, language: conversations.language })
+      .from(conversations)
+      .where(eq(conversations.channelId, bot.channelId))
+      .orderBy(conversations.platformChatId)
+    expect(rows).toEqual([
+      { chat: '31', language: 'pt' },
+      { chat: '32', language: 'en' },
+    ])
+  })
+
   it('stores a batch in one go, in arrival order, each answerable message with its job in that order', async () => {
     const bot = await p.newBot({ agent: false })
     const batch = [
