@@ -2,16 +2,17 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { splitMessage } from '~/lib/conversations/reply-pipeline'
+import { inCustomerLanguage, type BuiltInTextKind } from '~/lib/agents/built-in-texts'
 import type { ReplyContext } from './queries.server'
 import { withReplyRetries, type ReplyRetryOptions } from './retries.server'
 import type { Sender } from './senders.server'
 
 // The agent's fixed messages (issue #17): the fallback when the model fails, "text only", out of hours, and
-// (issue #18) "I don't know" when no knowledge answers. Each is
+// (issue #18) "I don't know" when no knowledge answers, in the customer's language (issue 36). Each is
 // stored before it is sent, under a key unique in the conversation (the person replies' idempotency index), so a
 // job that runs again after a crash sends it at most once more (the part in flight), never twice over.
 
-export type NoticeKind = 'fallback' | 'unreadable' | 'out-of-hours' | 'no-knowledge'
+export type NoticeKind = Exclude<BuiltInTextKind, 'handoff'>
 
 /**
  * Sends one of the agent's fixed messages to the customer, once per `key`: stored as an outbound message (the
@@ -24,7 +25,7 @@ export async function sendNotice(
   sender: Sender,
   notice: { kind: NoticeKind; key: string; text: string },
 ): Promise<Message | undefined> {
-  const text = notice.text.trim()
+  const text = inCustomerLanguage(notice.kind, notice.text, conversation.language).trim()
   if (!text) return undefined
   const clientKey = `${notice.kind}:${notice.key}`
   const [created] = await deps.db

@@ -20,6 +20,7 @@ import {
 import { trimToBudget } from './prompt.server'
 import { replyToMessage } from './reply.server'
 import { answerLanguageInstruction } from '~/lib/agents/language'
+import { BUILT_IN_TEXTS } from '~/lib/agents/built-in-texts'
 import { getContact } from '~/services/conversations/contact.server'
 
 // The reply service called directly, one message at a time (no worker: the job tests cover the queue).
@@ -113,6 +114,31 @@ describe('replyToMessage', () => {
     expect(conversation.language).toBe('es')
     const contact = await getContact(bot.scope, inbound.conversationId)
     expect(contact.language).toBe('es')
+  })
+
+  it('built-in messages in the customer’s language: the fallback in Spanish, the handoff in Portuguese; an owner’s own words as written', async () => {
+    const bot = await p.newBot({ behaviour: { handoffEnabled: true } })
+    const spanish = await receive(bot, '¿Tienen pasteles de chocolate para mañana?')
+    for (let i = 0; i < 4; i++) p.model.enqueue({ status: 429, match: 'pasteles de chocolate' })
+    expect((await reply(spanish.inbound.id)).outcome).toBe('failed')
+    const portuguese = await receive(bot, 'Quero falar com uma pessoa, por favor')
+    p.model.enqueue({
+      match: 'falar com uma pessoa',
+      toolCall: { name: 'handoff', arguments: { reason: 'Asked' } },
+    })
+    await reply(portuguese.inbound.id)
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([
+      BUILT_IN_TEXTS.es.fallback,
+      BUILT_IN_TEXTS.pt.handoff,
+    ])
+
+    const own = await p.newBot({ behaviour: { fallbackMessage: 'Uy, algo falló. Te escribimos enseguida.' } })
+    const mine = await receive(own, '¿Abren el domingo por la mañana?')
+    for (let i = 0; i < 4; i++) p.model.enqueue({ status: 429, match: 'domingo por la' })
+    await reply(mine.inbound.id)
+    expect(p.telegram.sentMessages(own.token).map((m) => m.text)).toEqual([
+      'Uy, algo falló. Te escribimos enseguida.',
+    ])
   })
 
   it('runs again without answering twice, and sends a stored answer without asking the model again', async () => {

@@ -3,6 +3,7 @@ import type { ModelClient } from '~/integrations/llm/model.server'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
 import { officeHoursAt } from '~/lib/agents/behaviour'
+import { inCustomerLanguage } from '~/lib/agents/built-in-texts'
 import { hasDeadToken } from '~/lib/channels/health'
 import { MESSAGE_KIND_LABELS } from '~/lib/conversations/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/conversations/reply-pipeline'
@@ -120,7 +121,9 @@ async function generateReply(
       }),
     ),
   )
-  const text = handoff ? agent.handoffMessage.trim() : output.trim()
+  const text = handoff
+    ? inCustomerLanguage('handoff', agent.handoffMessage, conversation.language).trim()
+    : output.trim()
   if (agent.burstWaitSeconds > 0 && (await hasNewerQueued(deps.db, inbound))) {
     await recordRun(deps.db, run)
     return { superseded: true as const }
