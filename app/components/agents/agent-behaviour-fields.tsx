@@ -13,6 +13,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core'
+import { BUILT_IN_TEXTS_HINT } from '~/lib/agents/built-in-texts'
 import { useState, type ReactNode } from 'react'
 import { fieldProps } from '~/components/forms/field-props'
 import {
@@ -311,6 +312,9 @@ export function BehaviourFields({
         allowNegative={false}
         clampBehavior="none"
       />
+      <Text size="sm" c="gray.7">
+        {BUILT_IN_TEXTS_HINT}
+      </Text>
       <BehaviourGroup legend="Handoff to a person">
         <Stack gap="sm">
           <Switch

@@ -111,6 +111,10 @@ export const BUILT_IN_TEXTS: Record<string, Texts> = {
   },
 }
 
+/** What the agent form says of the messages below it. */
+export const BUILT_IN_TEXTS_HINT =
+  'Customers who write in Spanish, Portuguese, French, German, Italian, Russian, Ukrainian, Turkish or Indonesian get the suggested messages below in their language. Messages you write yourself are sent as you write them.'
+
 /** Languages read as another's texts: Malay customers read Indonesian, and detection often names one for the other. */
 const SAME_TEXTS: Record<string, string> = { ms: 'id' }
 
