@@ -312,7 +312,7 @@ export function BehaviourFields({
         allowNegative={false}
         clampBehavior="none"
       />
-      <Text size="sm" c="gray.7">
+      <Text size="xs" c="gray.7">
         {BUILT_IN_TEXTS_HINT}
       </Text>
       <BehaviourGroup legend="Handoff to a person">
