@@ -8,7 +8,7 @@ import { closeRuntime, getRuntime, type RuntimeOptions } from '~/runtime/runtime
 /**
  * The whole process as the server boots it (configuration read from the environment, database, pg-boss and,
  * unless WORKER_IN_PROCESS=false, the in-process worker), with `env` over the test defaults: the test database,
- * a data folder named for `name`, fresh secrets, its own queue schema. `close` stops it and restores the
+ * a data folder named for `name`, fresh secrets, its own queue schema, Telegram by webhook. `close` stops it and restores the
  * environment as it was.
  */
 export async function bootRuntime(name: string, env: Record<string, string>, options: RuntimeOptions = {}) {
@@ -19,6 +19,9 @@ export async function bootRuntime(name: string, env: Record<string, string>, opt
     SESSION_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
+    // No long polling unless a test asks for it: test files share a PostgreSQL database, and a poller would take
+    // other files' bots (made with other encryption keys) and log that it cannot read their tokens.
+    TELEGRAM_UPDATES: 'webhook',
     ...env,
   })
   const runtime = await getRuntime({
