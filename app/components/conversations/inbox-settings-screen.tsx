@@ -1,8 +1,8 @@
-import { Alert, Anchor, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core'
+import { Alert, Anchor, NativeSelect, Stack, Text } from '@mantine/core'
 import { Form, Link, useNavigation } from '@remix-run/react'
-import type { ReactNode } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
+import { SettingsSection } from '~/components/layout/settings-section'
 import { AUTO_RESOLVE_CHOICES } from '~/lib/organizations/schemas'
 import { SAVED_REPLIES_PATH } from './paths'
 import { CONVERSATION_UI_TEXTS as T } from './texts'
@@ -15,33 +15,6 @@ function periodOptions(current: number) {
     ? AUTO_RESOLVE_CHOICES
     : [...AUTO_RESOLVE_CHOICES, [current, `${current} hours`] as [number, string]].sort((a, b) => a[0] - b[0])
   return choices.map(([hours, label]) => ({ value: String(hours), label }))
-}
-
-/** A titled card of the page, named by its title for screen readers. */
-function Section({
-  id,
-  title,
-  hint,
-  children,
-}: {
-  id: string
-  title: string
-  hint: string
-  children: ReactNode
-}) {
-  return (
-    <Paper withBorder p="lg" component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
-        <Text size="sm" c="gray.7">
-          {hint}
-        </Text>
-        {children}
-      </Stack>
-    </Paper>
-  )
 }
 
 /**
@@ -63,7 +36,7 @@ export function InboxSettingsScreen({
       <PageHeader title={T.inboxSettings} subtitle={T.inboxSettingsSubtitle} />
       <Stack gap="md" maw="44rem">
         <Form method="post">
-          <Section id="ai-resolution" title={T.aiResolution} hint={T.aiResolutionHint}>
+          <SettingsSection id="ai-resolution" title={T.aiResolution} hint={T.aiResolutionHint}>
             <NativeSelect
               name="autoResolveHours"
               label={T.aiResolutionPeriod}
@@ -91,13 +64,13 @@ export function InboxSettingsScreen({
                 {T.save}
               </PendingButton>
             ) : null}
-          </Section>
+          </SettingsSection>
         </Form>
-        <Section id="saved-replies" title={T.savedReplies} hint={T.savedRepliesSubtitle}>
+        <SettingsSection id="saved-replies" title={T.savedReplies} hint={T.savedRepliesSubtitle}>
           <Anchor component={Link} to={SAVED_REPLIES_PATH} size="sm">
             {T.manageSavedRepliesLink}
           </Anchor>
-        </Section>
+        </SettingsSection>
       </Stack>
     </>
   )

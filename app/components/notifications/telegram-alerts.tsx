@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Code, Group, NativeSelect, Stack, Text } from '@
 import { Form, useNavigation, useRevalidator } from '@remix-run/react'
 import { useEffect } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
-import { SettingsSection } from './settings-section'
+import { SettingsSection } from '~/components/layout/settings-section'
 import { TELEGRAM_ALERT_TEXTS } from '~/lib/notifications/notifications'
 
 export type TelegramAlertsView = {

@@ -179,40 +179,26 @@ export async function welcomeTelegramLinks(db: Database, telegram: TelegramAlert
     .update(telegramAlertLinks)
     .set({ welcomedAt: sql`now()` })
     .where(and(isNotNull(telegramAlertLinks.chatId), isNull(telegramAlertLinks.welcomedAt)))
-    .returning({
-      chatId: telegramAlertLinks.chatId,
-      channelId: telegramAlertLinks.channelId,
-      organizationId: telegramAlertLinks.organizationId,
-    })
+    .returning({ chatId: telegramAlertLinks.chatId, channelId: telegramAlertLinks.channelId })
   if (claimed.length === 0) return 0
-  const [bots, names] = await Promise.all([
-    db
-      .select()
-      .from(channels)
-      .where(
-        inArray(
-          channels.id,
-          claimed.map((c) => c.channelId),
-        ),
+  // Each bot with its organization's name (a link's organization is its bot's).
+  const bots = await db
+    .select({ channel: channels, organization: organizations.name })
+    .from(channels)
+    .innerJoin(organizations, eq(organizations.id, channels.organizationId))
+    .where(
+      inArray(
+        channels.id,
+        claimed.map((c) => c.channelId),
       ),
-    db
-      .select({ id: organizations.id, name: organizations.name })
-      .from(organizations)
-      .where(
-        inArray(
-          organizations.id,
-          claimed.map((c) => c.organizationId),
-        ),
-      ),
-  ])
+    )
   await Promise.allSettled(
     claimed.map(async (link) => {
-      const bot = bots.find((b) => b.id === link.channelId)
-      const organization = names.find((o) => o.id === link.organizationId)?.name ?? 'your organization'
+      const bot = bots.find((b) => b.channel.id === link.channelId)
       if (!bot || !link.chatId) return
-      await telegram.client.sendMessage(channelToken(bot, telegram.encryptionKey), {
+      await telegram.client.sendMessage(channelToken(bot.channel, telegram.encryptionKey), {
         chatId: link.chatId,
-        text: TELEGRAM_ALERT_TEXTS.welcome(organization),
+        text: TELEGRAM_ALERT_TEXTS.welcome(bot.organization),
       })
     }),
   )

@@ -1,7 +1,7 @@
 import { Paper, Text, Title } from '@mantine/core'
 import type { ReactNode } from 'react'
 
-/** One section of Notification settings: a titled card with its hint, named by its heading for screen readers. */
+/** A settings page's section: a titled card with its hint, named by its heading for screen readers. */
 export function SettingsSection({
   id,
   title,
