@@ -110,6 +110,26 @@ describe('POST /webhooks/telegram/:channelId', () => {
     expect(telegram.sentMessages(bot.token).map((m) => m.text)).toEqual(['Echo: Are you there?'])
   })
 
+  it('answers a Spanish customer in Spanish, and sends the Spanish fallback when the model fails (issue 36)', async () => {
+    const bot = await newChannel()
+    await telegram.deliverUpdate(bot.token, textUpdate(5101, '¿Hacéis envíos a Valencia esta semana?'))
+    await waitForSettled(runtime.database.db, bot.channelId)
+    const asked = model.requests.find((r) => JSON.stringify(r.body).includes('Valencia esta semana'))
+    expect(JSON.stringify(asked?.body)).toContain('Answer in Spanish')
+
+    model.setBehavior({ status: 400, match: 'no me contestáis' })
+    try {
+      await telegram.deliverUpdate(bot.token, textUpdate(5102, '¿Por qué no me contestáis nunca por aquí?'))
+      await waitForSettled(runtime.database.db, bot.channelId)
+    } finally {
+      model.setBehavior({})
+    }
+    const toFailed = telegram.sentMessages(bot.token).filter((m) => m.chat.id === 5102)
+    expect(toFailed.map((m) => m.text)).toEqual([
+      'Lo siento, ahora mismo no puedo responder; una persona se pondrá en contacto contigo.',
+    ])
+  })
+
   it('accepts and drops an update that carries no message, so that Telegram does not resend it', async () => {
     const bot = await newChannel()
     const response = await post(bot.channelId, JSON.stringify({ update_id: 5, edited_message: {} }), {
