@@ -31,16 +31,23 @@ import { createLogger } from '../app/utils/logger.server'
 import { FAKE_EMBEDDING_DIMS, FAKE_SYNONYMS, startEmbeddingFake } from '../tests/fakes/embedding-server'
 import { finishBench, runBench } from './report'
 import { startUseEmbeddingServer, USE_MODEL_NAME } from './knowledge/use-embedding-server'
+import { AGENT_KNOWLEDGE_DEFAULTS } from '../app/lib/knowledge/knowledge'
 import {
   holdsPhrase,
+  LANGUAGE_SETS,
   loadShop,
   newShopScope,
+  readLanguageSet,
   readShop,
   unmatchedPhrases,
+  type OffTopic,
   type Question,
 } from './knowledge/corpus'
 
 const TARGET = Number(process.env.EVAL_TARGET ?? 0.9)
+/** Issue 36: strict recall@5 in each other language, and off-topic questions answered by no passage. */
+const LANGUAGE_TARGET = Number(process.env.EVAL_LANGUAGE_TARGET ?? 0.85)
+const OFF_TOPIC_TARGET = 6
 const LIMIT = 5
 
 type Verdict = { strict: number | null; lenient: number | null; hits: KnowledgeHit[] }
@@ -80,13 +87,58 @@ function minSimilarity(): number {
 const share = (verdicts: Verdict[], key: 'strict' | 'lenient', k: number) =>
   verdicts.filter((v) => v[key] !== null && v[key] <= k).length / Math.max(verdicts.length, 1)
 
+type LanguageRow = {
+  language: string
+  n: number
+  recall1: number
+  recall5: number
+  none: number
+  offTopic: number
+}
+
+const languageRow = (language: string, verdicts: Verdict[], none: number, offTopic: number): LanguageRow => ({
+  language,
+  n: verdicts.length,
+  recall1: share(verdicts, 'strict', 1),
+  recall5: share(verdicts, 'strict', 5),
+  none,
+  offTopic,
+})
+
+/** The per-language summary (issue 36): `npm run eval:knowledge` ends with it. */
+function printLanguages(rows: LanguageRow[], minRelevance: number) {
+  console.log(
+    `\nBy language, embedding-free (strict; off-topic: questions no entry answers that get no passage at the ` +
+      `agent's default minimum relevance, ${Math.round(minRelevance * 100)} %)\n  language     n   R@1    R@5   off-topic`,
+  )
+  for (const row of rows) {
+    console.log(
+      `  ${row.language.padEnd(8)} ${String(row.n).padStart(4)}   ${row.recall1.toFixed(2)}   ${row.recall5.toFixed(2)}   ` +
+        `${row.none} of ${row.offTopic}`,
+    )
+  }
+}
+
+function languageFailures(row: LanguageRow): string[] {
+  return [
+    ...(row.language !== 'en' && row.recall5 < LANGUAGE_TARGET
+      ? [`${row.language}: recall@5 ${row.recall5.toFixed(2)} < ${LANGUAGE_TARGET}`]
+      : []),
+    ...(row.none < Math.min(OFF_TOPIC_TARGET, row.offTopic)
+      ? [
+          `${row.language}: ${row.none} of ${row.offTopic} off-topic questions get no passage (< ${OFF_TOPIC_TARGET})`,
+        ]
+      : []),
+  ]
+}
+
 runBench(async () => {
   const floor = minSimilarity()
   const handle = await openDatabase({
     databaseUrl: process.env.DATABASE_URL ?? 'memory://',
     dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-eval-')),
   })
-  const { faqs, questions, holdout, blind, documents } = readShop()
+  const { faqs, questions, holdout, blind, offTopic, documents } = readShop()
   console.log(
     `Knowledge eval: ${faqs.length} FAQ entries, ${documents.length} documents, ${questions.length} + ${holdout.length} held-out ` +
       `+ ${blind.length} blind questions, ${handle.driver}, embedding-free`,
@@ -158,6 +210,37 @@ runBench(async () => {
     `\nall ${verdicts.length} questions, embedding-free: recall@1 ${share(verdicts, 'strict', 1).toFixed(2)}, recall@5 ${recall5.toFixed(2)} (strict)`,
   )
 
+  // Off-topic questions at the agent's default minimum relevance, then the sets in other languages (issue 36).
+  const minRelevance = AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance
+  const answeredByNone = async (organizationId: string, set: OffTopic[]) => {
+    let none = 0
+    for (const item of set) {
+      const search = { organizationId, query: item.question, limit: LIMIT, minRelevance }
+      const [top] = await searchPassages(handle.db, search)
+      if (!top) none++
+      else if (!process.env.EVAL_QUIET)
+        console.log(`    off-topic ${item.id} "${item.question}": "${top.title}" ${top.score.toFixed(2)}`)
+    }
+    return none
+  }
+  const languages: LanguageRow[] = [
+    languageRow('en', verdicts, await answeredByNone(scope.organizationId, offTopic), offTopic.length),
+  ]
+  for (const language of LANGUAGE_SETS) {
+    const set = readLanguageSet(language)
+    const languageScope = await newShopScope(handle.db, `Language set ${language}`)
+    const target = {
+      organizationId: languageScope.organizationId,
+      sourceOf: await loadShop(languageScope, undefined, set),
+    }
+    const tunedSet = await evaluate(set.questions, target)
+    const heldOutSet = await evaluate(set.holdout, target)
+    report(`${language}: questions.json (${set.questions.length})`, tunedSet)
+    report(`${language}: questions-holdout.json (${set.holdout.length}; never tuned on)`, heldOutSet, false)
+    const none = await answeredByNone(languageScope.organizationId, set.offTopic)
+    languages.push(languageRow(language, [...tunedSet, ...heldOutSet], none, set.offTopic.length))
+  }
+
   // The fused search: against the fake embedding server, or a real model (EVAL_EMBEDDING=use, or EVAL_EMBEDDING_URL).
   // The same shop in an organization of its own, processed with vectors.
   const local = process.env.EVAL_EMBEDDING === 'use' ? await startUseEmbeddingServer() : null
@@ -211,11 +294,13 @@ runBench(async () => {
     await local?.close()
   }
   await handle.close()
+  printLanguages(languages, minRelevance)
   finishBench(
     [
       ...(recall5 >= TARGET
         ? []
         : [`recall@5 (strict, embedding-free, all questions) ${recall5.toFixed(2)} < ${TARGET}`]),
+      ...languages.flatMap((row) => languageFailures(row)),
       ...unmatched.map((label) => `no passage holds the expected phrase of ${label}`),
     ],
     `recall@5 (strict, embedding-free, all questions) ${recall5.toFixed(2)} ≥ ${TARGET}: passed`,

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
@@ -42,8 +43,8 @@ export type DatabaseOptions = {
   pgliteDataDir?: Blob
 }
 
-/** PGlite's contrib extensions the migrations create (the knowledge search's typo correction). */
-const extensions = { pg_trgm, fuzzystrmatch }
+/** PGlite's contrib extensions the migrations create (the knowledge search's typo correction and accents). */
+const extensions = { pg_trgm, fuzzystrmatch, unaccent }
 
 const MIGRATION_LOCK = 727_271_001
 const defaultMigrationsFolder = () => path.resolve('app/db/migrations')

@@ -75,6 +75,8 @@ export const organizations = pgTable('organizations', {
   timeZone: text('time_zone').notNull().default('UTC'),
   /** The AI resolves a conversation it answered once the customer has been quiet this long; 0: never. */
   autoResolveHours: integer('auto_resolve_hours').notNull().default(24),
+  /** "Words your customers use" (docs/decisions/073): groups of words the knowledge search reads as one. */
+  customerWords: jsonb('customer_words').$type<string[][]>().notNull().default([]),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -132,7 +134,9 @@ export const invitations = pgTable(
   (t) => [
     check('invitations_invitee_check', sql`${t.email} is not null or ${t.invitedUserId} is not null`),
     check('invitations_email_lowercase_check', sql`${t.email} = lower(${t.email})`),
-    index('invitations_email_due_idx').on(t.emailDueAt).where(sql`email_status = 'pending'`),
+    index('invitations_email_due_idx')
+      .on(t.emailDueAt)
+      .where(sql`email_status = 'pending'`),
     uniqueIndex('invitations_pending_email_idx')
       .on(t.organizationId, t.email)
       .where(sql`${t.status} = 'pending'`),
@@ -316,7 +320,10 @@ export const channels = pgTable(
      * conversation. Kept by a trigger on telegram_alert_links, and here so that the receivers, which load the
      * channel anyway, tell them apart without a query of their own.
      */
-    memberChatIds: text('member_chat_ids').array().notNull().default(sql`'{}'::text[]`),
+    memberChatIds: text('member_chat_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -852,7 +859,11 @@ export const notificationEvents = pgTable(
     createdAt: createdAt(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
   },
-  (t) => [index('notification_events_pending_idx').on(t.id).where(sql`processed_at is null`)],
+  (t) => [
+    index('notification_events_pending_idx')
+      .on(t.id)
+      .where(sql`processed_at is null`),
+  ],
 )
 
 /** One member's notification: the bell's item, and what each medium sends. Later events within the fold join it. */
@@ -879,12 +890,18 @@ export const notifications = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
-    index('notifications_user_list_idx').on(t.userId, t.organizationId, t.updatedAt.desc().nullsFirst()).where(sql`in_app`),
+    index('notifications_user_list_idx')
+      .on(t.userId, t.organizationId, t.updatedAt.desc().nullsFirst())
+      .where(sql`in_app`),
     index('notifications_user_unread_idx')
       .on(t.userId, t.organizationId)
       .where(sql`in_app and read_at is null`),
     // The fold: this member's latest notification of this conversation.
-    index('notifications_user_conversation_idx').on(t.userId, t.conversationId, t.createdAt.desc().nullsFirst()),
+    index('notifications_user_conversation_idx').on(
+      t.userId,
+      t.conversationId,
+      t.createdAt.desc().nullsFirst(),
+    ),
   ],
 )
 
@@ -913,7 +930,9 @@ export const notificationDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex('notification_deliveries_once_idx').on(t.notificationId, t.medium),
-    index('notification_deliveries_due_idx').on(t.dueAt).where(sql`status = 'pending'`),
+    index('notification_deliveries_due_idx')
+      .on(t.dueAt)
+      .where(sql`status = 'pending'`),
   ],
 )
 

@@ -10,6 +10,10 @@ import { requireOrganizationScope, type OrganizationScope } from '~/services/org
 import { uniqueEmail } from '../../tests/setup/identity'
 import { bootRuntime } from '../../tests/setup/runtime'
 import { action, loader } from './_app.settings'
+import * as knowledgeSettings from './_app.settings_.knowledge'
+import { CUSTOMER_WORDS_TEXTS } from '~/lib/knowledge/customer-words'
+import { NUL_MESSAGE } from '~/lib/shared/input'
+import { getCustomerWords } from '~/services/knowledge/customer-words.server'
 
 // The Settings page's time zone form, through its loader and action as Remix calls them: a real runtime, a real
 // session cookie, the organization taken from the session (never from the form).
@@ -50,9 +54,9 @@ function post(cookie: string, fields: Record<string, string>) {
 }
 
 /** What the action answered: its status (200 unless set) and its data. */
-function answer(result: Awaited<ReturnType<typeof action>>) {
-  return 'init' in result && result.init && 'data' in result
-    ? { status: result.init.status ?? 200, body: result.data }
+function answer(result: object) {
+  return 'init' in result && 'data' in result
+    ? { status: (result.init as ResponseInit | null)?.status ?? 200, body: result.data }
     : { status: 200, body: result }
 }
 
@@ -108,5 +112,66 @@ describe('Settings: the time zone', () => {
       context: {},
     })
     expect(page.organization).toMatchObject({ id: owner.organizationId, role: 'member', timeZone: 'UTC' })
+  })
+})
+
+describe('Settings › Knowledge: words your customers use (issue 36)', () => {
+  const words = (cookie: string, text: string) =>
+    knowledgeSettings.action({
+      request: new Request('http://127.0.0.1/settings/knowledge', {
+        method: 'POST',
+        headers: { Cookie: cookie },
+        body: new URLSearchParams({ words: text }),
+      }),
+      params: {},
+      context: {},
+    })
+  const shown = async (cookie: string) =>
+    (
+      await knowledgeSettings.loader({
+        request: new Request('http://127.0.0.1/settings/knowledge', { headers: { Cookie: cookie } }),
+        params: {},
+        context: {},
+      })
+    ).groups
+
+  it("saves the groups of the session's organization, one a line, and shows them; another's stay its own", async () => {
+    const first = await newOwner()
+    const second = await newOwner()
+    const saved = answer(
+      await words(first.cookie, ' Móvil, celular ,teléfono\n\npostage; delivery, delivery\n'),
+    )
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ notice: CUSTOMER_WORDS_TEXTS.saved })
+    expect(await shown(first.cookie)).toEqual([
+      ['Móvil', 'celular', 'teléfono'],
+      ['postage', 'delivery'],
+    ])
+    expect(await getCustomerWords(first.owner)).toEqual(await shown(first.cookie))
+    expect(await shown(second.cookie)).toEqual([])
+
+    // A member (not only an owner) keeps the knowledge, its words too; an emptied box removes them.
+    const { user: member, cookie } = await signedIn('member')
+    await runtime.database.db
+      .insert(memberships)
+      .values({ organizationId: first.owner.organizationId, userId: member.id, role: 'member' })
+    expect(answer(await words(cookie, '')).status).toBe(200)
+    expect(await getCustomerWords(first.owner)).toEqual([])
+  })
+
+  it('refuses a line of one word, too long a word or too many groups, keeping what was typed and the words', async () => {
+    const { owner, cookie } = await newOwner()
+    await words(cookie, 'mobile, cell phone')
+    for (const [text, message] of [
+      ['mobile, cell phone\nrefund', CUSTOMER_WORDS_TEXTS.single(2)],
+      [`mobile, ${'x'.repeat(61)}`, CUSTOMER_WORDS_TEXTS.tooLong(1)],
+      [Array.from({ length: 201 }, (_, i) => `a${i}, b${i}`).join('\n'), CUSTOMER_WORDS_TEXTS.tooManyGroups],
+      ['mobile, cell\u0000phone', NUL_MESSAGE],
+    ]) {
+      const refused = answer(await words(cookie, text))
+      expect(refused.status, message).toBe(400)
+      expect(refused.body, message).toEqual({ error: message, notice: null, words: text })
+    }
+    expect(await getCustomerWords(owner)).toEqual([['mobile', 'cell phone']])
   })
 })

@@ -14,6 +14,7 @@ import { timeZoneList } from '~/lib/agents/behaviour-form'
 import { ANALYTICS_TEXTS, organizationTimeZoneSchema } from '~/lib/analytics/analytics'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
 import { NOTIFICATION_TEXTS } from '~/lib/notifications/notifications'
+import { CUSTOMER_WORDS_TEXTS } from '~/lib/knowledge/customer-words'
 import { invitationMessage, inviteMemberSchema } from '~/lib/organizations/schemas'
 import { inviteMember, listInvitations, revokeInvitation } from '~/services/organizations/invitations.server'
 import {
@@ -181,6 +182,19 @@ export default function SettingsPage() {
             {NOTIFICATION_TEXTS.settingsLink}
           </Anchor>
         </Paper>
+        {organization ? (
+          <Paper withBorder p="lg" component="section" aria-labelledby="knowledge-settings-heading">
+            <Title order={2} size="h4" mb="xs" id="knowledge-settings-heading">
+              Knowledge
+            </Title>
+            <Text size="sm" c="gray.7" mb="xs">
+              {CUSTOMER_WORDS_TEXTS.settingsSummary}
+            </Text>
+            <Anchor component={Link} to="/settings/knowledge">
+              {CUSTOMER_WORDS_TEXTS.title}
+            </Anchor>
+          </Paper>
+        ) : null}
         {organization ? (
           <OrganizationTimeZoneForm
             timeZone={organization.timeZone}

@@ -6,6 +6,7 @@ import { createAccount, createInDialog, expect, signIn, test } from './helpers'
 // page reloads itself, tried with a question, edited and deleted.
 
 const EMPTY = 'Add your first FAQ or document so your agents answer from your facts'
+const KNOWLEDGE_NO_MATCH = 'No passage matches. Add an FAQ with this question so your agents can answer it.'
 const FAQ = {
   question: 'Do you ship to Austria?',
   answer: 'Yes, we ship to Austria within three working days for 6.90 EUR.',
@@ -245,6 +246,54 @@ test('the page on a desktop and a phone: empty, a list with every status, a dial
   await page.getByRole('link', { name: 'Add FAQ' }).click()
   await expect(page.getByRole('dialog', { name: 'Add FAQ' })).toBeVisible()
   await shot('phone-dialog')
+})
+
+test('words your customers use: saved in Knowledge settings, a question in those words finds the FAQ', async ({
+  page,
+  request,
+}, testInfo) => {
+  const shot = (name: string) =>
+    page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true, animations: 'disabled' })
+  await page.setViewportSize({ width: 1280, height: 900 })
+  const account = await openKnowledge(page, 'Words Owner')
+  const auth = { Authorization: `Bearer ${account.idToken}` }
+  const orgId: string = (await (await request.get('/api/v1/organizations', { headers: auth })).json()).data[0]
+    .id
+  await request.post(`/api/v1/organizations/${orgId}/knowledge`, {
+    headers: auth,
+    data: {
+      kind: 'faq',
+      question: '¿Cuánto cuesta cambiar la pantalla del móvil?',
+      answer: 'Cambiar la pantalla de un móvil cuesta desde 59 € y se hace en una hora.',
+    },
+  })
+  await page.reload()
+  await expect(row(page, 'pantalla del móvil')).toContainText('Ready', { timeout: 30_000 })
+  await tryQuestion(page, 'se me rompió el celular')
+  await expect(page.getByText(KNOWLEDGE_NO_MATCH)).toBeVisible()
+
+  await page.getByRole('link', { name: 'Add the words your customers use' }).click()
+  await expect(page).toHaveURL('/settings/knowledge')
+  const box = page.getByRole('textbox', { name: 'Groups of words, one per line' })
+  await expect(box).toHaveValue('')
+  await shot('knowledge-settings-empty')
+  await box.fill('móvil, celular\nroto')
+  await page.getByRole('button', { name: 'Save words' }).click()
+  await expect(page.getByText('Line 2: write at least two words that mean the same')).toBeVisible()
+  await expect(box).toHaveValue('móvil, celular\nroto')
+  await shot('knowledge-settings-error')
+  await box.fill('móvil, celular, teléfono\nroto, estropeado, no funciona')
+  await page.getByRole('button', { name: 'Save words' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Words saved' })).toBeVisible()
+  await shot('knowledge-settings-saved')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await shot('knowledge-settings-phone')
+
+  await page.getByRole('link', { name: 'Back to Knowledge' }).click()
+  await tryQuestion(page, 'se me rompió el celular')
+  await expect(
+    page.getByRole('list', { name: 'Passages found' }).getByRole('listitem').first(),
+  ).toContainText('cuesta desde 59 €')
 })
 
 test.describe('without JavaScript', () => {

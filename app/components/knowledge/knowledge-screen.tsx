@@ -1,4 +1,4 @@
-import { Button, Center, Group, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
+import { Anchor, Button, Center, Group, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
 import { IconBook2, IconFileUpload, IconHelpCircle, IconNotes, IconWorldWww } from '@tabler/icons-react'
 import { Link, useLocation, useNavigation } from '@remix-run/react'
 import { RouteDialog } from '~/components/dialogs/route-dialog'
@@ -6,7 +6,7 @@ import { useHydrated } from '~/components/hooks/use-hydrated'
 import { useRevalidateWhile } from '~/components/hooks/use-revalidate-while'
 import { PageHeader } from '~/components/layout/page-header'
 import classes from './knowledge.module.css'
-import { KNOWLEDGE_PATH, NEW_SOURCE_PATHS } from './paths'
+import { KNOWLEDGE_PATH, KNOWLEDGE_SETTINGS_PATH, NEW_SOURCE_PATHS } from './paths'
 import { SourceTable } from './source-table'
 import { KNOWLEDGE_TEXTS as T } from './texts'
 import { TryQuestion, type Trial } from './try-question'
@@ -126,6 +126,12 @@ export function KnowledgeScreen({
           </Paper>
         </Stack>
         <TryQuestion trial={trial} />
+        <Text size="sm" c="gray.7">
+          {T.customerWordsHint}{' '}
+          <Anchor component={Link} to={KNOWLEDGE_SETTINGS_PATH} size="sm">
+            {T.customerWordsLink}
+          </Anchor>
+        </Text>
       </Stack>
     )
   }

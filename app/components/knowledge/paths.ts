@@ -1,6 +1,9 @@
 /** The Knowledge screen and its dialogs, one URL each (docs/decisions/045-knowledge-page-and-api.md). */
 export const KNOWLEDGE_PATH = '/knowledge'
 
+/** Settings › Knowledge: the organization's "words your customers use" (docs/decisions/073). */
+export const KNOWLEDGE_SETTINGS_PATH = '/settings/knowledge'
+
 /** The Add dialogs: `web-page` is the kind `url`. */
 export const NEW_SOURCE_PATHS = {
   faq: `${KNOWLEDGE_PATH}/new/faq`,

@@ -5,6 +5,8 @@ export const KNOWLEDGE_TEXTS = {
   title: 'Knowledge',
   subtitle: 'The facts your agents answer from: FAQs, texts, files and web pages',
   empty: 'Add your first FAQ or document so your agents answer from your facts',
+  customerWordsHint: 'Customers ask in other words than yours, or in another language?',
+  customerWordsLink: 'Add the words your customers use',
   noOrganization: 'Create or choose an organization to manage its knowledge.',
   loading: 'Loading knowledge...',
   added: {

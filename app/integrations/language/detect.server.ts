@@ -31,3 +31,10 @@ export async function detectLanguages(
     return result.language && result.isReliable() ? result.language : null
   })
 }
+
+/** The language (ISO 639-1) of a longer text, a knowledge source's, when detection is sure of it; else null. */
+export async function detectTextLanguage(text: string): Promise<string | null> {
+  if (!TWO_LETTERS.test(text)) return null
+  const result = (await detector()).detect(text)
+  return result.language && result.isReliable() ? result.language : null
+}

@@ -41,9 +41,13 @@ export async function groundQuestion(
   agent: AgentKnowledgeSettings,
   question: string,
   embeddings?: KnowledgeEmbeddings,
-  /** Whether the agent's knowledge holds a passage, when the caller read it already (the reply's context). */
-  ready?: boolean,
+  /**
+   * What the caller read already (the reply's context): whether the agent's knowledge holds a passage, and the
+   * organization's "words your customers use".
+   */
+  known?: { ready: boolean; customerWords: string[][] },
 ): Promise<Grounding> {
+  const ready = known?.ready
   if (agent.knowledgeMode === 'none' || ready === false) return { kind: 'none' }
   if (wordsOf(question).length === 0 || isSmallTalk(question)) return { kind: 'none' }
   const hits = await searchWithVectors(
@@ -54,6 +58,7 @@ export async function groundQuestion(
       limit: agent.knowledgePassages,
       sourceIds: agent.knowledgeMode === 'selected' ? agent.knowledgeSourceIds : undefined,
       minRelevance: agent.knowledgeMinRelevance,
+      customerWords: known?.customerWords,
     },
     embeddings,
   )

@@ -2,14 +2,53 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import { knowledgeSources, type KnowledgeSource } from '~/db/schema'
+import { detectTextLanguage } from '~/integrations/language/detect.server'
 
 // Writes and removes a source's passages with the search's bookkeeping (docs/decisions/043): the per-organization
 // lexeme counts (for the words' weights) and words (for typo correction) change in the same transaction as the
 // passages, under a per-organization lock (two jobs of one organization would otherwise update the same counts
 // in different orders).
 
-/** The text configurations a source's language is detected among (all in PGlite and in PostgreSQL 15). */
-export const TEXT_CONFIGURATIONS = [
+/**
+ * PostgreSQL's text search configuration (stemming and stop words) of each language ELD detects that has one (all
+ * in PostgreSQL 15 and PGlite; Malay reads as Indonesian). A language without one is indexed with `simple`: its
+ * words as they are, which typo correction's trigrams and the prefix match still relate (issue 36).
+ */
+const CONFIGURATION_OF: Record<string, string> = {
+  ar: 'arabic',
+  ca: 'catalan',
+  da: 'danish',
+  de: 'german',
+  el: 'greek',
+  en: 'english',
+  es: 'spanish',
+  eu: 'basque',
+  fi: 'finnish',
+  fr: 'french',
+  ga: 'irish',
+  hi: 'hindi',
+  hu: 'hungarian',
+  hy: 'armenian',
+  id: 'indonesian',
+  it: 'italian',
+  lt: 'lithuanian',
+  ms: 'indonesian',
+  nb: 'norwegian',
+  ne: 'nepali',
+  nl: 'dutch',
+  no: 'norwegian',
+  pt: 'portuguese',
+  ro: 'romanian',
+  ru: 'russian',
+  sr: 'serbian',
+  sv: 'swedish',
+  ta: 'tamil',
+  tr: 'turkish',
+  yi: 'yiddish',
+}
+
+/** The configurations tried when detection is not sure: the one leaving the fewest lexemes is the language. */
+const GUESSED_CONFIGURATIONS = [
   'english',
   'german',
   'french',
@@ -58,12 +97,14 @@ async function uncountPassages(tx: Database, organizationId: string, sourceId: s
   )
 }
 
-/** The configuration whose stop words and stemming leave the fewest lexemes of the text: its language. */
+/** The source's text search configuration: ELD's language when it is sure, else the best guess of PostgreSQL's. */
 async function detectLanguage(tx: Database, sample: string): Promise<string> {
+  const detected = await detectTextLanguage(sample)
+  if (detected) return CONFIGURATION_OF[detected] ?? 'simple'
   const [row] = rowsOf<{ language: string }>(
     await tx.execute(sql`
       select c as language
-      from unnest(${`{${TEXT_CONFIGURATIONS.join(',')}}`}::text[]) with ordinality as t(c, n)
+      from unnest(${`{${GUESSED_CONFIGURATIONS.join(',')}}`}::text[]) with ordinality as t(c, n)
       order by length(to_tsvector(c::regconfig, ${sample})), n
       limit 1`),
   )
@@ -125,9 +166,9 @@ export async function replaceSourcePassages(
         case when jsonb_typeof(x->'embedding') = 'array'
           then array(select e::real from jsonb_array_elements_text(x->'embedding') with ordinality as v(e, n) order by n)
         end,
-        setweight(to_tsvector(${language}::regconfig,
-          ${title} || ' ' || array_to_string(array(select jsonb_array_elements_text(x->'headingPath')), ' ')), 'A')
-        || setweight(to_tsvector(${language}::regconfig, x->>'text'), 'D')
+        knowledge_vector(${language}::regconfig,
+          ${title} || ' ' || array_to_string(array(select jsonb_array_elements_text(x->'headingPath')), ' '), 'A')
+        || knowledge_vector(${language}::regconfig, x->>'text', 'D')
       from jsonb_array_elements(${json}::jsonb) as x`)
     await tx.execute(sql`
       insert into knowledge_lexemes (organization_id, lexeme, passages)

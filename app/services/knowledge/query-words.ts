@@ -1,5 +1,6 @@
 import { PLACES } from './places'
-import { SERVICE_WORDS } from './service-words'
+import SHOP_WORDS from './words/en-shop.json'
+import SERVICE_WORDS_DATA from './words/en-service.json'
 
 // The words of a customer's question as the knowledge search takes them (docs/decisions/043): lower-cased,
 // each with the other words customers and shops use for the same thing. The search scores a group of words
@@ -12,135 +13,53 @@ const MAX_WORDS = 24
 const ALTERNATIVE_WEIGHT = 0.8
 const CORRECTION_WEIGHT = 0.9
 
-// Generic words of customer service, written once for every organization (not for one test corpus): each line is
-// a set of words a customer may use for what a shop's text calls by another of them.
-const ALTERNATIVES: string[][] = [
-  ['refund', 'refunds', 'refunded', 'reimburse', 'reimbursement', 'money', 'repay'],
-  ['return', 'returns', 'returning', 'send back', 'sent back', 'give back'],
-  ['exchange', 'swap', 'replace', 'replacement', 'change'],
-  [
-    'ship',
-    'shipping',
-    'shipment',
-    'delivery',
-    'deliver',
-    'delivered',
-    'dispatch',
-    'dispatched',
-    'send',
-    'sent',
-    'post',
-    'postage',
-    'courier',
-    'mail',
-  ],
-  ['parcel', 'package', 'order', 'shipment'],
-  [
-    'cost',
-    'costs',
-    'price',
-    'prices',
-    'fee',
-    'fees',
-    'charge',
-    'charges',
-    'much',
-    'expensive',
-    'cheap',
-    'pricey',
-  ],
-  ['free', 'complimentary', 'no charge'],
-  ['hours', 'open', 'opening', 'close', 'closing', 'closed', 'time', 'times'],
-  ['shop', 'store', 'stores', 'branch', 'location', 'outlet'],
-  ['address', 'located', 'location', 'where', 'find'],
-  ['phone', 'call', 'telephone', 'number', 'contact'],
-  ['email', 'e-mail', 'mail', 'contact'],
-  ['pay', 'payment', 'payments', 'paying', 'card', 'checkout'],
-  ['cancel', 'cancellation', 'cancelled', 'stop'],
-  ['size', 'sizes', 'sizing', 'fit', 'fits', 'measurement', 'measurements', 'measure'],
-  ['big', 'bigger', 'large', 'larger', 'loose'],
-  ['small', 'smaller', 'tight', 'tighter'],
-  [
-    'broken',
-    'damaged',
-    'faulty',
-    'defective',
-    'torn',
-    'ripped',
-    'hole',
-    'tear',
-    'stain',
-    'stained',
-    'scratched',
-  ],
-  ['wrong', 'incorrect', 'mistake', 'different'],
-  ['lost', 'missing', 'never arrived', 'not arrived'],
-  ['arrive', 'arrives', 'arrival', 'receive', 'get', 'delivered', 'come'],
-  ['long', 'days', 'weeks', 'when', 'time'],
-  ['track', 'tracking', 'trace', 'where'],
-  ['abroad', 'international', 'overseas', 'worldwide', 'country', 'countries'],
-  ['discount', 'discounts', 'coupon', 'voucher', 'promo', 'code', 'offer'],
-  ['gift', 'present'],
-  ['warranty', 'guarantee', 'repair', 'repairs'],
-  ['account', 'login', 'log in', 'sign in', 'password', 'profile'],
-  ['delete', 'remove', 'close'],
-  ['kid', 'kids', 'child', 'children', 'junior'],
-  ['shoe', 'shoes', 'boots', 'footwear', 'trainers', 'sneakers'],
-  ['weekend', 'saturday', 'sunday'],
-  ['holiday', 'holidays', 'christmas', 'bank holiday'],
-  ['student', 'students', 'university'],
-  ['invoice', 'receipt', 'bill', 'vat'],
-  // A second round, after the first evaluation run (docs/decisions/043): the words of any web shop's help pages,
-  // by topic, not the phrases of one question set (the held-out questions measure that).
-  ['express', 'fast', 'faster', 'quick', 'quickly', 'urgent', 'tomorrow', 'next day', 'same day', 'rush'],
-  ['pickup', 'pick up', 'collect', 'collection', 'click'],
-  ['stock', 'available', 'availability', 'in stock', 'sold out', 'restock'],
-  ['later', 'instalments', 'installments', 'invoice', 'afterpay', 'klarna', 'credit'],
-  ['voucher', 'gift card', 'giftcard', 'gift certificate', 'present'],
-  ['reward', 'rewards', 'points', 'loyalty', 'member', 'membership', 'club'],
-  ['newsletter', 'marketing', 'emails', 'unsubscribe', 'subscribe', 'mailing', 'spam'],
-  ['register', 'registration', 'sign up', 'signup', 'guest', 'account'],
-  ['fix', 'repair', 'repairs', 'mend', 'broken'],
-  ['park', 'parking', 'car', 'drive', 'driving'],
-  ['declined', 'failed', 'rejected', 'error', 'refused'],
-  ['charged', 'debited', 'taken', 'billed', 'charge'],
-  ['customs', 'import', 'duties', 'duty', 'tax', 'taxes'],
-  ['wash', 'washing', 'clean', 'cleaning', 'care', 'dry', 'laundry'],
-  ['waterproof', 'water', 'rain', 'wet', 'proof'],
-  ['cheaper', 'difference', 'refund', 'credit'],
-  ['worn', 'used', 'wore', 'wear', 'tried', 'unworn', 'tags', 'labels'],
-  ['sale', 'reduced', 'discounted', 'clearance', 'off'],
-  ['missing', 'incomplete', 'not included', 'only'],
-  ['absent', 'away', 'not home', 'out', 'neighbour', 'neighbor', 'missed'],
-  ['deadline', 'last', 'latest', 'cut-off', 'cutoff', 'in time'],
-  ['box', 'po box', 'post office', 'locker', 'parcel locker'],
-  ['business', 'company', 'companies', 'b2b', 'bulk', 'wholesale'],
-  ['length', 'long', 'inseam', 'leg', 'legs', 'tall', 'height'],
-  ['chest', 'bust', 'waist', 'hips', 'measure', 'measurements'],
-  ['free', 'gift', 'bonus', 'promotion', 'promotional'],
-  ['online', 'website', 'web shop', 'webshop', 'site', 'internet', 'app'],
-]
+// Generic words of customer service, in data files (words/README.md): each line a set of words a customer may use
+// for what a shop's text calls by another of them, "|" between them.
+const ALTERNATIVES = SHOP_WORDS.map((line) => line.split('|'))
 
-const alternativesOf = new Map<string, Set<string>>()
-// The second list's entries as a question's words read them ("where's my order": where s my order), so that its
-// phrases can be found in a question.
-const serviceLines = SERVICE_WORDS.map((line) => line.map((entry) => tokensOf(entry).join(' ')))
-for (const line of [...ALTERNATIVES, ...serviceLines]) {
-  for (const word of line) {
-    const set = alternativesOf.get(word) ?? new Set<string>()
-    for (const other of line) if (other !== word) set.add(other)
-    alternativesOf.set(word, set)
+/** Each word's alternatives, and the multi-word entries ("send back", "gift card") as their words. */
+export type Thesaurus = { alternativesOf: Map<string, Set<string>>; phrases: string[][] }
+
+function addGroups(alternativesOf: Map<string, Set<string>>, lines: string[][]) {
+  for (const line of lines) {
+    for (const word of line) {
+      const set = new Set(alternativesOf.get(word))
+      for (const other of line) if (other !== word) set.add(other)
+      alternativesOf.set(word, set)
+    }
   }
 }
+
+const phrasesOf = (alternativesOf: Map<string, Set<string>>) =>
+  [...alternativesOf.keys()].filter((entry) => entry.includes(' ')).map((entry) => entry.split(' '))
+
+const builtInAlternatives = new Map<string, Set<string>>()
+// The second list's entries as a question's words read them ("where's my order": where s my order), so that its
+// phrases can be found in a question.
+addGroups(builtInAlternatives, [
+  ...ALTERNATIVES,
+  ...SERVICE_WORDS_DATA.map((line) => line.split('|').map((entry) => tokensOf(entry).join(' '))),
+])
 // A place names its region one way only: "brazil" is about South America, "europe" is not about Austria.
 for (const [place, region] of PLACES) {
-  alternativesOf.set(place, new Set([...(alternativesOf.get(place) ?? []), ...region]))
+  builtInAlternatives.set(place, new Set([...(builtInAlternatives.get(place) ?? []), ...region]))
+}
+const BUILT_IN: Thesaurus = { alternativesOf: builtInAlternatives, phrases: phrasesOf(builtInAlternatives) }
+
+/**
+ * The built-in lists with an organization's own groups of words (issue 36, "words your customers use"), in any
+ * language: each entry read as a question's words are, so that "Móvil" in a group meets "movil" in a question too.
+ */
+export function thesaurusWith(customerWords: string[][]): Thesaurus {
+  if (customerWords.length === 0) return BUILT_IN
+  const alternativesOf = new Map(BUILT_IN.alternativesOf)
+  const groups = customerWords.map((group) => [
+    ...new Set(group.map((entry) => tokensOf(entry).join(' ')).filter(Boolean)),
+  ])
+  addGroups(alternativesOf, groups)
+  return { alternativesOf, phrases: phrasesOf(alternativesOf) }
 }
 
-/** The multi-word entries of the list ("send back", "gift card"), as their words. */
-const PHRASES = [...alternativesOf.keys()]
-  .filter((entry) => entry.includes(' '))
-  .map((entry) => entry.split(' '))
 /** A phrase ending in one of these may have up to two words inside it: "send them back", "pick it up". */
 const PARTICLES = new Set(['back', 'up', 'off', 'out', 'in'])
 const MAX_INSIDE = 2
@@ -187,13 +106,13 @@ function phraseAt(tokens: string[], start: number, phrase: string[]): number | n
  * phrase's alternatives; its own words stay too, except, in a phrasal verb, a word the list gives another meaning:
  * "send" is about shipping, "send back" about returns.
  */
-export function wordsOf(text: string): string[] {
+export function wordsOf(text: string, thesaurus: Thesaurus = BUILT_IN): string[] {
   const tokens = tokensOf(text)
   const words: string[] = []
   for (let index = 0; index < tokens.length; index += 1) {
-    const match = PHRASES.map((phrase) => ({ phrase, end: phraseAt(tokens, index, phrase) })).find(
-      (candidate) => candidate.end !== null,
-    )
+    const match = thesaurus.phrases
+      .map((phrase) => ({ phrase, end: phraseAt(tokens, index, phrase) }))
+      .find((candidate) => candidate.end !== null)
     if (!match) {
       words.push(tokens[index]!)
       continue
@@ -204,7 +123,7 @@ export function wordsOf(text: string): string[] {
     for (const token of tokens.slice(index, match.end! + 1)) {
       const own =
         match.phrase.find((word) => token === word) ?? (token === tokens[index] ? match.phrase[0] : null)
-      if (!(verb && own && meansOtherwise(own, phrase))) words.push(token)
+      if (!(verb && own && meansOtherwise(thesaurus, own, phrase))) words.push(token)
     }
     index = match.end!
   }
@@ -215,7 +134,8 @@ export function wordsOf(text: string): string[] {
 export const isPhrase = (word: string) => word.includes(' ')
 const isPhrasalVerb = (phrase: string) => PARTICLES.has(phrase.slice(phrase.lastIndexOf(' ') + 1))
 /** The list gives a phrase's word a meaning other than the phrase's: a line of its own, without the phrase. */
-const meansOtherwise = (word: string, phrase: string) => alternativesOf.get(word)?.has(phrase) === false
+const meansOtherwise = (thesaurus: Thesaurus, word: string, phrase: string) =>
+  thesaurus.alternativesOf.get(word)?.has(phrase) === false
 
 /** An alternative's words: a phrasal verb's are not its meaning (left out), another phrase's are. */
 const partsOf = (alternative: string) =>
@@ -227,7 +147,11 @@ const partsOf = (alternative: string) =>
  * word the passages lack, "wore" read as "more"), so the word as written stays. A phrasal verb's group is its
  * alternatives at full weight ("send back": return); another phrase's, at an alternative's (its words are there).
  */
-export function queryWordGroups(words: string[], corrected: string[] = words): QueryWordGroup[] {
+export function queryWordGroups(
+  words: string[],
+  corrected: string[] = words,
+  thesaurus: Thesaurus = BUILT_IN,
+): QueryWordGroup[] {
   return words.map((word, index) => {
     const spellings = [...new Set([word, corrected[index] ?? word])]
     const group = new Map<string, number>()
@@ -236,7 +160,7 @@ export function queryWordGroups(words: string[], corrected: string[] = words): Q
         group.set(spelling, Math.max(group.get(spelling) ?? 0, spelling === word ? 1 : CORRECTION_WEIGHT))
       }
       const weight = isPhrase(spelling) && isPhrasalVerb(spelling) ? 1 : ALTERNATIVE_WEIGHT
-      for (const alternative of alternativesOf.get(spelling) ?? []) {
+      for (const alternative of thesaurus.alternativesOf.get(spelling) ?? []) {
         for (const part of partsOf(alternative)) {
           if (!group.has(part)) group.set(part, weight)
         }

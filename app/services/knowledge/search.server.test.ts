@@ -1,3 +1,5 @@
+import { eq, sql } from 'drizzle-orm'
+import { rowsOf } from '~/db/rows.server'
 import { describe, expect, it } from 'vitest'
 import { knowledgeSources } from '~/db/schema'
 import type { Database } from '~/db/client.server'
@@ -5,6 +7,7 @@ import { withTestDatabase } from '../../../tests/setup/database'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { deleteSourceWithPassages, replaceSourcePassages } from './index-passages.server'
 import { searchPassages } from './search.server'
+import { saveCustomerWords } from './customer-words.server'
 
 const getDb = withTestDatabase()
 
@@ -244,5 +247,59 @@ describe('searchPassages', () => {
       sourceIds: [returns.id, hours.id],
     })
     expect(new Set(hits.map((hit) => hit.sourceId))).toEqual(new Set([returns.id, hours.id]))
+  })
+
+  it('finds a passage written with accents from a question written without them, in its language (issue 36)', async () => {
+    const db = getDb()
+    const scope = await newOwnerScope(db)
+    const org = scope.organizationId
+    const pix = await addFaq(
+      db,
+      org,
+      'Quais são as formas de pagamento?',
+      'Aceitamos cartão de crédito em até 6 vezes sem juros, Pix com 5% de desconto e boleto bancário.',
+    )
+    await addFaq(
+      db,
+      org,
+      'Qual é o prazo de entrega?',
+      'As entregas para todo o Brasil levam de 3 a 8 dias úteis.',
+    )
+    const [source] = await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, pix.id))
+    expect(source?.language).toBe('portuguese')
+    const hits = await searchPassages(db, {
+      organizationId: org,
+      query: 'cartao de credito parcela?',
+      limit: 1,
+    })
+    expect(hits.map((hit) => hit.sourceId)).toEqual([pix.id])
+    // Stemmed with its accents "informação" is 'inform', without them 'informaca': the vector holds both.
+    const [vector] = rowsOf<{ lexemes: string[] }>(
+      await db.execute(
+        sql`select tsvector_to_array(knowledge_vector('portuguese', 'Informação e promoções', 'D')) as lexemes`,
+      ),
+    )
+    expect(vector?.lexemes.sort()).toEqual(['inform', 'informaca', 'promoco', 'promoçõ'])
+  })
+
+  it("reads a question's word with the organization's own group of words (words your customers use)", async () => {
+    const db = getDb()
+    const scope = await newOwnerScope(db)
+    const org = scope.organizationId
+    const screen = await addFaq(
+      db,
+      org,
+      '¿Cuánto cuesta cambiar la pantalla del móvil?',
+      'Cambiar la pantalla de un móvil cuesta desde 59 € y se hace en una hora.',
+    )
+    await addFaq(db, org, '¿Dónde estáis?', 'Estamos en la calle Mayor 12 de Madrid, al lado del metro Sol.')
+    const question = { organizationId: org, query: 'se me rompió el celular', limit: 5, minRelevance: 0.2 }
+    expect(await searchPassages(db, question)).toEqual([])
+    await saveCustomerWords(scope, [['móvil', 'celular', 'teléfono']])
+    expect((await searchPassages(db, question)).map((hit) => hit.sourceId)).toEqual([screen.id])
+    // Another organization with the same entry but no words of its own does not read them.
+    const other = await newOwnerScope(db)
+    await addFaq(db, other.organizationId, '¿Cuánto cuesta cambiar la pantalla del móvil?', 'Desde 59 €.')
+    expect(await searchPassages(db, { ...question, organizationId: other.organizationId })).toEqual([])
   })
 })

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
-import { isPhrase, queryWordGroups, wordsOf } from './query-words'
+import { customerWordsOf } from './customer-words.server'
+import { isPhrase, queryWordGroups, thesaurusWith, wordsOf } from './query-words'
 
 /** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
 const TYPO_SIMILARITY = 0.45
@@ -39,6 +40,8 @@ export type PassageSearch = {
   sourceIds?: string[]
   /** 0-1: passages scoring less are left out. */
   minRelevance?: number
+  /** The organization's "words your customers use", when the caller read them already; else read here. */
+  customerWords?: string[][]
 }
 
 type HitRow = {
@@ -77,11 +80,12 @@ export async function searchPassages(db: Database, search: PassageSearch): Promi
 /** The search's statement for a question (its typos corrected first); null when it has no words. */
 export async function searchStatement(
   db: Database,
-  { organizationId, query, limit, sourceIds, minRelevance = 0 }: PassageSearch,
+  { organizationId, query, limit, sourceIds, minRelevance = 0, customerWords }: PassageSearch,
 ) {
   if (limit < 1) return null
-  const words = wordsOf(query)
-  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words))
+  const thesaurus = thesaurusWith(customerWords ?? (await customerWordsOf(db, organizationId)))
+  const words = wordsOf(query, thesaurus)
+  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words), thesaurus)
   if (groups.length === 0) return null
   const group: number[] = []
   const word: string[] = []
@@ -107,7 +111,7 @@ export async function searchStatement(
       grouped_stems as (
         select l.lexeme, f.grp, max(f.weight) as weight
         from fixed f cross join langs g
-          cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word))) as l(lexeme)
+          cross join lateral unnest(tsvector_to_array(to_tsvector(g.language::regconfig, f.word || ' ' || unaccent(f.word)))) as l(lexeme)
         -- A quote or backslash would need escaping in a tsquery: such rare lexemes are left out.
         where l.lexeme !~ '[''\\\\]'
         group by l.lexeme, f.grp

@@ -8,6 +8,7 @@ import {
   conversations,
   knowledgePassages,
   messages,
+  organizations,
   type Agent,
   type Channel,
   type Conversation,
@@ -34,6 +35,8 @@ export type ReplyContext = {
   replyHandoff: string | null
   /** The agent's knowledge holds a processed passage: without one, no search is run. */
   knowledgeReady: boolean
+  /** The organization's "words your customers use", for the knowledge search. */
+  customerWords: string[][]
 }
 
 export type BurstRow = Pick<Message, 'id' | 'kind'>
@@ -108,6 +111,9 @@ export function replyContextQuery(db: Database) {
       newerQueued: newerQueued(messages.conversationId, messages.sequence),
       replyHandoff: sql<string | null>`(select ${agentRuns.handoffReason} from ${agentRuns}
         where ${agentRuns.id} = ${reply.agentRunId})`,
+      // "Words your customers use" (docs/decisions/073), read here so that the search adds no statement.
+      customerWords: sql<string[][]>`(select ${organizations.customerWords} from ${organizations}
+        where ${organizations.id} = ${messages.organizationId})`,
       knowledgeReady: sql<boolean>`exists (select 1 from ${knowledgePassages} p
         where p.organization_id = ${messages.organizationId}
           and (${agents.knowledgeMode} = 'all'

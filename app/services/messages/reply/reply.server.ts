@@ -317,7 +317,7 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
       verdict.agent,
       lastCustomerTurn(context),
       deps.embeddings,
-      context.knowledgeReady,
+      { ready: context.knowledgeReady, customerWords: context.customerWords },
     )
     const knowledge = grounding.kind === 'passages' ? grounding.hits : undefined
     const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "customer_words" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { hasNoNul, NUL_MESSAGE } from '~/lib/shared/input'
+
+// "Words your customers use" (issue 36, docs/decisions/073): an organization's own groups of words that mean the
+// same for its business, in any language ("móvil, celular, teléfono"). The knowledge search reads a question's
+// word with its group's other words, as it does with the built-in English lists. Client-safe: the form checks the
+// same rules.
+
+export const MAX_WORD_GROUPS = 200
+export const MAX_GROUP_WORDS = 20
+export const MAX_WORD_LENGTH = 60
+
+export const CUSTOMER_WORDS_TEXTS = {
+  title: 'Words your customers use',
+  settingsSummary:
+    'The words, in any language, that your customers use for what your knowledge calls otherwise.',
+  description:
+    'Customers often ask in other words than your knowledge uses: "cell phone" for "mobile", "postage" for "delivery". Write each group of words that mean the same for your business on a line of its own, separated by commas, in any language. The answers are then found whichever of them a customer writes.',
+  label: 'Groups of words, one per line',
+  placeholder: 'mobile, cell phone, handset\ndelivery, shipping, postage',
+  save: 'Save words',
+  saved: 'Words saved. Customers’ questions are searched with them from now on.',
+  empty:
+    'No groups yet: the knowledge is searched with the customer’s own words and the built-in English ones.',
+  tooManyGroups: `Write at most ${MAX_WORD_GROUPS} groups`,
+  tooManyWords: (line: number) => `Line ${line}: a group holds at most ${MAX_GROUP_WORDS} words`,
+  tooLong: (line: number) => `Line ${line}: a word or phrase is at most ${MAX_WORD_LENGTH} characters`,
+  single: (line: number) => `Line ${line}: write at least two words that mean the same, separated by commas`,
+  failed: 'The words could not be saved. Please try again.',
+} as const
+
+/** The lines of the box as groups: words split at commas (or semicolons), trimmed, blank lines and repeats dropped. */
+export function parseWordGroups(text: string): string[][] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => [
+      ...new Set(
+        line
+          .split(/[,;]/)
+          .map((word) => word.trim().replace(/\s+/g, ' '))
+          .filter(Boolean),
+      ),
+    ])
+    .filter((group) => group.length > 0)
+}
+
+/** The groups as the box shows them: a line each. */
+export const wordGroupsText = (groups: string[][]) => groups.map((group) => group.join(', ')).join('\n')
+
+/** The groups as stored and as the API takes them: each 2-20 words of at most 60 characters, 200 groups at most. */
+export const wordGroupsSchema = z.array(z.array(z.string())).superRefine((groups, ctx) => {
+  if (groups.length > MAX_WORD_GROUPS)
+    ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyGroups })
+  groups.slice(0, MAX_WORD_GROUPS).forEach((group, index) => {
+    const line = index + 1
+    if (group.length < 2) ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.single(line) })
+    else if (group.length > MAX_GROUP_WORDS)
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyWords(line) })
+    else if (group.some((word) => word.length > MAX_WORD_LENGTH))
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooLong(line) })
+  })
+})
+
+/** The settings form: one box of lines, turned into groups and checked (its first problem on the box). */
+export const customerWordsFormSchema = z.object({
+  words: z
+    .string()
+    .max(MAX_WORD_GROUPS * MAX_GROUP_WORDS * (MAX_WORD_LENGTH + 2), CUSTOMER_WORDS_TEXTS.tooManyGroups)
+    .refine(hasNoNul, NUL_MESSAGE)
+    .default('')
+    .transform(parseWordGroups)
+    .pipe(wordGroupsSchema),
+})
