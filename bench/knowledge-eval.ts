@@ -36,6 +36,7 @@ import {
   holdsPhrase,
   LANGUAGE_SETS,
   loadShop,
+  type LanguageSet,
   newShopScope,
   readLanguageSet,
   readShop,
@@ -48,6 +49,10 @@ const TARGET = Number(process.env.EVAL_TARGET ?? 0.9)
 /** Issue 36: strict recall@5 in each other language, and off-topic questions answered by no passage. */
 const LANGUAGE_TARGET = Number(process.env.EVAL_LANGUAGE_TARGET ?? 0.85)
 const OFF_TOPIC_TARGET = 6
+/** The language sets to evaluate (EVAL_LANGUAGES=es,pt; empty: English only); all by default. */
+const LANGUAGES = (process.env.EVAL_LANGUAGES ?? LANGUAGE_SETS.join(','))
+  .split(',')
+  .filter((language): language is LanguageSet => (LANGUAGE_SETS as readonly string[]).includes(language))
 const LIMIT = 5
 
 type Verdict = { strict: number | null; lenient: number | null; hits: KnowledgeHit[] }
@@ -226,7 +231,7 @@ runBench(async () => {
   const languages: LanguageRow[] = [
     languageRow('en', verdicts, await answeredByNone(scope.organizationId, offTopic), offTopic.length),
   ]
-  for (const language of LANGUAGE_SETS) {
+  for (const language of LANGUAGES) {
     const set = readLanguageSet(language)
     const languageScope = await newShopScope(handle.db, `Language set ${language}`)
     const target = {

@@ -5,12 +5,13 @@
  * For each database of BENCH_DATABASES (default `postgres,pglite`: a throwaway PostgreSQL 15 cluster from
  * scripts/lib/postgres.js, and an in-memory PGlite):
  *  1. Indexing: one organization gets BENCH_PASSAGES (20,000) passages — the made-up shop of bench/knowledge/shop
- *     (FAQs and documents, through the job's own function) plus generated sources of 100 passages each written by
+ *     (FAQs and documents, through the job's own function) and the Spanish, Portuguese, German and Russian sets'
+ *     FAQs (issue 36: mixed languages), plus generated sources of 100 passages each, in those five languages in turn, written by
  *     `replaceSourcePassages` (the job's statement: language detection, vectors, lexeme counts, words), timed:
  *     passages per second. Ten other organizations get BENCH_PASSAGES / 10 passages each the same way. The generated
- *     text draws words at Zipf frequencies from the shop's vocabulary and made-up words (a long tail), 40-250 words
+ *     text draws words at Zipf frequencies from one set's vocabulary and made-up words (a long tail), 40-250 words
  *     a passage, under generated headings.
- *  2. Search: the eval's customer questions (bench/knowledge/shop, 193 of them) through `searchPassages` (5
+ *  2. Search: the eval's customer questions (the shop's 193 and each language's 40) through `searchPassages` (5
  *     passages) in the large organization, BENCH_SAMPLES (400) calls after 40 warm-up calls, one at a time:
  *     p50/p95/p99, and EXPLAIN (ANALYZE, BUFFERS) of the slowest question on PostgreSQL.
  *  3. Fused search (docs/decisions/043; BENCH_FUSED=0 skips it): the large organization's passages get the fake
@@ -35,7 +36,7 @@ import { fakeEmbedding, startEmbeddingFake } from '../tests/fakes/embedding-serv
 import { rowsOf } from '../app/db/rows.server'
 import { sql } from 'drizzle-orm'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
-import { loadShop, newShopScope, readShop } from './knowledge/corpus'
+import { LANGUAGE_SETS, loadShop, newShopScope, readLanguageSet, readShop } from './knowledge/corpus'
 import { finishBench, runBench } from './report'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -59,23 +60,40 @@ function random(seed: number) {
   }
 }
 
-/** The shop's words by frequency, then made-up ones: drawn at Zipf frequencies. */
-function vocabulary(): string[] {
-  const { faqs, documents } = readShop()
-  const text = [...faqs.map((f) => `${f.question} ${f.answer}`), ...documents.map((d) => d.text)].join(' ')
+/** A text's words (three letters or more) by frequency, most frequent first. */
+function wordsByFrequency(text: string): string[] {
   const counts = new Map<string, number>()
-  for (const word of text.toLowerCase().match(/[a-z]{3,}/g) ?? [])
+  for (const word of text.toLowerCase().match(/\p{L}{3,}/gu) ?? [])
     counts.set(word, (counts.get(word) ?? 0) + 1)
-  const known = [...counts].sort((a, b) => b[1] - a[1]).map(([word]) => word)
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([word]) => word)
+}
+
+/** Made-up words, a long tail shared by every language. */
+function madeUpWords(): string[] {
   const next = random(7)
   const syllables = ['ka', 'lo', 'mi', 'ter', 'vas', 'qu', 'ren', 'do', 'fi', 'nor', 'sel', 'tra']
-  const madeUp = Array.from({ length: 6_000 }, () =>
+  return Array.from({ length: 6_000 }, () =>
     Array.from(
       { length: 2 + Math.floor(next() * 3) },
       () => syllables[Math.floor(next() * syllables.length)],
     ).join(''),
   )
-  return [...known, ...madeUp]
+}
+
+/**
+ * The vocabularies generated passages draw from at Zipf frequencies (issue 36: mixed languages): the shop's
+ * English words, and each language set's, each followed by the made-up long tail.
+ */
+function vocabularies(): string[][] {
+  const { faqs, documents } = readShop()
+  const english = [...faqs.map((f) => `${f.question} ${f.answer}`), ...documents.map((d) => d.text)].join(' ')
+  const others = LANGUAGE_SETS.map((language) =>
+    readLanguageSet(language)
+      .faqs.map((f) => `${f.question} ${f.answer}`)
+      .join(' '),
+  )
+  const tail = madeUpWords()
+  return [english, ...others].map((text) => [...wordsByFrequency(text), ...tail])
 }
 
 function passageGenerator(words: string[], seed: number) {
@@ -109,9 +127,12 @@ function passageGenerator(words: string[], seed: number) {
   }
 }
 
-/** Fills an organization with generated sources until it holds `passages`; returns the seconds it took. */
+/**
+ * Fills an organization with generated sources until it holds `passages`, each source in one language, in turn;
+ * returns the seconds it took.
+ */
 async function fill(handle: DatabaseHandle, organizationId: string, passages: number, seed: number) {
-  const generate = passageGenerator(vocabulary(), seed)
+  const generators = vocabularies().map((words, index) => passageGenerator(words, seed * 10 + index))
   let written = 0
   let seconds = 0
   for (let index = 0; written < passages; index++) {
@@ -120,7 +141,7 @@ async function fill(handle: DatabaseHandle, organizationId: string, passages: nu
       .insert(knowledgeSources)
       .values({ organizationId, kind: 'text', title: `Generated guide ${index + 1}`, body: '' })
       .returning()
-    const drafts = Array.from({ length: count }, generate)
+    const drafts = Array.from({ length: count }, generators[index % generators.length])
     const started = performance.now()
     await replaceSourcePassages(handle.db, {
       organizationId,
@@ -156,6 +177,7 @@ async function benchDatabase(name: string, failures: string[]) {
     console.log(`\n## ${name}`)
     const scope = await newShopScope(handle.db)
     await loadShop(scope)
+    for (const language of LANGUAGE_SETS) await loadShop(scope, undefined, readLanguageSet(language))
     const shopPassages = Number(
       (await handle.db.select({ n: knowledgeSources.passageCount }).from(knowledgeSources)).reduce(
         (sum, row) => sum + row.n,
@@ -175,7 +197,11 @@ async function benchDatabase(name: string, failures: string[]) {
     if (name === 'postgres') await handle.db.execute(sql`vacuum analyze`)
 
     const { questions, holdout } = readShop()
-    const all = [...questions, ...holdout].map((q) => q.question)
+    const all = [
+      ...questions,
+      ...holdout,
+      ...LANGUAGE_SETS.flatMap((language) => readLanguageSet(language).questions),
+    ].map((q) => q.question)
     const search = (query: string) =>
       searchPassages(handle.db, { organizationId: scope.organizationId, query, limit: 5 })
     for (let i = 0; i < WARMUP; i++) await search(all[i % all.length])

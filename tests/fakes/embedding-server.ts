@@ -18,7 +18,8 @@ export const FAKE_EMBEDDING_DIMS = 256
  */
 export const FAKE_SYNONYMS: string[][] = [
   ['umbrella', 'parasol', 'brolly'],
-  ['sofa', 'couch', 'settee'],
+  // A multilingual model places a word and its translations together (issue 36): Spanish and Russian here.
+  ['sofa', 'couch', 'settee', 'diván', 'диван'],
   ['jumper', 'sweater', 'pullover'],
 ]
 

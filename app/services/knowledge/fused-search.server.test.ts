@@ -160,6 +160,19 @@ describe('searchWithVectors', () => {
     expect(hits[0].score).toBeLessThanOrEqual(1)
   })
 
+  it('finds an English FAQ from a question in Spanish or Russian, as a multilingual model does (issue 36)', async () => {
+    const scope = await newOwnerScope(getDb())
+    const couch = await shopWithCouch(scope)
+    for (const query of ['¿Tenéis un diván?', 'У вас есть диван?']) {
+      const search = { organizationId: scope.organizationId, query, limit: 5 }
+      expect(
+        (await searchPassages(scope.db, search)).map((h) => h.sourceId),
+        query,
+      ).not.toContain(couch.id)
+      expect((await searchWithVectors(scope.db, search, embeddings()))[0]?.sourceId, query).toBe(couch.id)
+    }
+  })
+
   it('without a model is the keyword search, scores and all', async () => {
     const scope = await newOwnerScope(getDb())
     await shopWithCouch(scope)
