@@ -259,6 +259,8 @@ export const agentRuns = pgTable(
     handoffReason: text('handoff_reason'),
     /** The knowledge passages the prompt carried (a snapshot: the source may change or go later). */
     knowledge: jsonb('knowledge').$type<UsedPassage[]>(),
+    /** The language the question was written in (ISO 639-1), when detected: retrieval across languages shows. */
+    language: text('language'),
     context: jsonb('context').$type<Record<string, unknown>>(),
     /**
      * The channel a reply's run answered on, from its context (null for tests on the Agents screen): the

@@ -101,6 +101,7 @@ export async function callAgentModel({
     context: context ?? null,
     // An empty list: the knowledge was searched and nothing matched (the Test Agent history shows it so).
     knowledge: knowledge ? usedPassagesOf(knowledge) : null,
+    language: language ?? null,
   }
   const started = performance.now()
   try {

@@ -156,6 +156,7 @@ function buildQueries(db: Database) {
         context: sql.placeholder('context'),
         // JSON text: node-postgres would send an array parameter as a PostgreSQL array, not as JSON.
         knowledge: sql`${sql.placeholder('knowledge')}::jsonb`,
+        language: sql.placeholder('language'),
       })
       .returning({ id: agentRuns.id }),
   )

@@ -102,6 +102,13 @@ describe('replyToMessage', () => {
     expect(String(request.body.messages[0].content)).toBe(
       'You answer for a bakery in English.\n\n## Language\nThe customer writes in Spanish. Answer in Spanish, whatever the language of the instructions and passages above.',
     )
+    // The run records the question's language (retrieval across languages shows in it).
+    const [run] = await p.db
+      .select({ language: agentRuns.language })
+      .from(agentRuns)
+      .innerJoin(messages, eq(messages.agentRunId, agentRuns.id))
+      .where(eq(messages.replyToMessageId, inbound.id))
+    expect(run?.language).toBe('es')
     // A word that says nothing keeps the conversation's language.
     const next = await receive(bot, 'ok', chatId)
     expect(next.inbound.language).toBeNull()
