@@ -69,7 +69,8 @@ function LanguageMessages({
       <Stack gap="sm">
         {BUILT_IN_TEXT_KINDS.map((kind) => (
           <Textarea
-            key={boxes[kind].key}
+            // Conform's key, when it has one, remounts the box on a reset.
+            key={`${kind}${boxes[kind].key ?? ''}`}
             {...fieldProps(boxes[kind])}
             label={BUILT_IN_TEXT_LABELS[kind]}
             placeholder={BUILT_IN_TEXTS[language][kind]}
