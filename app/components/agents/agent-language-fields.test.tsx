@@ -2,7 +2,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { MantineProvider } from '@mantine/core'
 import { createRemixStub } from '@remix-run/testing'
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agents/behaviour'
 import { BUILT_IN_LANGUAGES, BUILT_IN_TEXT_KINDS, BUILT_IN_TEXTS } from '~/lib/agents/built-in-texts'
@@ -135,12 +135,12 @@ describe('the Language group of the agent form', () => {
     fireEvent.click(screen.getByText('Messages in other languages'))
     // Spanish first: the owner's own handoff, since there is no Spanish one; the default as the placeholder.
     const spanish = within(section).getByRole('group', { name: 'Spanish' })
-    const handoff = within(spanish).getByRole('textbox', { name: 'Handoff message' })
+    const handoff = within(spanish).getByRole('textbox', { name: 'Handoff message in Spanish' })
     expect(handoff).toHaveProperty('value', AGENT.handoffMessage)
     expect(handoff.getAttribute('placeholder')).toBe(BUILT_IN_TEXTS.es.handoff)
     fireEvent.change(handoff, { target: { value: 'Ana te responde aquí.' } })
 
-    fireEvent.click(within(section).getByRole('textbox', { name: 'Language' }))
+    fireEvent.click(within(section).getByRole('textbox', { name: 'Messages in' }))
     fireEvent.click(screen.getByRole('option', { name: 'Portuguese' }))
     expect(box('es', 'handoff')?.closest('fieldset')?.hidden).toBe(true)
     expect(box('pt', 'handoff')?.closest('fieldset')?.hidden).toBe(false)
@@ -154,5 +154,28 @@ describe('the Language group of the agent form', () => {
       es: { handoff: 'Ana te responde aquí.' },
       pt: { handoff: 'A Ana da loja responde aqui.' },
     })
+  })
+  it('a message too long in a language not shown: on submit the section opens on that language, with the error', async () => {
+    const { form } = renderForm(AGENT)
+    fireEvent.click(screen.getByText('Messages in other languages'))
+    const pick = () => screen.getByRole('textbox', { name: 'Messages in' })
+    fireEvent.click(pick())
+    fireEvent.click(screen.getByRole('option', { name: 'German' }))
+    fireEvent.change(screen.getByRole('textbox', { name: 'Fallback message in German' }), {
+      target: { value: 'x'.repeat(1001) },
+    })
+    fireEvent.click(pick())
+    fireEvent.click(screen.getByRole('option', { name: 'Italian' }))
+    fireEvent.click(screen.getByText('Messages in other languages'))
+    await waitFor(() =>
+      expect(screen.getByText('Messages in other languages').closest('details')?.open).toBe(false),
+    )
+    fireEvent.submit(form)
+    expect(
+      await screen.findByText('The fallback message in German must be at most 1000 characters'),
+    ).toBeTruthy()
+    expect(pick()).toHaveProperty('value', 'German')
+    expect(screen.getByText('Messages in other languages').closest('details')?.open).toBe(true)
+    expect(box('de', 'fallback')?.getAttribute('aria-invalid')).toBe('true')
   })
 })

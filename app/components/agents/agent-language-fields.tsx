@@ -1,6 +1,6 @@
 import type { FieldMetadata } from '@conform-to/react'
-import { Fieldset, Select, Stack, Text, Textarea } from '@mantine/core'
-import { useState } from 'react'
+import { Fieldset, Select, Stack, Text, Textarea, VisuallyHidden } from '@mantine/core'
+import { useEffect, useRef, useState } from 'react'
 import { fieldProps } from '~/components/forms/field-props'
 import {
   BUILT_IN_LANGUAGES,
@@ -33,11 +33,11 @@ const ANSWER_IN_OPTIONS = [{ value: '', label: "The customer's language" }, ...L
 export const LANGUAGE_TEXTS = {
   answerIn: 'Answer in',
   answerInHint:
-    'The customer’s language: the agent answers each customer in the language they write in. Pick one language to always answer in it, whatever the customer writes; its messages then go out in that language too.',
+    'Each customer is answered in the language they write in, unless you pick one language: then the agent always answers in it, and sends its messages in it too.',
   otherLanguages: 'Messages in other languages',
   otherLanguagesHint:
-    'Each box shows what the agent sends in that language now. Write your own words to send them instead. Empty a box to go back to the suggested message, or to your own message above if you wrote one. A message you left empty above is not sent in any language.',
-  pickLanguage: 'Language',
+    'Each box shows what the agent sends in that language now: change it to use your own words, or empty it to go back to the suggested message (or to yours above, if you wrote one). A message left empty above is not sent in any language.',
+  pickLanguage: 'Messages in',
   pickLanguageHint: 'Pick a language to see and change its messages.',
 } as const
 
@@ -49,19 +49,23 @@ function LanguageMessages({
   language,
   field,
   shown,
+  hydrated,
   pending,
 }: {
   language: BuiltInLanguage
   field: TranslationFields[BuiltInLanguage]
   shown: boolean
+  hydrated: boolean
   pending: boolean
 }) {
   const boxes = field.getFieldset()
   return (
     <Fieldset
-      legend={languageLabel(language)}
+      // Once hydrated the select above shows the language: the legend is then for screen readers only.
+      legend={hydrated ? <VisuallyHidden>{languageLabel(language)}</VisuallyHidden> : languageLabel(language)}
       variant="unstyled"
       hidden={!shown}
+      data-compact={hydrated || undefined}
       p={0}
       m={0}
       className={classes.languageMessages}
@@ -72,7 +76,12 @@ function LanguageMessages({
             // Conform's key, when it has one, remounts the box on a reset.
             key={`${kind}${boxes[kind].key ?? ''}`}
             {...fieldProps(boxes[kind])}
-            label={BUILT_IN_TEXT_LABELS[kind]}
+            // Named with its language, so that no two boxes of the form share a name.
+            label={
+              <>
+                {BUILT_IN_TEXT_LABELS[kind]} <VisuallyHidden>in {languageLabel(language)}</VisuallyHidden>
+              </>
+            }
             placeholder={BUILT_IN_TEXTS[language][kind]}
             lang={language}
             autosize
@@ -105,21 +114,24 @@ function OtherLanguages({
   const fieldset = field.getFieldset()
   const invalid = BUILT_IN_LANGUAGES.filter((language) => hasErrors(fieldset, language))
   const [language, setLanguage] = useState(invalid[0] ?? initialLanguage)
-  const [open, setOpen] = useState(invalid.length > 0)
+  // The disclosure stays the browser's: open in the first HTML when it holds an error (a post without JavaScript),
+  // and opened again by the effect below on each new error.
+  const [openAtFirst] = useState(invalid.length > 0)
+  const [reveals, setReveals] = useState(0)
   const [seen, setSeen] = useState(invalid.join())
   if (invalid.join() !== seen) {
     setSeen(invalid.join())
     if (invalid.length > 0) {
-      setOpen(true)
+      setReveals(reveals + 1)
       if (!invalid.includes(language)) setLanguage(invalid[0])
     }
   }
+  const section = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    if (reveals > 0 && section.current) section.current.open = true
+  }, [reveals])
   return (
-    <details
-      className={classes.otherLanguages}
-      open={open}
-      onToggle={(event) => setOpen(event.currentTarget.open)}
-    >
+    <details ref={section} className={classes.otherLanguages} open={openAtFirst || undefined}>
       <summary>{LANGUAGE_TEXTS.otherLanguages}</summary>
       <Stack gap="sm" pt="xs">
         <Text size="xs" c="gray.7">
@@ -143,6 +155,7 @@ function OtherLanguages({
             language={each}
             field={fieldset[each]}
             shown={!hydrated || each === language}
+            hydrated={hydrated}
             pending={pending}
           />
         ))}
