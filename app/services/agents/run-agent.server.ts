@@ -146,10 +146,10 @@ export async function callAgentModel({
 function systemPromptOf(
   systemPrompt: string,
   knowledge: KnowledgeHit[] | undefined,
-  language: string | null,
+  languageLine: string | null,
 ) {
   const grounded = groundedSystemPrompt(systemPrompt, knowledge)
-  return language ? `${grounded}\n\n${language}` : grounded
+  return languageLine ? `${grounded}\n\n${languageLine}` : grounded
 }
 
 /** A successful run as it is stored in agent_runs. */
