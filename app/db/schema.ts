@@ -21,6 +21,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import { AGENT_DEFAULTS, AGENT_STATUS_VALUES, MODEL_TYPES } from '~/lib/agents/schemas'
 import { BEHAVIOUR_TEXTS, EXISTING_AGENT_BEHAVIOUR, type OfficeHours } from '~/lib/agents/behaviour'
+import { BUILT_IN_LANGUAGES, type TextTranslations } from '~/lib/agents/built-in-texts'
 import {
   CONVERSATION_STATES,
   CONVERSATION_STATUSES,
@@ -224,6 +225,10 @@ export const agents = pgTable(
     knowledgeNoAnswerMessage: text('knowledge_no_answer_message')
       .notNull()
       .default(AGENT_KNOWLEDGE_DEFAULTS.knowledgeNoAnswerMessage),
+    // The language it answers in (issue 36, docs/decisions/072): null answers in the customer's language.
+    replyLanguage: text('reply_language', { enum: BUILT_IN_LANGUAGES }),
+    /** The owner's own words for the built-in messages, by language: `{ es: { handoff: '...' } }`. */
+    translations: jsonb('text_translations').$type<TextTranslations>().notNull().default({}),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -34,7 +34,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const outcome = await attemptInScope(
     scope,
-    (s) => updateAgent(s, agentId, submission.value),
+    // The form fills each translation box with what the customer gets: one left so is no translation.
+    (s) => updateAgent(s, agentId, submission.value, { prefilled: true }),
     ERROR_STATUS.SERVER_ERROR.message,
     { action: 'update agent', agentId },
   )

@@ -34,7 +34,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const outcome = await attemptInScope(
     scope,
-    (s) => createAgent(s, submission.value),
+    // The form fills each translation box with what the customer gets: one left so is no translation.
+    (s) => createAgent(s, submission.value, { prefilled: true }),
     ERROR_STATUS.SERVER_ERROR.message,
     { action: 'create agent' },
   )

@@ -229,3 +229,82 @@ describe("an agent's knowledge through the API", () => {
     })
   })
 })
+
+describe("an agent's language through the API (issue 36)", () => {
+  it('create takes replyLanguage and translations (defaults: null and {}); PATCH changes them; GET shows them', async () => {
+    const { api } = await newTenant()
+    const plain = await api('POST', '', valid())
+    expect(plain.status).toBe(201)
+    expect(plain.body.data).toMatchObject({ replyLanguage: null, translations: {} })
+    const fixed = await api(
+      'POST',
+      '',
+      valid({ replyLanguage: 'es', translations: { es: { handoff: 'Ahora te atiende Ana.' } } }),
+    )
+    expect(fixed.status).toBe(201)
+    expect(fixed.body.data).toMatchObject({
+      replyLanguage: 'es',
+      translations: { es: { handoff: 'Ahora te atiende Ana.' } },
+    })
+    const patched = await api('PATCH', `/${fixed.body.data.id}`, { replyLanguage: null, translations: {} })
+    expect(patched.status).toBe(200)
+    expect((await api('GET', `/${fixed.body.data.id}`)).body.data).toMatchObject({
+      replyLanguage: null,
+      translations: {},
+    })
+  })
+
+  it('a bad language code, or message, is a 400 that says why, on create and on PATCH, and changes nothing', async () => {
+    const { api } = await newTenant()
+    const agent = (await api('POST', '', valid({ replyLanguage: 'pt' }))).body.data
+    const languages = 'en, es, pt, fr, de, it, ru, uk, tr, id'
+    const refusals: [Record<string, unknown>, string, string][] = [
+      [
+        { replyLanguage: 'xx' },
+        'replyLanguage',
+        `The reply language must be one of: ${languages} (or none: the customer's language)`,
+      ],
+      [
+        { replyLanguage: 'ES' },
+        'replyLanguage',
+        `The reply language must be one of: ${languages} (or none: the customer's language)`,
+      ],
+      [
+        { translations: { xx: { handoff: 'Hi' } } },
+        'translations',
+        `Translations can only be given for these languages: ${languages}`,
+      ],
+      [
+        { translations: { es: { greeting: 'Hola' } } },
+        'translations.es',
+        'Only these messages can be translated: handoff, fallback, unreadable, out-of-hours, no-knowledge',
+      ],
+      [
+        { translations: { es: { handoff: 'x'.repeat(1001) } } },
+        'translations.es.handoff',
+        'The handoff message in Spanish must be at most 1000 characters',
+      ],
+      [
+        { translations: { es: { handoff: 7 } } },
+        'translations.es.handoff',
+        'The handoff message in Spanish must be text',
+      ],
+      [
+        { translations: ['es'] },
+        'translations',
+        'Translations must be an object of languages, each with its messages',
+      ],
+    ]
+    for (const [body, field, message] of refusals) {
+      const onCreate = await api('POST', '', valid(body))
+      expect(onCreate.status, message).toBe(400)
+      expect(onCreate.body.errors, message).toEqual({ [field]: [message] })
+      const onPatch = await api('PATCH', `/${agent.id}`, { ...body, name: 'Renamed' })
+      expect(onPatch.status, message).toBe(400)
+      expect(onPatch.body.message, message).toBe(message)
+    }
+    const nul = await api('PATCH', `/${agent.id}`, { translations: { es: { handoff: 'a\u0000b' } } })
+    expect(nul.status).toBe(400)
+    expect((await api('GET', `/${agent.id}`)).body.data).toEqual(agent)
+  })
+})

@@ -26,9 +26,10 @@ import {
 } from '~/lib/agents/behaviour'
 import { BEHAVIOUR_FORM_MARKER, DEFAULT_TIME_ZONE } from '~/lib/agents/behaviour-form'
 import classes from './agents.module.css'
+import { LanguageFields, type LanguageFormValues } from './agent-language-fields'
 
 /** The Behaviour tab's values as the form holds them (office hours with their on/off switch). */
-export type BehaviourFormValues = {
+export type BehaviourFormValues = LanguageFormValues & {
   burstWaitSeconds: number
   handoffEnabled: boolean
   handoffMessage: string
@@ -366,6 +367,9 @@ export function BehaviourFields({
           timeZones={timeZones}
           hadOfficeHours={hadOfficeHours}
         />
+      </BehaviourGroup>
+      <BehaviourGroup legend="Language">
+        <LanguageFields fields={fields} hydrated={hydrated} pending={pending} />
       </BehaviourGroup>
     </>
   )

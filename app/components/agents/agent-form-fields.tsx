@@ -12,6 +12,7 @@ export function ChoiceField({
   id: string
   name: string
   label: string
+  description?: string
   defaultValue: string
   data: { value: string; label: string }[]
   error?: string

@@ -23,6 +23,8 @@ export const SECTIONS = [
       'fallbackMessage',
       'unreadableMessage',
       'officeHours',
+      'replyLanguage',
+      'translations',
     ],
   },
   {

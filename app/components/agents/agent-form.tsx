@@ -26,6 +26,8 @@ import {
   updateAgentSchema,
 } from '~/lib/agents/schemas'
 import { AGENT_BEHAVIOUR_DEFAULTS, DEFAULT_OFFICE_HOURS } from '~/lib/agents/behaviour'
+import { AGENT_LANGUAGE_DEFAULTS } from '~/lib/agents/agent-language'
+import { shownTranslations } from '~/lib/agents/translations'
 import { BehaviourFields, type BehaviourFormValues } from './agent-behaviour-fields'
 import { KnowledgeFields, type KnowledgeFormValues } from './agent-knowledge-fields'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
@@ -61,11 +63,19 @@ const STATUS_OPTIONS = AGENT_STATUS_VALUES.map((value) => ({ value, label: STATU
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
-/** The Behaviour tab's first values: the agent's, or a new agent's defaults; office hours off show a default week. */
+/**
+ * The Behaviour tab's first values: the agent's, or a new agent's defaults; office hours off show a default week.
+ * Each translation box starts with what the agent sends in its language now (an untouched form changes nothing).
+ */
 function behaviourDefaults(agent: AgentItem | undefined): BehaviourFormValues {
   const behaviour = agent ?? AGENT_BEHAVIOUR_DEFAULTS
   const hours = behaviour.officeHours ?? DEFAULT_OFFICE_HOURS
+  const language = agent ?? AGENT_LANGUAGE_DEFAULTS
   return {
+    replyLanguage: language.replyLanguage ?? '',
+    translations: shownTranslations(
+      agent ?? { ...AGENT_BEHAVIOUR_DEFAULTS, ...AGENT_KNOWLEDGE_DEFAULTS, ...AGENT_LANGUAGE_DEFAULTS },
+    ),
     burstWaitSeconds: behaviour.burstWaitSeconds,
     handoffEnabled: behaviour.handoffEnabled,
     handoffMessage: behaviour.handoffMessage,

@@ -15,6 +15,7 @@ import { AGENT_TEXTS, TEST_CHAT_TEXTS } from './texts'
 import { agentPath } from './paths'
 import type { AgentItem } from './types'
 import { relevancePercent } from '~/lib/agents/knowledge'
+import { builtInTextFor } from '~/lib/agents/built-in-texts'
 
 /** The Agent run result of the spec (section 3), as the Test Agent dialog shows it. */
 type AgentRunView = {
@@ -266,7 +267,11 @@ export function AgentTestPanel({
                   <Text className={classes.preformatted}>{input}</Text>
                 </Paper>
               </div>
-              <AgentAnswer run={run} handoffMessage={agent.handoffMessage} />
+              {/* An agent fixed to a language hands over in it (the run does not say the customer's). */}
+              <AgentAnswer
+                run={run}
+                handoffMessage={builtInTextFor('handoff', agent.handoffMessage, agent, null)}
+              />
             </li>
           ))}
         </ol>

@@ -1,5 +1,6 @@
 import type { AgentBehaviour } from '~/lib/agents/behaviour'
 import type { AgentKnowledge } from '~/lib/agents/knowledge'
+import type { BuiltInLanguage, TextTranslations } from '~/lib/agents/built-in-texts'
 import type { KnowledgeSourceKind, KnowledgeStatus } from '~/lib/knowledge/knowledge'
 import type { AgentStatus, ModelType } from '~/lib/agents/schemas'
 
@@ -17,6 +18,8 @@ export type AgentItem = AgentBehaviour &
     topP: number | null
     topK: number | null
     status: AgentStatus
+    replyLanguage: BuiltInLanguage | null
+    translations: TextTranslations
     createdBy: string | null
     createdAt: Date | string
     updatedAt: Date | string

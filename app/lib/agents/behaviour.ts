@@ -85,7 +85,7 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-const behaviourText = (label: string) =>
+export const behaviourText = (label: string) =>
   z
     .string({ error: `${label} must be text` })
     .trim()

@@ -16,6 +16,12 @@ export type BuiltInTextKind = (typeof BUILT_IN_TEXT_KINDS)[number]
 
 type Texts = Record<BuiltInTextKind, string>
 
+/** The languages the built-in messages ship in (ISO 639-1), and so the ones an agent can be fixed to. */
+export const BUILT_IN_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de', 'it', 'ru', 'uk', 'tr', 'id'] as const
+export type BuiltInLanguage = (typeof BUILT_IN_LANGUAGES)[number]
+export const isBuiltInLanguage = (language: string): language is BuiltInLanguage =>
+  (BUILT_IN_LANGUAGES as readonly string[]).includes(language)
+
 const ENGLISH: Texts = {
   handoff: BEHAVIOUR_TEXTS.handoffMessage,
   fallback: BEHAVIOUR_TEXTS.fallbackMessage,
@@ -25,7 +31,7 @@ const ENGLISH: Texts = {
 }
 
 /** The defaults by language (ISO 639-1). */
-export const BUILT_IN_TEXTS: Record<string, Texts> = {
+export const BUILT_IN_TEXTS: Record<BuiltInLanguage, Texts> = {
   en: ENGLISH,
   es: {
     handoff: 'Te paso con una persona de nuestro equipo. Te responderá aquí lo antes posible.',
@@ -113,21 +119,53 @@ export const BUILT_IN_TEXTS: Record<string, Texts> = {
 
 /** What the agent form says of the messages below it. */
 export const BUILT_IN_TEXTS_HINT =
-  'Customers who write in Spanish, Portuguese, French, German, Italian, Russian, Ukrainian, Turkish or Indonesian get the suggested messages below in their language. Messages you write yourself are sent as you write them.'
+  'Customers who write in Spanish, Portuguese, French, German, Italian, Russian, Ukrainian, Turkish or Indonesian get the suggested messages below in their language. Messages you write yourself are sent as you write them, unless you translate them under Language below.'
+
+/** An owner's own words per language and message: `{ es: { handoff: '...' } }` (stored on the agent). */
+export type TextTranslations = Partial<Record<BuiltInLanguage, Partial<Record<BuiltInTextKind, string>>>>
+
+/** What decides an agent's language: fixed to one (null: the customer's) and the owner's own translations. */
+export type AgentLanguage = { replyLanguage: string | null; translations: TextTranslations }
 
 /** Languages read as another's texts: Malay customers read Indonesian, and detection often names one for the other. */
-const SAME_TEXTS: Record<string, string> = { ms: 'id' }
+const SAME_TEXTS: Record<string, BuiltInLanguage> = { ms: 'id' }
+
+/** The language an agent's messages go out in: the one it is fixed to, else the customer's (null: unknown). */
+export function targetLanguage(agent: AgentLanguage, customerLanguage: string | null | undefined) {
+  const language = agent.replyLanguage ?? customerLanguage
+  if (!language) return null
+  return SAME_TEXTS[language] ?? (isBuiltInLanguage(language) ? language : null)
+}
+
+/** What a customer in `language` gets with no translation of the owner's: the default in it, or the agent's text. */
+function untranslated(kind: BuiltInTextKind, text: string, language: BuiltInLanguage | null): string {
+  if (!language || text.trim() !== ENGLISH[kind]) return text
+  return BUILT_IN_TEXTS[language][kind]
+}
 
 /**
- * What the customer gets for one of the agent's built-in messages: the default in their language while the agent
- * keeps the (English) default; the owner's own words as they wrote them; the text as it is when the customer's
- * language is unknown or has no translation.
+ * One of the agent's built-in messages (`text`: the agent's own, in its settings) for a customer in `language`:
+ * the owner's translation when they wrote one; else the default in that language while the agent keeps the
+ * (English) default; else the agent's text as it is. An emptied message stays unsent in every language: the owner
+ * switched it off.
  */
-export function inCustomerLanguage(
+export function textInLanguage(
   kind: BuiltInTextKind,
   text: string,
-  language: string | null | undefined,
+  translations: TextTranslations,
+  language: BuiltInLanguage | null,
 ): string {
-  if (!language || text.trim() !== ENGLISH[kind]) return text
-  return BUILT_IN_TEXTS[SAME_TEXTS[language] ?? language]?.[kind] ?? text
+  if (!text.trim()) return text
+  const own = language ? translations[language]?.[kind]?.trim() : undefined
+  return own || untranslated(kind, text, language)
+}
+
+/** What the customer gets for one of the agent's built-in messages: textInLanguage in the agent's target language. */
+export function builtInTextFor(
+  kind: BuiltInTextKind,
+  text: string,
+  agent: AgentLanguage,
+  customerLanguage: string | null | undefined,
+): string {
+  return textInLanguage(kind, text, agent.translations, targetLanguage(agent, customerLanguage))
 }

@@ -30,6 +30,9 @@ describe('the agent create body', () => {
       status: 'active',
       ...AGENT_BEHAVIOUR_DEFAULTS,
       ...AGENT_KNOWLEDGE_DEFAULTS,
+      // The customer's language, no translations of the owner's (docs/decisions/072).
+      replyLanguage: null,
+      translations: {},
     })
     expect(AGENT_KNOWLEDGE_DEFAULTS.knowledgeMode).toBe('all')
   })

@@ -8,6 +8,12 @@ import {
 } from './behaviour'
 import { behaviourFormFields, withBehaviourDefaults } from './behaviour-form'
 import {
+  languageFormFields,
+  languagePatchFields,
+  languageResponseFields,
+  languageWithDefaults,
+} from './agent-language'
+import {
   knowledgeFormFields,
   knowledgePatchFields,
   knowledgeResponseFields,
@@ -137,6 +143,7 @@ export const createAgentSchema = z.preprocess(
   (raw) => withKnowledgeDefaults(withBehaviourDefaults(raw)),
   creating(agentFields('form'))
     .extend(behaviourFormFields)
+    .extend(languageFormFields)
     .extend(knowledgeFormFields)
     .superRefine(requireSelectedSource),
 )
@@ -192,6 +199,7 @@ const behaviourWithDefaults = {
  */
 export const createAgentBodySchema = creating(agentFields('api'))
   .extend(behaviourWithDefaults)
+  .extend(languageWithDefaults)
   .extend(knowledgeWithDefaults)
   .superRefine(requireSelectedSource)
 
@@ -213,6 +221,7 @@ export const updateAgentSchema = z
     status: agentStatus.optional(),
     readableId: readableIdRefused,
     ...behaviourFormFields,
+    ...languageFormFields,
     ...knowledgeFormFields,
   })
   .superRefine(requireSelectedSource)
@@ -241,6 +250,7 @@ export const patchAgentBodySchema = z
     unreadableMessage: described('unreadableMessage', behaviourFields.unreadableMessage.optional()),
     /** null switches office hours off. */
     officeHours: described('officeHours', behaviourFields.officeHours.optional()),
+    ...languagePatchFields,
     ...knowledgePatchFields,
   })
   .superRefine(requireSelectedSource)
@@ -268,6 +278,7 @@ export const agentSchema = z.object({
   fallbackMessage: described('fallbackMessage', z.string()),
   unreadableMessage: described('unreadableMessage', z.string()),
   officeHours: described('officeHours', officeHoursSchema.nullable()),
+  ...languageResponseFields,
   ...knowledgeResponseFields,
   /** Who created it: their display name, else their email. */
   createdBy: z.string().nullable(),

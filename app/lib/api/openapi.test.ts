@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agents/behaviour'
+import { AGENT_LANGUAGE_DEFAULTS, LANGUAGE_DESCRIPTIONS } from '~/lib/agents/agent-language'
 import { KNOWLEDGE_DESCRIPTIONS } from '~/lib/agents/knowledge'
 import { AGENT_DEFAULTS } from '~/lib/agents/schemas'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
@@ -32,7 +33,24 @@ describe('the OpenAPI document', () => {
         .filter(([, property]) => 'default' in property)
         .map(([name, property]) => [name, property.default]),
     )
-    expect(defaults).toEqual({ ...AGENT_DEFAULTS, ...AGENT_BEHAVIOUR_DEFAULTS, ...AGENT_KNOWLEDGE_DEFAULTS })
+    expect(defaults).toEqual({
+      ...AGENT_DEFAULTS,
+      ...AGENT_BEHAVIOUR_DEFAULTS,
+      ...AGENT_KNOWLEDGE_DEFAULTS,
+      ...AGENT_LANGUAGE_DEFAULTS,
+    })
+  })
+
+  it("describes an agent's language fields, on create, PATCH and the agent read, with the languages offered", () => {
+    const create = bodyOf('/organizations/{orgId}/agents', 'post')
+    const patch = bodyOf('/organizations/{orgId}/agents/{agentId}', 'patch')
+    for (const [field, description] of Object.entries(LANGUAGE_DESCRIPTIONS)) {
+      expect(create.properties[field].description, field).toBe(description)
+      expect(patch.properties[field].description, field).toBe(description)
+    }
+    expect(JSON.stringify(create.properties.replyLanguage)).toContain('"es"')
+    const read = JSON.stringify(document.paths['/api/v1/organizations/{orgId}/agents/{agentId}'].get)
+    expect(read).toContain(LANGUAGE_DESCRIPTIONS.replyLanguage)
   })
 
   it('describes each knowledge field of an agent, and what a test run used of the knowledge', () => {

@@ -24,6 +24,9 @@ import { addTestShop } from '../../../tests/setup/knowledge'
 import { newOwnerScope } from '../../../tests/setup/scope'
 import { archiveAgent, createAgent, getAgent, listAgents, updateAgent } from './agents.server'
 import { loadTestTurns, runAgent, runAgentTurn, TEST_CONVERSATION_GONE } from './run-agent.server'
+import { BUILT_IN_TEXTS } from '~/lib/agents/built-in-texts'
+import { fixedLanguageInstruction } from '~/lib/agents/language'
+import { shownTranslations } from '~/lib/agents/translations'
 
 let handle: DatabaseHandle
 let fake: Awaited<ReturnType<typeof startOpenAiFake>>
@@ -483,6 +486,70 @@ describe('running an agent against an OpenAI-compatible model over HTTP', () => 
     await archiveAgent(scope, agent.id)
     await expect(runAgent(scope, agent.id, { input: 'hi' }, { models: models() })).rejects.toMatchObject({
       code: 'CONFLICT',
+    })
+  })
+  it('Test Agent with an agent fixed to German: the prompt asks for German for an English question, and its no-answer message is German', async () => {
+    const scope = await newScope()
+    await addTestShop(handle.db, scope.organizationId)
+    const agent = await createAgent(scope, input({ replyLanguage: 'de' }))
+    fake.enqueue({ reply: NO_ANSWER, match: 'kb-moon-de' })
+    const before = fake.requests.length
+    const result = await runAgent(
+      scope,
+      agent.id,
+      { input: 'Does shipping to the moon cost extra? (kb-moon-de)', context: TEST_RUN_CONTEXT },
+      { models: models() },
+    )
+    expect(JSON.stringify(fake.requests[before].body.messages[0])).toContain(
+      JSON.stringify(fixedLanguageInstruction('de')).slice(1, -1),
+    )
+    expect(result).toMatchObject({ output: BUILT_IN_TEXTS.de['no-knowledge'], knowledge: { miss: true } })
+  })
+})
+
+describe("an agent's language and the owner's translations (issue 36)", () => {
+  it('a new agent answers in the customer’s language with no translations; an untouched form stores none', async () => {
+    const scope = await newScope()
+    const plain = await createAgent(scope, input())
+    expect(plain).toMatchObject({ replyLanguage: null, translations: {} })
+    const shown = shownTranslations({ ...plain, translations: {} })
+    const formed = await createAgent(scope, input({ translations: shown }), { prefilled: true })
+    expect(formed.translations).toEqual({})
+    const edited = await updateAgent(
+      scope,
+      formed.id,
+      updateAgentSchema.parse({ ...input(), readableId: undefined, translations: shownTranslations(formed) }),
+      { prefilled: true },
+    )
+    expect(edited.translations).toEqual({})
+  })
+
+  it('keeps only the translations that change what the customer gets, and replaces them as a whole', async () => {
+    const scope = await newScope()
+    const agent = await createAgent(scope, input())
+    const changed = await updateAgent(scope, agent.id, {
+      replyLanguage: 'pt',
+      translations: {
+        pt: { handoff: '  Já chamo a Ana.  ', fallback: BUILT_IN_TEXTS.pt.fallback },
+        es: { unreadable: '' },
+      },
+    })
+    expect(changed).toMatchObject({
+      replyLanguage: 'pt',
+      translations: { pt: { handoff: 'Já chamo a Ana.' } },
+    })
+    expect(await getAgent(scope, agent.id)).toMatchObject({
+      translations: { pt: { handoff: 'Já chamo a Ana.' } },
+    })
+    // Left out: unchanged; given: replaced; null: the customer's language again.
+    expect(await updateAgent(scope, agent.id, { name: 'Renamed' })).toMatchObject({ replyLanguage: 'pt' })
+    const replaced = await updateAgent(scope, agent.id, {
+      replyLanguage: null,
+      translations: { de: { 'no-knowledge': 'Das weiß ich leider nicht.' } },
+    })
+    expect(replaced).toMatchObject({
+      replyLanguage: null,
+      translations: { de: { 'no-knowledge': 'Das weiß ich leider nicht.' } },
     })
   })
 })

@@ -8,6 +8,8 @@ import { isUuid } from '~/lib/shared/input'
 import { AGENT_BEHAVIOUR_DEFAULTS } from '~/lib/agents/behaviour'
 import { AGENT_KNOWLEDGE_TEXTS } from '~/lib/agents/knowledge'
 import { AGENT_KNOWLEDGE_DEFAULTS } from '~/lib/knowledge/knowledge'
+import { AGENT_LANGUAGE_DEFAULTS } from '~/lib/agents/agent-language'
+import { translationsToStore, type AgentMessages } from '~/lib/agents/translations'
 
 export const AGENT_NOT_FOUND = 'Agent not found'
 export const READABLE_ID_TAKEN = 'An agent with this ID already exists in this organization'
@@ -39,6 +41,8 @@ const columns = {
   knowledgePassages: agents.knowledgePassages,
   knowledgeMinRelevance: agents.knowledgeMinRelevance,
   knowledgeNoAnswerMessage: agents.knowledgeNoAnswerMessage,
+  replyLanguage: agents.replyLanguage,
+  translations: agents.translations,
   createdAt: agents.createdAt,
   updatedAt: agents.updatedAt,
 }
@@ -112,11 +116,43 @@ async function checkKnowledge(
   }
 }
 
+/**
+ * How the caller gives translations. `prefilled`: from the agent form, whose boxes were filled with what the
+ * customer got; a box left so is no choice of the owner's (see translationsToStore).
+ */
+export type TranslationsGiven = { prefilled?: boolean }
+
+/** What a new agent's form showed: a new agent's messages, no translations. */
+const NEW_AGENT_SHOWN = {
+  ...AGENT_BEHAVIOUR_DEFAULTS,
+  ...AGENT_KNOWLEDGE_DEFAULTS,
+  ...AGENT_LANGUAGE_DEFAULTS,
+}
+
+/** The agent's messages once the changes given are saved (a change left out keeps the stored text). */
+const messagesAfter = (current: AgentMessages, changes: Partial<AgentMessages>): AgentMessages => ({
+  handoffMessage: changes.handoffMessage ?? current.handoffMessage,
+  fallbackMessage: changes.fallbackMessage ?? current.fallbackMessage,
+  unreadableMessage: changes.unreadableMessage ?? current.unreadableMessage,
+  officeHours: changes.officeHours === undefined ? current.officeHours : changes.officeHours,
+  knowledgeNoAnswerMessage: changes.knowledgeNoAnswerMessage ?? current.knowledgeNoAnswerMessage,
+})
+
 /** Each id once, in the order given (uuids compare in lower case, as PostgreSQL returns them). */
 const uniqueIds = (ids: string[]) => [...new Set(ids.map((id) => id.toLowerCase()))]
 
-export async function createAgent(scope: OrganizationScope, input: CreateAgentInput): Promise<AgentView> {
+export async function createAgent(
+  scope: OrganizationScope,
+  input: CreateAgentInput,
+  { prefilled = false }: TranslationsGiven = {},
+): Promise<AgentView> {
   const knowledgeSourceIds = uniqueIds(input.knowledgeSourceIds ?? [])
+  const saved = messagesAfter(NEW_AGENT_SHOWN, input)
+  const translations = translationsToStore(
+    input.translations ?? {},
+    saved,
+    prefilled ? NEW_AGENT_SHOWN : undefined,
+  )
   const knowledgeMode = input.knowledgeMode ?? AGENT_KNOWLEDGE_DEFAULTS.knowledgeMode
   await checkKnowledge(scope, knowledgeMode, knowledgeSourceIds, knowledgeSourceIds)
   try {
@@ -131,6 +167,7 @@ export async function createAgent(scope: OrganizationScope, input: CreateAgentIn
         ...AGENT_KNOWLEDGE_DEFAULTS,
         ...input,
         knowledgeSourceIds,
+        translations,
         description: input.description || null,
       })
       .returning({ id: agents.id })
@@ -148,8 +185,16 @@ export async function updateAgent(
   scope: OrganizationScope,
   agentId: string,
   { readableId: _immutable, description, ...changes }: AgentChanges,
+  { prefilled = false }: TranslationsGiven = {},
 ): Promise<AgentView> {
   const current = await getAgent(scope, agentId)
+  const translations =
+    changes.translations &&
+    translationsToStore(
+      changes.translations,
+      messagesAfter(current, changes),
+      prefilled ? current : undefined,
+    )
   const { knowledgeMode } = changes
   const knowledgeSourceIds = changes.knowledgeSourceIds && uniqueIds(changes.knowledgeSourceIds)
   if (knowledgeMode !== undefined || knowledgeSourceIds !== undefined) {
@@ -165,6 +210,7 @@ export async function updateAgent(
     .set({
       ...changes,
       knowledgeSourceIds,
+      translations,
       ...(description === undefined ? {} : { description: description || null }),
       updatedAt: new Date(),
     })

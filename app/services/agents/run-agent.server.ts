@@ -14,7 +14,8 @@ import { AppError } from '~/utils/errors'
 import { recordModelCall } from '~/utils/metrics.server'
 import { getAgent, type AgentView } from './agents.server'
 import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
-import { answerLanguageInstruction } from '~/lib/agents/language'
+import { languageInstruction } from '~/lib/agents/language'
+import { builtInTextFor } from '~/lib/agents/built-in-texts'
 import { detectLanguages } from '~/integrations/language/detect.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import {
@@ -60,6 +61,7 @@ type AgentCall = {
     | 'topK'
     | 'maxTokens'
     | 'handoffEnabled'
+    | 'replyLanguage'
   >
   messages: ChatMessage[]
   /**
@@ -67,7 +69,7 @@ type AgentCall = {
    * empty list still puts the knowledge's instruction in the prompt; undefined: knowledge plays no part.
    */
   knowledge?: KnowledgeHit[]
-  /** The customer's language (ISO 639-1), when known: the answer is asked in it. */
+  /** The customer's language (ISO 639-1), when known: the answer is asked in it, unless the agent has its own. */
   language?: string | null
   testMode: boolean
   context?: Record<string, unknown>
@@ -107,7 +109,11 @@ export async function callAgentModel({
   try {
     const result = await models.generate({
       tier: agent.modelType,
-      system: systemPromptOf(agent.systemPrompt, knowledge, language),
+      system: systemPromptOf(
+        agent.systemPrompt,
+        knowledge,
+        languageInstruction(agent.replyLanguage, language),
+      ),
       messages,
       temperature: agent.creativityLevel,
       topP: agent.topP ?? undefined,
@@ -141,10 +147,10 @@ export async function callAgentModel({
 function systemPromptOf(
   systemPrompt: string,
   knowledge: KnowledgeHit[] | undefined,
-  language?: string | null,
+  languageLine: string | null,
 ) {
   const grounded = groundedSystemPrompt(systemPrompt, knowledge)
-  return language ? `${grounded}\n\n${answerLanguageInstruction(language)}` : grounded
+  return languageLine ? `${grounded}\n\n${languageLine}` : grounded
 }
 
 /** A successful run as it is stored in agent_runs. */
@@ -157,10 +163,12 @@ export type SuccessfulRun = Awaited<ReturnType<typeof callAgentModel>>['run']
  */
 export const knowledgeMissRun = (
   run: SuccessfulRun,
-  agent: Pick<AgentView, 'knowledgeNoAnswerMessage'>,
+  agent: Pick<AgentView, 'knowledgeNoAnswerMessage' | 'replyLanguage' | 'translations'>,
+  /** The customer's language: the message is stored as they get it (ADR 072). */
+  customerLanguage: string | null | undefined,
 ): SuccessfulRun => ({
   ...run,
-  output: agent.knowledgeNoAnswerMessage,
+  output: builtInTextFor('no-knowledge', agent.knowledgeNoAnswerMessage, agent, customerLanguage),
   context: { ...run.context, knowledgeMiss: true },
 })
 
@@ -249,16 +257,21 @@ export async function loadTestTurns(
 
 const asText = (text: string) => ({ text, kind: 'text' as const })
 
-/** The conversation so far as the model reads it; an answer that was only a handoff reads as its message. */
+/**
+ * The conversation so far as the model reads it; an answer that was only a handoff reads as its message, as the
+ * customer would have got it.
+ */
 function conversationOf(
   earlier: TestTurn[],
   input: string,
-  agent: Pick<AgentView, 'handoffMessage'>,
+  agent: Pick<AgentView, 'handoffMessage' | 'replyLanguage' | 'translations'>,
+  language: string | null | undefined,
 ): ChatMessage[] {
+  const handoff = builtInTextFor('handoff', agent.handoffMessage, agent, language)
   const messages: ChatMessage[] = []
   for (const { input: asked, run } of earlier) {
     messages.push({ role: 'user', content: asked })
-    const answered = run.output || (run.handoff ? agent.handoffMessage : '')
+    const answered = run.output || (run.handoff ? handoff : '')
     if (answered) messages.push({ role: 'assistant', content: answered })
   }
   messages.push({ role: 'user', content: input })
@@ -289,21 +302,23 @@ export async function runAgentTurn(
   // Grounded as the reply pipeline grounds a customer's question (reply.server.ts): on the newest message.
   const grounding = await groundQuestion(scope.db, agent, input, embeddings)
   const hits = grounding.kind === 'passages' ? grounding.hits : undefined
-  // As a conversation would: the language of this message, else of the earlier ones that told it.
+  // As a conversation would: the language of this message, else of the earlier ones that told it (an agent fixed
+  // to a language answers in that one whatever it is).
   const languages = await detectLanguages([...earlier.map((turn) => turn.input), input].map(asText))
+  const language = languages.findLast((detected) => detected !== null)
   try {
     const call = await callAgentModel({
       db: scope.db,
       agent,
-      messages: conversationOf(earlier, input, agent),
+      messages: conversationOf(earlier, input, agent, language),
       knowledge: hits,
-      language: languages.findLast((language) => language !== null),
+      language,
       testMode,
       context,
       models,
     })
     const miss = foundNoAnswer(call, hits)
-    const run = await recordRun(scope.db, miss ? knowledgeMissRun(call.run, agent) : call.run)
+    const run = await recordRun(scope.db, miss ? knowledgeMissRun(call.run, agent, language) : call.run)
     // The dialog tells the two apart: answered (from passages or the instructions), or the "don't know" path.
     const knowledge = hits ? { passages: runPassagesOf(hits), miss } : null
     return { earlier, result: toRunResult(run, miss ? (run.output ?? '') : call.output, knowledge) }

@@ -2,13 +2,15 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { splitMessage } from '~/lib/conversations/reply-pipeline'
-import { inCustomerLanguage, type BuiltInTextKind } from '~/lib/agents/built-in-texts'
+import { builtInTextFor, type BuiltInTextKind } from '~/lib/agents/built-in-texts'
+import { AGENT_LANGUAGE_DEFAULTS } from '~/lib/agents/agent-language'
 import type { ReplyContext } from './queries.server'
 import { withReplyRetries, type ReplyRetryOptions } from './retries.server'
 import type { Sender } from './senders.server'
 
 // The agent's fixed messages (issue #17): the fallback when the model fails, "text only", out of hours, and
-// (issue #18) "I don't know" when no knowledge answers, in the customer's language (issue 36). Each is
+// (issue #18) "I don't know" when no knowledge answers, in the agent's language or the customer's, in the
+// owner's translation when there is one (issue 36, ADR 071 and 072). Each is
 // stored before it is sent, under a key unique in the conversation (the person replies' idempotency index), so a
 // job that runs again after a crash sends it at most once more (the part in flight), never twice over.
 
@@ -25,7 +27,8 @@ export async function sendNotice(
   sender: Sender,
   notice: { kind: NoticeKind; key: string; text: string },
 ): Promise<Message | undefined> {
-  const text = inCustomerLanguage(notice.kind, notice.text, conversation.language).trim()
+  const language = agent ?? AGENT_LANGUAGE_DEFAULTS
+  const text = builtInTextFor(notice.kind, notice.text, language, conversation.language).trim()
   if (!text) return undefined
   const clientKey = `${notice.kind}:${notice.key}`
   const [created] = await deps.db

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRuns, channels, conversations, messages } from '~/db/schema'
 import { BEHAVIOUR_TEXTS } from '~/lib/agents/behaviour'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
-import { archiveAgent } from '~/services/agents/agents.server'
+import { archiveAgent, updateAgent } from '~/services/agents/agents.server'
 import { deleteChannel } from '~/services/channels/delete-channel.server'
 import type { RecordedRequest } from '../../../../tests/fakes/openai-server'
 import {
@@ -19,7 +19,7 @@ import {
 } from '~/services/messages/inbound/telegram.server'
 import { trimToBudget } from './prompt.server'
 import { replyToMessage } from './reply.server'
-import { answerLanguageInstruction } from '~/lib/agents/language'
+import { answerLanguageInstruction, fixedLanguageInstruction } from '~/lib/agents/language'
 import { BUILT_IN_TEXTS } from '~/lib/agents/built-in-texts'
 import { getContact } from '~/services/conversations/contact.server'
 
@@ -145,6 +145,42 @@ describe('replyToMessage', () => {
     await reply(mine.inbound.id)
     expect(p.telegram.sentMessages(own.token).map((m) => m.text)).toEqual([
       'Uy, algo falló. Te escribimos enseguida.',
+    ])
+  })
+
+  it('an agent fixed to Spanish asks the model for Spanish and sends its fallback in Spanish to a customer who writes English', async () => {
+    const bot = await p.newBot({ systemPrompt: 'You answer for a bakery.' })
+    await updateAgent(bot.scope, bot.agentId ?? 'no agent', { replyLanguage: 'es' })
+    const first = await receive(bot, 'Can I order a chocolate cake for tomorrow?')
+    expect(first.inbound.language).toBe('en')
+    await reply(first.inbound.id)
+    expect(String(requestsFor('chocolate cake')[0].body.messages[0].content)).toBe(
+      `You answer for a bakery.\n\n${fixedLanguageInstruction('es')}`,
+    )
+    expect(fixedLanguageInstruction('es')).toContain('Always answer in Spanish')
+    const second = await receive(bot, 'And do you deliver on Sundays as well?', first.chatId)
+    for (let i = 0; i < 4; i++) p.model.enqueue({ status: 429, match: 'deliver on Sundays' })
+    expect((await reply(second.inbound.id)).outcome).toBe('failed')
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([
+      'Echo: Can I order a chocolate cake for tomorrow?',
+      BUILT_IN_TEXTS.es.fallback,
+    ])
+  })
+
+  it("an owner's Portuguese translation of the handoff reaches a Portuguese customer; a Spanish one still gets the default", async () => {
+    const bot = await p.newBot({ behaviour: { handoffEnabled: true } })
+    const translated = 'Já chamo a Ana, da nossa loja. Ela responde aqui em poucos minutos.'
+    await updateAgent(bot.scope, bot.agentId ?? 'no agent', { translations: { pt: { handoff: translated } } })
+    const portuguese = await receive(bot, 'Quero falar com uma pessoa, por favor')
+    const spanish = await receive(bot, 'Quiero hablar con una persona, por favor')
+    for (const match of ['falar com uma pessoa', 'hablar con una persona']) {
+      p.model.enqueue({ match, toolCall: { name: 'handoff', arguments: { reason: 'Asked' } } })
+    }
+    await reply(portuguese.inbound.id)
+    await reply(spanish.inbound.id)
+    expect(p.telegram.sentMessages(bot.token).map((m) => m.text)).toEqual([
+      translated,
+      BUILT_IN_TEXTS.es.handoff,
     ])
   })
 

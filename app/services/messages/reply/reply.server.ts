@@ -3,7 +3,7 @@ import type { ModelClient } from '~/integrations/llm/model.server'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
 import { officeHoursAt } from '~/lib/agents/behaviour'
-import { inCustomerLanguage } from '~/lib/agents/built-in-texts'
+import { builtInTextFor } from '~/lib/agents/built-in-texts'
 import { hasDeadToken } from '~/lib/channels/health'
 import { MESSAGE_KIND_LABELS } from '~/lib/conversations/conversations'
 import { ATTENTION_REASONS, REPLY_FAILURES, splitMessage } from '~/lib/conversations/reply-pipeline'
@@ -122,7 +122,7 @@ async function generateReply(
     ),
   )
   const text = handoff
-    ? inCustomerLanguage('handoff', agent.handoffMessage, conversation.language).trim()
+    ? builtInTextFor('handoff', agent.handoffMessage, agent, conversation.language).trim()
     : output.trim()
   if (agent.burstWaitSeconds > 0 && (await hasNewerQueued(deps.db, inbound))) {
     await recordRun(deps.db, run)
@@ -132,7 +132,7 @@ async function generateReply(
     // A person who took over while the model was answering gets the messages without a notice sent over them; the
     // run says its notice was withheld, as an answer withheld is kept failed with why.
     const paused = await isConversationPaused(deps.db, conversation.id)
-    const miss = knowledgeMissRun(run, agent)
+    const miss = knowledgeMissRun(run, agent, conversation.language)
     await recordRun(deps.db, paused ? { ...miss, context: { ...miss.context, withheld: true } } : miss)
     return paused ? { paused: true as const } : { noAnswer: true as const }
   }
