@@ -107,7 +107,9 @@ async function telegramAction(request: Request, form: FormData) {
       input.intent === 'telegram-link'
         ? createTelegramLinkCode(scope, input.channelId)
         : unlinkTelegramAlerts(scope).then(() => null),
-    'Telegram could not be linked. Please try again.',
+    input.intent === 'telegram-link'
+      ? 'Telegram could not be linked. Please try again.'
+      : 'Telegram could not be unlinked. Please try again.',
     { action: input.intent },
   )
   if (!outcome.ok)
