@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { z } from 'zod'
 import { PendingButton } from '~/components/forms/pending-button'
 import { PageHeader } from '~/components/layout/page-header'
+import { SettingsSection } from '~/components/layout/settings-section'
 import { OrganizationMembers } from '~/components/organizations/organization-members'
 import {
   OrganizationTimeZoneForm,
@@ -171,29 +172,21 @@ export default function SettingsPage() {
             </SimpleGrid>
           </Paper>
         ) : null}
-        <Paper withBorder p="lg" component="section" aria-labelledby="notifications-heading">
-          <Title order={2} size="h4" mb="xs" id="notifications-heading">
-            Notifications
-          </Title>
-          <Text size="sm" c="gray.7" mb="xs">
-            {NOTIFICATION_TEXTS.settingsSummary}
-          </Text>
+        <SettingsSection id="notifications" title="Notifications" hint={NOTIFICATION_TEXTS.settingsSummary}>
           <Anchor component={Link} to="/settings/notifications">
             {NOTIFICATION_TEXTS.settingsLink}
           </Anchor>
-        </Paper>
+        </SettingsSection>
         {organization ? (
-          <Paper withBorder p="lg" component="section" aria-labelledby="knowledge-settings-heading">
-            <Title order={2} size="h4" mb="xs" id="knowledge-settings-heading">
-              Knowledge
-            </Title>
-            <Text size="sm" c="gray.7" mb="xs">
-              {CUSTOMER_WORDS_TEXTS.settingsSummary}
-            </Text>
+          <SettingsSection
+            id="knowledge-settings"
+            title="Knowledge"
+            hint={CUSTOMER_WORDS_TEXTS.settingsSummary}
+          >
             <Anchor component={Link} to="/settings/knowledge">
               {CUSTOMER_WORDS_TEXTS.title}
             </Anchor>
-          </Paper>
+          </SettingsSection>
         ) : null}
         {organization ? (
           <OrganizationTimeZoneForm
