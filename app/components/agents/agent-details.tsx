@@ -10,6 +10,8 @@ import { DateTime } from '~/components/date-time'
 import { agentPath } from './paths'
 import type { AgentItem, KnowledgeSourceOption } from './types'
 import { relevancePercent } from '~/lib/agents/knowledge'
+import { languageLabel } from '~/lib/agents/agent-language'
+import type { BuiltInLanguage } from '~/lib/agents/built-in-texts'
 import { AGENT_KNOWLEDGE_MODE_LABELS, KNOWLEDGE_SOURCE_KIND_LABELS } from '~/lib/knowledge/knowledge'
 
 const orDefault = (value: number | null) => (value === null ? 'Provider default' : String(value))
@@ -30,6 +32,15 @@ function MessageText({ value, empty }: { value: string; empty: string }) {
       {empty}
     </Text>
   )
+}
+
+/** The language the agent answers in (docs/decisions/072), with the languages it has its own messages in. */
+function answersIn(agent: AgentItem) {
+  const fixed = agent.replyLanguage ? languageLabel(agent.replyLanguage) : "The customer's language"
+  const translated = Object.keys(agent.translations) as BuiltInLanguage[]
+  return translated.length === 0
+    ? fixed
+    : `${fixed}; your own messages in ${translated.map(languageLabel).join(', ')}`
 }
 
 /** How the agent behaves in a conversation (issue #17). */
@@ -57,6 +68,8 @@ function BehaviourFacts({ agent }: { agent: AgentItem }) {
         <dd>
           <MessageText value={agent.unreadableMessage} empty="None: nothing is sent" />
         </dd>
+        <dt>Answers in</dt>
+        <dd>{answersIn(agent)}</dd>
         <dt>Office hours</dt>
         <dd>
           {hours ? (
