@@ -212,6 +212,7 @@ describe("an agent's knowledge through the API", () => {
     expect(answered.body.data).toMatchObject({
       output: 'Echo: How much does shipping cost?',
       executionId: expect.stringMatching(/^exec_/),
+      language: 'en',
       knowledge: {
         miss: false,
         passages: [{ sourceId: shipping.id, title: 'How much does shipping cost?', headingPath: [] }],
@@ -219,6 +220,9 @@ describe("an agent's knowledge through the API", () => {
     })
     const unmatched = await api<Run>('POST', `/${agent.id}/run`, { input: 'Hello there!' })
     expect(unmatched.body.data).toMatchObject({ output: 'Echo: Hello there!' })
+    // The question's language, as the run records it (issue 36).
+    const spanish = await api<Run>('POST', `/${agent.id}/run`, { input: '¿Cuánto cuesta el envío a Valencia?' })
+    expect(spanish.body.data).toMatchObject({ language: 'es' })
     model.enqueue({ reply: NO_ANSWER, match: 'vintage typewriters' })
     const missed = await api<Run>('POST', `/${agent.id}/run`, { input: 'Do you repair vintage typewriters?' })
     expect(missed.status).toBe(200)

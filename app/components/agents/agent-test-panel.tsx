@@ -26,6 +26,8 @@ type AgentRunView = {
   modelUsed: string
   tokensUsed: { prompt: number; completion: number; total: number }
   timestamp: string
+  /** The language the question was written in, when detected: the handoff message is shown as sent in it. */
+  language: string | null
   /** The passages the answer was grounded in, or a miss; null when knowledge played no part. */
   knowledge: {
     passages: { sourceId: string; title: string; headingPath: string[]; score: number; text: string }[]
@@ -267,10 +269,10 @@ export function AgentTestPanel({
                   <Text className={classes.preformatted}>{input}</Text>
                 </Paper>
               </div>
-              {/* An agent fixed to a language hands over in it (the run does not say the customer's). */}
+              {/* The handoff as the customer would get it: in the agent's language, else in the question's. */}
               <AgentAnswer
                 run={run}
-                handoffMessage={builtInTextFor('handoff', agent.handoffMessage, agent, null)}
+                handoffMessage={builtInTextFor('handoff', agent.handoffMessage, agent, run.language)}
               />
             </li>
           ))}

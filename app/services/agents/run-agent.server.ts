@@ -46,6 +46,8 @@ export type AgentRunResult = {
   latencyMs: number
   timestamp: string
   knowledge: RunKnowledge
+  /** The language the question was written in (ISO 639-1), when detected (docs/decisions/073). */
+  language: string | null
 }
 
 type AgentCall = {
@@ -188,6 +190,7 @@ export function toRunResult(run: AgentRun, output: string, knowledge: RunKnowled
     latencyMs: run.latencyMs,
     timestamp: run.createdAt.toISOString(),
     knowledge,
+    language: run.language,
   }
 }
 

@@ -24,6 +24,10 @@ const agentRunResultSchema = z.object({
   tokensUsed: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
   latencyMs: z.number(),
   timestamp: z.string(),
+  language: z.string().nullable().meta({
+    description:
+      "The language the question was written in (ISO 639-1), when detected: the answer is asked in it unless the agent's replyLanguage is set",
+  }),
   knowledge: z
     .object({
       passages: z
