@@ -25,6 +25,7 @@ import * as list from './api.v1.organizations.$orgId.knowledge'
 import * as one from './api.v1.organizations.$orgId.knowledge.$sourceId'
 import * as refresh from './api.v1.organizations.$orgId.knowledge.$sourceId.refresh'
 import * as search from './api.v1.organizations.$orgId.knowledge.search'
+import * as words from './api.v1.organizations.$orgId.knowledge.words'
 
 // The Knowledge API over real HTTP, in the process as the server boots it (database, pg-boss, the in-process
 // worker that processes sources); the users are the Auth emulator's, with its ID tokens.
@@ -38,6 +39,7 @@ beforeAll(async () => {
     [new RegExp(`${knowledge}$`), list],
     // The order Remix's ranking gives: the static `search` before `$sourceId` (e2e checks the built app).
     [new RegExp(`${knowledge}/search$`), search],
+    [new RegExp(`${knowledge}/words$`), words],
     [new RegExp(`${knowledge}/(?<sourceId>[^/]+)$`), one],
     [new RegExp(`${knowledge}/(?<sourceId>[^/]+)/refresh$`), refresh],
   ])
@@ -415,6 +417,59 @@ describe('POST /organizations/{orgId}/knowledge/search', () => {
       body: { query: 'hi', agentId: randomUUID() },
     })
     expect(unknownAgent.status).toBe(404)
+  })
+})
+
+describe('GET and PUT /organizations/{orgId}/knowledge/words (issue 36)', () => {
+  type Words = { groups: string[][] }
+  it("replaces the organization's groups, trimmed; refuses a group of one word or a malformed body, changing nothing", async () => {
+    const ada = await newTenant('Ada')
+    expect((await ada.api<Words>('GET', '/knowledge/words')).body.data).toEqual({ groups: [] })
+    const saved = await ada.api<Words>('PUT', '/knowledge/words', {
+      body: {
+        groups: [
+          [' móvil ', 'celular'],
+          ['postage', 'delivery'],
+        ],
+      },
+    })
+    expect([saved.status, saved.body.data]).toEqual([
+      200,
+      {
+        groups: [
+          ['móvil', 'celular'],
+          ['postage', 'delivery'],
+        ],
+      },
+    ])
+    for (const body of [
+      { groups: [['refund']] },
+      { groups: 'refund, money back' },
+      { groups: [['a', '']] },
+      {},
+    ]) {
+      const refused = await ada.api('PUT', '/knowledge/words', { body })
+      expect([JSON.stringify(body), refused.status, refused.body.code]).toEqual([
+        JSON.stringify(body),
+        400,
+        'VALIDATION_ERROR',
+      ])
+    }
+    expect((await ada.api<Words>('GET', '/knowledge/words')).body.data.groups).toHaveLength(2)
+
+    // Bob is not in Ada's organization: 404, and her words stay hers.
+    const bob = await newTenant('Bob')
+    for (const method of ['GET', 'PUT']) {
+      const options = method === 'PUT' ? { body: { groups: [['a', 'b']] } } : undefined
+      const path = `/organizations/${ada.orgId}/knowledge/words`
+      const { status, body } = await call(bob.token, method, path, options)
+      expect([method, status, body.code]).toEqual([method, 404, 'NOT_FOUND'])
+    }
+    expect((await bob.api<Words>('GET', '/knowledge/words')).body.data).toEqual({ groups: [] })
+    expect((await ada.api<Words>('GET', '/knowledge/words')).body.data.groups[0]).toEqual([
+      'móvil',
+      'celular',
+    ])
   })
 })
 

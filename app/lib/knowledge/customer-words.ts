@@ -48,18 +48,22 @@ export function parseWordGroups(text: string): string[][] {
 export const wordGroupsText = (groups: string[][]) => groups.map((group) => group.join(', ')).join('\n')
 
 /** The groups as stored and as the API takes them: each 2-20 words of at most 60 characters, 200 groups at most. */
-export const wordGroupsSchema = z.array(z.array(z.string())).superRefine((groups, ctx) => {
-  if (groups.length > MAX_WORD_GROUPS)
-    ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyGroups })
-  groups.slice(0, MAX_WORD_GROUPS).forEach((group, index) => {
-    const line = index + 1
-    if (group.length < 2) ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.single(line) })
-    else if (group.length > MAX_GROUP_WORDS)
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyWords(line) })
-    else if (group.some((word) => word.length > MAX_WORD_LENGTH))
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooLong(line) })
+const LIST_OF_GROUPS = 'Groups must be a list of lists of words'
+const word = z.string({ error: LIST_OF_GROUPS }).trim().min(1, 'A word cannot be empty')
+export const wordGroupsSchema = z
+  .array(z.array(word, { error: LIST_OF_GROUPS }), { error: LIST_OF_GROUPS })
+  .superRefine((groups, ctx) => {
+    if (groups.length > MAX_WORD_GROUPS)
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyGroups })
+    groups.slice(0, MAX_WORD_GROUPS).forEach((group, index) => {
+      const line = index + 1
+      if (group.length < 2) ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.single(line) })
+      else if (group.length > MAX_GROUP_WORDS)
+        ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyWords(line) })
+      else if (group.some((word) => word.length > MAX_WORD_LENGTH))
+        ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooLong(line) })
+    })
   })
-})
 
 /** The settings form: one box of lines, turned into groups and checked (its first problem on the box). */
 export const customerWordsFormSchema = z.object({

@@ -10,9 +10,23 @@ import {
 } from '~/lib/knowledge/knowledge'
 import { FILE_TOO_LARGE_MESSAGE, knowledgeUploadSchema } from '~/lib/knowledge/forms'
 import { defineEndpoint } from '~/lib/api/contract'
+import {
+  MAX_GROUP_WORDS,
+  MAX_WORD_GROUPS,
+  MAX_WORD_LENGTH,
+  wordGroupsSchema,
+} from '~/lib/knowledge/customer-words'
 import { orgParams } from './shared'
 
 const when = z.string().meta({ description: 'ISO 8601' })
+
+/** "Words your customers use" (docs/decisions/073), as the API reads and writes them. */
+const customerWordsSchema = z.object({
+  groups: wordGroupsSchema.meta({
+    description:
+      'Groups of words or phrases that mean the same, in any language: [["mobile", "cell phone"], ...]',
+  }),
+})
 
 /** A source as the list shows it: what it is and how its processing went, not what it holds. */
 const knowledgeSourceSummarySchema = z.object({
@@ -128,6 +142,26 @@ export const knowledgeEndpoints = {
     params: sourceParams,
     response: knowledgeSourceSchema,
     successStatus: 202,
+  }),
+  getCustomerWords: defineEndpoint({
+    method: 'GET',
+    path: '/organizations/{orgId}/knowledge/words',
+    operationId: 'getCustomerWords',
+    summary:
+      "Words your customers use: the organization's groups of words that mean the same for its business, which the knowledge search reads as one",
+    tag: 'Knowledge',
+    params: orgParams,
+    response: customerWordsSchema,
+  }),
+  updateCustomerWords: defineEndpoint({
+    method: 'PUT',
+    path: '/organizations/{orgId}/knowledge/words',
+    operationId: 'updateCustomerWords',
+    summary: `Replace the organization's groups of words: each 2 to ${MAX_GROUP_WORDS} words or phrases of at most ${MAX_WORD_LENGTH} characters, at most ${MAX_WORD_GROUPS} groups; [] removes them`,
+    tag: 'Knowledge',
+    params: orgParams,
+    body: customerWordsSchema,
+    response: customerWordsSchema,
   }),
   searchKnowledge: defineEndpoint({
     method: 'POST',
