@@ -446,6 +446,7 @@ describe('GET and PUT /organizations/{orgId}/knowledge/words (issue 36)', () => 
       { groups: [['refund']] },
       { groups: 'refund, money back' },
       { groups: [['a', '']] },
+      { groups: [['a', 'b\u0000c']] },
       {},
     ]) {
       const refused = await ada.api('PUT', '/knowledge/words', { body })

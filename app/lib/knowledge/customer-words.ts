@@ -49,7 +49,11 @@ export const wordGroupsText = (groups: string[][]) => groups.map((group) => grou
 
 /** The groups as stored and as the API takes them: each 2-20 words of at most 60 characters, 200 groups at most. */
 const LIST_OF_GROUPS = 'Groups must be a list of lists of words'
-const word = z.string({ error: LIST_OF_GROUPS }).trim().min(1, 'A word cannot be empty')
+const word = z
+  .string({ error: LIST_OF_GROUPS })
+  .trim()
+  .min(1, 'A word cannot be empty')
+  .refine(hasNoNul, NUL_MESSAGE)
 export const wordGroupsSchema = z
   .array(z.array(word, { error: LIST_OF_GROUPS }), { error: LIST_OF_GROUPS })
   .superRefine((groups, ctx) => {
