@@ -164,6 +164,8 @@ describe('Settings › Knowledge: words your customers use (issue 36)', () => {
     await words(cookie, 'mobile, cell phone')
     for (const [text, message] of [
       ['mobile, cell phone\nrefund', CUSTOMER_WORDS_TEXTS.single(2)],
+      // A blank line is skipped, and the message names the line as the box shows it.
+      ['mobile, cell phone\n\nrefund', CUSTOMER_WORDS_TEXTS.single(3)],
       [`mobile, ${'x'.repeat(61)}`, CUSTOMER_WORDS_TEXTS.tooLong(1)],
       [Array.from({ length: 201 }, (_, i) => `a${i}, b${i}`).join('\n'), CUSTOMER_WORDS_TEXTS.tooManyGroups],
       ['mobile, cell\u0000phone', NUL_MESSAGE],

@@ -29,23 +29,33 @@ export const CUSTOMER_WORDS_TEXTS = {
   failed: 'The words could not be saved. Please try again.',
 } as const
 
-/** The lines of the box as groups: words split at commas (or semicolons), trimmed, blank lines and repeats dropped. */
-export function parseWordGroups(text: string): string[][] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => [
-      ...new Set(
-        line
-          .split(/[,;]/)
-          .map((word) => word.trim().replace(/\s+/g, ' '))
-          .filter(Boolean),
-      ),
-    ])
-    .filter((group) => group.length > 0)
-}
+/** A line of the box as a group: words split at commas (or semicolons), trimmed, repeats dropped. */
+const groupOf = (line: string) => [
+  ...new Set(
+    line
+      .split(/[,;]/)
+      .map((word) => word.trim().replace(/\s+/g, ' '))
+      .filter(Boolean),
+  ),
+]
 
 /** The groups as the box shows them: a line each. */
 export const wordGroupsText = (groups: string[][]) => groups.map((group) => group.join(', ')).join('\n')
+
+type Issues = { addIssue(issue: { code: 'custom'; message: string }): void }
+
+/** The rules of each group, its problem named by `line` (the box's line, or the group's place in a list). */
+function checkGroups(groups: { line: number; words: string[] }[], ctx: Issues) {
+  if (groups.length > MAX_WORD_GROUPS)
+    ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyGroups })
+  for (const { line, words } of groups.slice(0, MAX_WORD_GROUPS)) {
+    if (words.length < 2) ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.single(line) })
+    else if (words.length > MAX_GROUP_WORDS)
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyWords(line) })
+    else if (words.some((word) => word.length > MAX_WORD_LENGTH))
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooLong(line) })
+  }
+}
 
 /** The groups as stored and as the API takes them: each 2-20 words of at most 60 characters, 200 groups at most. */
 const LIST_OF_GROUPS = 'Groups must be a list of lists of words'
@@ -56,18 +66,12 @@ const word = z
   .refine(hasNoNul, NUL_MESSAGE)
 export const wordGroupsSchema = z
   .array(z.array(word, { error: LIST_OF_GROUPS }), { error: LIST_OF_GROUPS })
-  .superRefine((groups, ctx) => {
-    if (groups.length > MAX_WORD_GROUPS)
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyGroups })
-    groups.slice(0, MAX_WORD_GROUPS).forEach((group, index) => {
-      const line = index + 1
-      if (group.length < 2) ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.single(line) })
-      else if (group.length > MAX_GROUP_WORDS)
-        ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooManyWords(line) })
-      else if (group.some((word) => word.length > MAX_WORD_LENGTH))
-        ctx.addIssue({ code: 'custom', message: CUSTOMER_WORDS_TEXTS.tooLong(line) })
-    })
-  })
+  .superRefine((groups, ctx) =>
+    checkGroups(
+      groups.map((words, index) => ({ line: index + 1, words })),
+      ctx,
+    ),
+  )
 
 /** The settings form: one box of lines, turned into groups and checked (its first problem on the box). */
 export const customerWordsFormSchema = z.object({
@@ -76,6 +80,13 @@ export const customerWordsFormSchema = z.object({
     .max(MAX_WORD_GROUPS * MAX_GROUP_WORDS * (MAX_WORD_LENGTH + 2), CUSTOMER_WORDS_TEXTS.tooManyGroups)
     .refine(hasNoNul, NUL_MESSAGE)
     .default('')
-    .transform(parseWordGroups)
-    .pipe(wordGroupsSchema),
+    // Each group keeps its line in the box, so that a message names the line the owner sees.
+    .transform((text) =>
+      text
+        .split(/\r?\n/)
+        .map((line, index) => ({ line: index + 1, words: groupOf(line) }))
+        .filter((group) => group.words.length > 0),
+    )
+    .superRefine(checkGroups)
+    .transform((groups) => groups.map((group) => group.words)),
 })
