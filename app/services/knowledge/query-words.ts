@@ -52,6 +52,21 @@ const BUILT_IN: Thesaurus = { alternativesOf: builtInAlternatives, phrases: phra
  */
 export function thesaurusWith(customerWords: string[][]): Thesaurus {
   if (customerWords.length === 0) return BUILT_IN
+  // Built once per set of words, not per search: copying the built-in lists costs more than the lookups.
+  const key = JSON.stringify(customerWords)
+  const known = thesauri.get(key)
+  if (known) return known
+  const thesaurus = buildThesaurus(customerWords)
+  if (thesauri.size >= MAX_THESAURI) thesauri.delete(thesauri.keys().next().value!)
+  thesauri.set(key, thesaurus)
+  return thesaurus
+}
+
+/** The organizations' thesauri last built, by their words (the oldest goes first). */
+const MAX_THESAURI = 100
+const thesauri = new Map<string, Thesaurus>()
+
+function buildThesaurus(customerWords: string[][]): Thesaurus {
   const alternativesOf = new Map(BUILT_IN.alternativesOf)
   const groups = customerWords.map((group) => [
     ...new Set(group.map((entry) => tokensOf(entry).join(' ')).filter(Boolean)),
