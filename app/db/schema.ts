@@ -30,6 +30,7 @@ import {
   MESSAGE_STATUSES,
   OUTBOUND_MESSAGE_STATUSES,
 } from '~/lib/conversations/conversations'
+import { DEFAULT_MEDIA_RETENTION_DAYS, type MessageMedia } from '~/lib/conversations/media'
 import {
   AGENT_KNOWLEDGE_DEFAULTS,
   AGENT_KNOWLEDGE_MODES,
@@ -78,6 +79,8 @@ export const organizations = pgTable('organizations', {
   autoResolveHours: integer('auto_resolve_hours').notNull().default(24),
   /** "Words your customers use" (docs/decisions/073): groups of words the knowledge search reads as one. */
   customerWords: jsonb('customer_words').$type<string[][]>().notNull().default([]),
+  /** Customers' voice notes, photos and files are deleted this many days after they arrived (docs/decisions/074). */
+  mediaRetentionDays: integer('media_retention_days').notNull().default(DEFAULT_MEDIA_RETENTION_DAYS),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -524,6 +527,8 @@ export const messages = pgTable(
     language: text('language'),
     /** Inbound: text, or what else the customer sent (its label is in `text`). */
     kind: text('kind', { enum: MESSAGE_KINDS }).notNull().default('text'),
+    /** Inbound: the voice note, photo or file the platform announced, and whether it was read (ADR 074). */
+    media: jsonb('media').$type<MessageMedia>(),
     status: text('status', { enum: MESSAGE_STATUSES }).notNull(),
     failureReason: text('failure_reason'),
     /** Outbound: the inbound message this answers (one answer per message, see the unique index). */
@@ -1009,3 +1014,27 @@ export const telegramAlertLinks = pgTable(
     index('telegram_alert_links_channel_idx').on(t.channelId),
   ],
 )
+
+/**
+ * A customer's file, fetched from the platform by the worker (docs/decisions/074): one per message, kept in
+ * PostgreSQL so that every web process serves it. Deleted with its message (its channel, its conversation) or
+ * when the organization's retention period has passed.
+ */
+export const messageMedia = pgTable(
+  'message_media',
+  {
+    messageId: uuid('message_id')
+      .primaryKey()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Read from the file's first bytes, not from what the platform said. */
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('message_media_organization_created_idx').on(t.organizationId, t.createdAt)],
+)
+export type MessageMediaRow = typeof messageMedia.$inferSelect

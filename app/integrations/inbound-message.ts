@@ -1,4 +1,5 @@
 import type { MessageKind } from '~/lib/conversations/conversations'
+import type { MessageMedia } from '~/lib/conversations/media'
 
 /**
  * A customer's message as every platform's translation hands it to the inbound stage, whatever the platform's own
@@ -18,6 +19,8 @@ export type InboundMessage = {
   text: string
   /** Text, or what else the customer sent: the agent answers text, and says once per burst that it reads only text. */
   kind: MessageKind
+  /** The voice note, photo or file to fetch (never fetched by the receiver: the worker reads it, ADR 074). */
+  media?: MessageMedia
   /** From a person: the agent answers it (queued). False: stored only. */
   answerable: boolean
   platformSentAt: Date

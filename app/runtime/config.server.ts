@@ -255,6 +255,11 @@ function configProblems(
       'LLM_EMBEDDING_MODEL is set without LLM_BASE_URL: embeddings come from the OpenAI-compatible endpoint, set it too.',
     )
   }
+  if (env.LLM_TRANSCRIPTION_MODEL && !env.LLM_BASE_URL) {
+    problems.push(
+      'LLM_TRANSCRIPTION_MODEL is set without LLM_BASE_URL: voice notes are transcribed by the OpenAI-compatible endpoint, set it too.',
+    )
+  }
   if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
     problems.push(
       'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither to have them made.',
@@ -304,6 +309,16 @@ function llmConfig(env: Env) {
             model: env.LLM_EMBEDDING_MODEL,
             timeoutMs: env.LLM_TIMEOUT_MS,
             minSimilarity: env.LLM_EMBEDDING_MIN_SIMILARITY,
+          }
+        : undefined,
+    /** Voice notes are transcribed when set (docs/decisions/074); else the agent says it reads only text. */
+    transcription:
+      env.LLM_BASE_URL && env.LLM_TRANSCRIPTION_MODEL
+        ? {
+            baseUrl: env.LLM_BASE_URL,
+            apiKey: env.LLM_API_KEY,
+            model: env.LLM_TRANSCRIPTION_MODEL,
+            timeoutMs: env.LLM_TIMEOUT_MS,
           }
         : undefined,
   }

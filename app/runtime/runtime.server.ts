@@ -4,6 +4,7 @@ import { listenForNotifications } from '~/db/listen.server'
 import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/firebase/identity.server'
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { createEmbeddingClient } from '~/integrations/llm/embeddings.server'
+import { createTranscriber } from '~/integrations/llm/transcription.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
@@ -123,6 +124,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     authEmulator: config.firebase.emulatorHost ?? null,
     modelProvider: models.provider,
     embeddingModel: embeddings?.client.model ?? null,
+    transcriptionModel: config.llm.transcription?.model ?? null,
     worker,
     telegramUpdates: config.telegramUpdates,
     databaseMs,
@@ -244,6 +246,10 @@ async function startWorkers({
     graph,
     encryptionKey: config.encryptionKey,
     conversationWindow: config.conversationWindow,
+    media: config.llm.transcription && {
+      transcriber: createTranscriber(config.llm.transcription),
+      telegram,
+    },
     logger: logger.child({ component: 'reply-worker' }),
     web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },
     health: { telegram, graph, meta: config.meta },

@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import { z } from 'zod'
 
 /**
  * A local stand-in for an OpenAI-compatible model server (OpenAI, Ollama, vLLM...), spoken to over real HTTP.
  * It answers `POST /v1/chat/completions` without streaming (the AI SDK's generateText does not stream) and
- * `GET /v1/models`. It also answers Anthropic's `POST /v1/messages` minimally, so that the Anthropic provider's
+ * `GET /v1/models` and `POST /v1/audio/transcriptions` (OpenAI's multipart speech to text: a clip it was told of
+ * with `addTranscript` gets its text, any other file a 400 as for a file the model cannot decode). It also answers Anthropic's `POST /v1/messages` minimally, so that the Anthropic provider's
  * request can be inspected the same way.
  */
 
@@ -62,10 +64,26 @@ const behaviorJson = z.object({
   toolCall: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
 })
 
+/** A transcription request as the fake read it. */
+export type TranscriptionRequest = {
+  model: string | null
+  fileName: string | null
+  contentType: string | null
+  sha256: string
+  responseFormat: string | null
+  authorization: string | undefined
+  receivedAt: number
+}
+
 export type OpenAiFake = {
   /** Base URL ending in /v1, as clients expect it. */
   url: string
   requests: RecordedRequest[]
+  transcriptions: TranscriptionRequest[]
+  /** What a clip says (known by its SHA-256). */
+  addTranscript(sha256: string, text: string): void
+  /** One-shot behaviours of the next transcription requests (`status`, `body`, `delayMs`, `hang`). */
+  enqueueTranscription(...behaviors: Behavior[]): void
   /** The behaviour of every request from now on; `{}` restores the echo. */
   setBehavior(behavior: Behavior): void
   /** One-shot behaviours, used in order by the next requests before the default applies again. */
@@ -118,6 +136,9 @@ export async function startOpenAiFake(
   options: { behavior?: Behavior; port?: number } = {},
 ): Promise<OpenAiFake> {
   const requests: RecordedRequest[] = []
+  const transcriptions: TranscriptionRequest[] = []
+  const transcripts = new Map<string, string>()
+  const transcriptionQueue: Behavior[] = []
   const queue: Behavior[] = []
   let fallback: Behavior = options.behavior ?? {}
   let answered = 0
@@ -126,9 +147,13 @@ export async function startOpenAiFake(
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://fake').pathname
+      if (req.method === 'POST' && path === '/v1/audio/transcriptions') {
+        void transcribe(req.headers, Buffer.concat(chunks), res)
+        return
+      }
       const raw = Buffer.concat(chunks).toString('utf8')
       const parsed = requestBody.safeParse(parseJson(raw))
-      const path = new URL(req.url ?? '/', 'http://fake').pathname
       const request: RecordedRequest = {
         method: req.method ?? 'GET',
         path,
@@ -140,6 +165,52 @@ export async function startOpenAiFake(
       void respond(request, res)
     })
   })
+
+  /** OpenAI's multipart transcription: `file` and `model`; answers `{ text }` (response_format json). */
+  async function transcribe(headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse) {
+    const form = await new Request('http://fake/', {
+      method: 'POST',
+      headers: { 'content-type': headers['content-type'] ?? '' },
+      body: new Uint8Array(body),
+    })
+      .formData()
+      .catch(() => undefined)
+    const file = form?.get('file')
+    const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array()
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    const field = (name: string) => (typeof form?.get(name) === 'string' ? (form.get(name) as string) : null)
+    transcriptions.push({
+      model: field('model'),
+      fileName: file instanceof File ? file.name : null,
+      contentType: file instanceof Blob ? file.type : null,
+      sha256,
+      responseFormat: field('response_format'),
+      authorization: headers.authorization,
+      receivedAt: wallClockMs(),
+    })
+    const behavior = transcriptionQueue.shift() ?? {}
+    if (behavior.delayMs) await new Promise((resolve) => setTimeout(resolve, behavior.delayMs))
+    if (behavior.hang) return
+    if (behavior.status && behavior.status >= 400) {
+      const type = errorType(behavior.status)
+      return sendJson(
+        res,
+        behavior.status,
+        behavior.body ?? { error: { message: `Fake error`, type, code: type } },
+      )
+    }
+    if (!(file instanceof Blob) || !field('model')) {
+      return sendJson(res, 400, {
+        error: { message: 'file and model are required', type: 'invalid_request_error' },
+      })
+    }
+    const text = transcripts.get(sha256)
+    if (text === undefined) {
+      const message = 'Audio file might be corrupted or unsupported'
+      return sendJson(res, 400, { error: { message, type: 'invalid_request_error', code: 'invalid_value' } })
+    }
+    sendJson(res, 200, { text })
+  }
 
   async function respond(request: RecordedRequest, res: ServerResponse) {
     const route = `${request.method} ${request.path}`
@@ -263,6 +334,13 @@ export async function startOpenAiFake(
   return {
     url: `http://127.0.0.1:${address.port}/v1`,
     requests,
+    transcriptions,
+    addTranscript(sha256, text) {
+      transcripts.set(sha256, text)
+    },
+    enqueueTranscription(...behaviors) {
+      transcriptionQueue.push(...behaviors)
+    },
     setBehavior(behavior) {
       fallback = behavior
     },

@@ -8,7 +8,10 @@ import { text } from 'node:stream/consumers'
  * Telegram, a malformed token gets 404 Not Found and a well-formed unknown one 401 Unauthorized.
  * With `port`, another process (the app under Playwright) can share it through a control API: GET /__fake/calls,
  * POST /__fake/bots {token, id?, username, firstName?}, /__fake/next {method, status, description?, retryAfter?,
- * token?, delayMs?}, /__fake/deliver {token, update} and /__fake/updates {token, updates} (for long polling).
+ * token?, delayMs?}, /__fake/deliver {token, update}, /__fake/updates {token, updates} (for long polling) and
+ * /__fake/files {token, base64, size?} (a file a customer sent; answers its file_id).
+ * Files: `getFile` answers a file_path (400 "file is too big" over 20 MB, as the Bot API), and
+ * `GET {apiRoot}/file/bot<token>/<file_path>` serves the bytes, each download counted in `calls` as method `file`.
  */
 
 type Params = Record<string, unknown>
@@ -56,10 +59,23 @@ export type TelegramFake = {
   /** Updates queued and not yet confirmed by a getUpdates `offset`. */
   pendingUpdates(token: string): FakeUpdate[]
   sentMessages(token: string): FakeMessage[]
+  /**
+   * A file a customer sent to the bot, as getFile and the download serve it; `size` pretends it is that large (a
+   * file over 20 MB is refused by getFile, as Telegram does). Returns the file_id for the update.
+   */
+  addFile(
+    token: string,
+    bytes: Uint8Array,
+    options?: { size?: number },
+  ): { file_id: string; file_size: number }
   /** POSTs the update to the bot's webhook as Telegram does; returns the HTTP status the webhook answered. */
   deliverUpdate(token: string, update: Params): Promise<number>
   close(): Promise<void>
 }
+
+/** The Bot API's limit on the files a bot may download. */
+const FILE_MAX_BYTES = 20 * 1024 * 1024
+type FakeFile = { token: string; bytes: Uint8Array; size: number; path: string }
 
 const GET_ME = { can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false }
 const WEBHOOK_CONFLICT =
@@ -93,8 +109,35 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
   const behaviours: (FakeBehaviour & { method: string })[] = []
   const lastErrors = new Map<string, { last_error_date: number; last_error_message: string }>()
   const polls = new Map<() => void, ServerResponse>() // long polls in progress, by what wakes them
+  const files = new Map<string, FakeFile>() // by file_id
   let messageIds = 0
+  let fileIds = 0
   let closing = false
+
+  function addFile(token: string, bytes: Uint8Array, { size }: { size?: number } = {}) {
+    const file_id = `file-${++fileIds}-${'x'.repeat(20)}`
+    files.set(file_id, { token, bytes, size: size ?? bytes.byteLength, path: `voice/file_${fileIds}.oga` })
+    return { file_id, file_size: size ?? bytes.byteLength }
+  }
+
+  function getFile(token: string, fileId: string | undefined): Answer {
+    const file = fileId === undefined ? undefined : files.get(fileId)
+    if (!file || file.token !== token) return fail(400, 'Bad Request: invalid file_id')
+    if (file.size > FILE_MAX_BYTES) return fail(400, 'Bad Request: file is too big')
+    return ok({ file_id: fileId, file_unique_id: `u${fileId}`, file_size: file.size, file_path: file.path })
+  }
+
+  /** GET /file/bot<token>/<path>: the bytes, as Telegram serves them (no type of their own). */
+  function serveFile(token: string, path: string, res: ServerResponse) {
+    calls.push({ method: 'file', token, params: { path }, at: performance.timeOrigin + performance.now() })
+    const file = [...files.values()].find((f) => f.token === token && f.path === path)
+    if (!file) return send(res, 404, fail(404, 'Not Found'))
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': file.bytes.byteLength,
+    })
+    res.end(file.bytes)
+  }
 
   function addBot({ token, id = parseInt(token), username, firstName }: NewBot) {
     const user: FakeBotUser = { id, is_bot: true, first_name: firstName ?? username, username }
@@ -184,6 +227,8 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
         bot.messages.push({ message_id: ++messageIds, date: now(), chat, text })
         return ok({ ...bot.messages.at(-1), from: bot.user })
       }
+      case 'getFile':
+        return getFile(token, str(p.file_id))
       case 'sendChatAction':
         return str(p.chat_id) && str(p.action) ? ok(true) : fail(400, 'Bad Request: chat_id is empty')
       case 'getUpdates': {
@@ -249,6 +294,8 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
         return [200, { status: await deliverUpdate(token, isRecord(body.update) ? body.update : {}) }]
       case 'POST /__fake/updates':
         return [200, queueUpdates(token, Array.isArray(body.updates) ? body.updates.filter(isRecord) : [])]
+      case 'POST /__fake/files':
+        return [200, addFile(token, Buffer.from(s('base64') ?? '', 'base64'), { size: n('size') })]
     }
     return [404, { error: `No route ${route}` }]
   }
@@ -280,6 +327,9 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     const url = new URL(req.url ?? '/', 'http://fake')
     const [params, route] = [await paramsOf(req, url), `${req.method} ${url.pathname}`]
     if (url.pathname.startsWith('/__fake/')) return send(res, ...(await control(route, params)))
+    const [, fileToken, filePath] = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname) ?? []
+    if (req.method === 'GET' && fileToken && filePath)
+      return serveFile(fileToken, decodeURIComponent(filePath), res)
     const [, token, method] = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname) ?? []
     if (!token || !method) return send(res, 404, fail(404, 'Not Found'))
     calls.push({ method, token, params, at: performance.timeOrigin + performance.now() })
@@ -302,6 +352,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
   return {
     apiRoot: `http://127.0.0.1:${address.port}`,
     addBot,
+    addFile,
     calls,
     webhooks,
     enqueue: (method, behaviour) => void behaviours.push({ ...behaviour, method }),

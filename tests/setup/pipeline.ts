@@ -6,6 +6,7 @@ import { replyJobTable, type ReplyJobTable } from '~/services/messages/ingest/ba
 import type { Database, DatabaseHandle } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
+import { createTranscriber } from '~/integrations/llm/transcription.server'
 import { createGraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
@@ -85,7 +86,13 @@ export type TestMetaChannel = {
 export const META_TEST_APP = { appId: '9876543210', appSecret: 'pipeline-meta-secret' }
 
 export async function startPipeline(
-  options: { worker?: boolean; publicUrl?: string; telegramUpdates?: TelegramUpdates } = {},
+  options: {
+    worker?: boolean
+    publicUrl?: string
+    telegramUpdates?: TelegramUpdates
+    /** Voice notes are transcribed by the model fake (LLM_TRANSCRIPTION_MODEL set), ADR 074. */
+    transcription?: boolean
+  } = {},
 ): Promise<Pipeline> {
   const [handle, telegram, model, graph] = await Promise.all([
     openTestDatabase(),
@@ -114,6 +121,17 @@ export async function startPipeline(
     conversationWindow: 20,
     logger,
     retry: { baseDelayMs: 20, maxDelayMs: 80 },
+    ...(options.transcription && {
+      media: {
+        transcriber: createTranscriber({
+          baseUrl: model.url,
+          apiKey: 'sk-test',
+          model: 'whisper-1',
+          timeoutMs: 10_000,
+        }),
+        telegram: telegramClient,
+      },
+    }),
   }
   if (options.worker !== false) {
     await startReplyWorker(boss, deps, { concurrency: DEFAULT_REPLY_WORKER_CONCURRENCY[handle.driver] })
@@ -191,6 +209,20 @@ export async function startPipeline(
 }
 
 let ids = 1000
+/** A Telegram voice note from Ann Lee in a private chat, its file known to the fake by `fileId`. */
+export function voiceUpdate(chatId: number, file: { file_id: string; file_size: number }, caption?: string) {
+  const { message, update_id } = textUpdate(chatId, '')
+  const { text: _text, ...rest } = message
+  return {
+    update_id,
+    message: {
+      ...rest,
+      voice: { ...file, file_unique_id: `u${file.file_id}`, duration: 1, mime_type: 'audio/ogg' },
+      ...(caption && { caption }),
+    },
+  }
+}
+
 /** A Telegram text message update from Ann Lee in a private chat (the chat id is the person's id). */
 export function textUpdate(chatId: number, text: string, messageId = ++ids) {
   return telegramTextUpdate(

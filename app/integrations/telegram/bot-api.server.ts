@@ -1,5 +1,7 @@
 import { Api, GrammyError, HttpError } from 'grammy'
 import type { Update } from 'grammy/types'
+import { downloadMedia, MediaError } from '~/integrations/media/download.server'
+import { MEDIA_FAILURES, MEDIA_FETCH_TIMEOUT_MS } from '~/lib/conversations/media'
 import {
   PLATFORM_REQUEST_TIMEOUT_MS,
   PlatformError,
@@ -58,7 +60,18 @@ export type TelegramClient = {
       signal?: AbortSignal
     },
   ): Promise<TelegramUpdate[]>
+  /**
+   * A file a customer sent (getFile, then the download), at most `maxBytes`: a larger one, or one Telegram no
+   * longer has, is a MediaError. The Bot API serves files up to 20 MB.
+   */
+  downloadFile(
+    token: string,
+    options: { fileId: string; maxBytes: number; signal?: AbortSignal },
+  ): Promise<Buffer>
 }
+
+/** The Bot API's own limit on the files a bot may download. */
+export const TELEGRAM_FILE_MAX_BYTES = 20 * 1024 * 1024
 
 /** What the user sees when Telegram refuses the token (spec section 8, connection messages). */
 export const BOT_TOKEN_INVALID_MESSAGE = 'Bot token is invalid or expired'
@@ -172,6 +185,32 @@ export function createTelegramClient(config: TelegramConfig): TelegramClient {
           api.getUpdates({ offset, timeout: timeoutSeconds, allowed_updates: allowedUpdates }, combined),
         { signal, extraMs: timeoutSeconds * 1000 },
       ),
+
+    async downloadFile(token, { fileId, maxBytes, signal }) {
+      const limit = Math.min(maxBytes, TELEGRAM_FILE_MAX_BYTES)
+      const tooLarge = MEDIA_FAILURES.tooLarge(limit)
+      const file = await call(token, (api, combined) => api.getFile(fileId, combined), { signal }).catch(
+        (error: unknown) => {
+          // "Bad Request: file is too big" (over 20 MB) or an id Telegram does not know (any more).
+          if (error instanceof PlatformError && error.status === 400) {
+            throw new MediaError(/too big/i.test(error.message) ? tooLarge : MEDIA_FAILURES.expired)
+          }
+          throw error
+        },
+      )
+      if (!file.file_path) throw new MediaError(MEDIA_FAILURES.expired)
+      if ((file.file_size ?? 0) > limit) throw new MediaError(tooLarge)
+      // The path is Telegram's; the token in the URL is never in an error (downloadMedia names no URL).
+      const path = file.file_path.split('/').map(encodeURIComponent).join('/')
+      return downloadMedia(`${apiRoot}/file/bot${token}/${path}`, {
+        platform: 'telegram',
+        maxBytes: limit,
+        timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+        signal,
+        tooLarge,
+        gone: MEDIA_FAILURES.expired,
+      })
+    },
   }
 }
 

@@ -1,6 +1,9 @@
 import type { InboundMessage } from '~/integrations/inbound-message'
+import type { MessageMedia } from '~/lib/conversations/media'
 import { unreadableText, type MessageKind } from '~/lib/conversations/conversations'
 import type { TelegramUpdateBody, TelegramUser } from './update.server'
+
+type TelegramMessage = NonNullable<TelegramUpdateBody['message']>
 
 // Telegram's Update in our words: the customer's message as the inbound stage takes it.
 
@@ -30,6 +33,30 @@ const TELEGRAM_KINDS: [string, Exclude<MessageKind, 'text'>][] = [
   ['contact', 'contact'],
 ]
 
+/** The file a voice note, audio, photo (its largest size) or document carries, to be fetched by the worker. */
+function telegramMedia(message: TelegramMessage, kind: MessageKind): MessageMedia | undefined {
+  const file =
+    kind === 'voice'
+      ? message.voice
+      : kind === 'audio'
+        ? message.audio
+        : kind === 'photo'
+          ? message.photo?.at(-1)
+          : kind === 'file'
+            ? message.document
+            : undefined
+  if (!file) return undefined
+  return {
+    source: 'telegram',
+    ref: file.file_id,
+    ...(file.mime_type && { contentType: file.mime_type }),
+    ...(file.file_size !== undefined && { byteSize: file.file_size }),
+    ...(file.file_name && { fileName: file.file_name }),
+    ...(message.caption?.trim() && { caption: message.caption.trim() }),
+    state: 'pending',
+  }
+}
+
 /**
  * A Telegram update as a NormalizedMessage, or undefined when there is nothing to store: updates other than a
  * new message (edits, channel posts, callbacks, member changes...) and messages from bots. A message without
@@ -53,6 +80,7 @@ export function telegramInbound(update: TelegramUpdateBody): InboundMessage | un
     senderLanguage: message.chat.type === 'private' ? languageTag(message.from?.language_code) : null,
     text: kind === 'text' ? (text ?? '') : unreadableText(kind, message.caption),
     kind,
+    ...(kind !== 'text' && { media: telegramMedia(message, kind) }),
     answerable: true,
     platformSentAt: new Date(message.date * 1000),
   }

@@ -10,6 +10,14 @@ export const telegramUserSchema = z.looseObject({
   username: z.string().optional(),
   language_code: z.string().optional(),
 })
+// A file the message carries (Bot API's Voice, Audio, Document, PhotoSize): what fetching it needs. A malformed
+// one is read as absent: the message is still stored, as a label.
+const telegramFile = z.looseObject({
+  file_id: z.string().min(1).max(1000),
+  file_size: z.number().int().nonnegative().optional(),
+  mime_type: z.string().max(200).optional(),
+  file_name: z.string().max(1000).optional(),
+})
 const telegramMessage = z.looseObject({
   message_id: z.number().int(),
   date: z.number().int(),
@@ -17,6 +25,11 @@ const telegramMessage = z.looseObject({
   from: telegramUserSchema.optional(),
   text: z.string().optional(),
   caption: z.string().optional(),
+  voice: telegramFile.optional().catch(undefined),
+  audio: telegramFile.optional().catch(undefined),
+  document: telegramFile.optional().catch(undefined),
+  /** The photo's sizes, smallest first. */
+  photo: z.array(telegramFile).optional().catch(undefined),
 })
 export const telegramUpdateSchema = z.looseObject({
   update_id: z.number().int(),

@@ -40,10 +40,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
               "senderId" text, "senderName" text, "senderHandle" text, "senderLanguage" text, text text,
-              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid, language text)
+              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid, language text, media jsonb)
         ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
           "senderName", "senderHandle", "senderLanguage", text, kind, status, "platformSentAt", "jobId", language,
-          ord)
+          media, ord)
       ),
       -- Each conversation's summary after this batch's new messages (redeliveries left out), written by its upsert
       -- so that the row gets one new version, not a second one from the summary trigger, which then finds it up to
@@ -112,10 +112,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
       ),
       msg as (
         insert into ${messages} (organization_id, channel_id, conversation_id, direction, platform_message_id,
-          sender_id, sender_name, text, language, kind, status, failure_reason, platform_sent_at, received_at)
+          sender_id, sender_name, text, language, kind, media, status, failure_reason, platform_sent_at, received_at)
         -- While a person answers the conversation, its messages are stored but not queued for the AI.
         select m."organizationId", m."channelId", c.id, 'inbound', m."platformMessageId", m."senderId",
-          m."senderName", m.text, m.language, m.kind,
+          m."senderName", m.text, m.language, m.kind, m.media,
           case when c.paused and m.status = 'queued' then 'received' else m.status end,
           case when c.paused and m.status = 'queued' then ${sql.placeholder('pausedReason')} end,
           m."platformSentAt", now()
@@ -192,6 +192,7 @@ export async function ingestInboundBatch({
     platformSentAt: m.platformSentAt?.toISOString() ?? null,
     jobId: m.answerable ? nextJobId() : null,
     language: languages[i],
+    media: m.media ?? null,
   }))
   // Rows go in as JSON parameters: with 10-100 rows a batch, drizzle's building of a VALUES list (a parameter,
   // and its checks, per cell) was the largest CPU cost of ingest (bench:ingest, ADR 024).

@@ -50,6 +50,7 @@ export async function ingestInbound({
         text: message.text,
         language,
         kind: message.kind,
+        media: message.media ?? null,
         // While a person answers the conversation, its messages are stored but not queued for the AI.
         status: !message.answerable ? 'ignored' : conversation.paused ? 'received' : 'queued',
         failureReason: message.answerable && conversation.paused ? REPLY_FAILURES.aiPaused : null,

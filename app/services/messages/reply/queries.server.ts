@@ -39,7 +39,7 @@ export type ReplyContext = {
   customerWords: string[][]
 }
 
-export type BurstRow = Pick<Message, 'id' | 'kind'>
+export type BurstRow = Pick<Message, 'id' | 'kind' | 'media'>
 
 export type PromptRow = Pick<Message, 'direction' | 'text'>
 
@@ -77,7 +77,8 @@ function promptRows(conversationId: SQLWrapper, sequence: SQLWrapper, window: SQ
  */
 function burstRows(conversationId: SQLWrapper, sequence: SQLWrapper) {
   return sql<BurstRow[]>`(
-    select coalesce(json_agg(json_build_object('id', b.id, 'kind', b.kind) order by b.sequence), '[]'::json)
+    select coalesce(json_agg(json_build_object('id', b.id, 'kind', b.kind, 'media', b.media) order by b.sequence),
+      '[]'::json)
     from messages b
     where b.conversation_id = ${conversationId}
       and b.sequence <= ${sequence}

@@ -14,6 +14,7 @@ import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { decryptSecret } from '~/utils/crypto.server'
 import { recordReply } from '~/utils/metrics.server'
 import type { Database } from '~/db/client.server'
+import { readBurstMedia, type MediaReaders } from './media.server'
 import { promptOf } from './prompt.server'
 import { sendNotice } from './notices.server'
 import {
@@ -49,6 +50,8 @@ export type ReplyDeps = SenderClients &
     conversationWindow: number
     /** The clock office hours are read with (tests fix it). */
     now?: () => Date
+    /** Voice notes are read when set (LLM_TRANSCRIPTION_MODEL, docs/decisions/074). */
+    media?: MediaReaders
   }
 
 export type ReplyOutcome =
@@ -196,14 +199,14 @@ async function sendFallback(deps: ReplyDeps, context: ReplyContext, sender: Send
 async function attempt(
   deps: ReplyDeps,
   context: ReplyContext,
-  work: (sender: Sender) => Promise<ReplyOutcome>,
+  work: (sender: Sender, token: string) => Promise<ReplyOutcome>,
 ): Promise<ReplyOutcome> {
   const { message: inbound, channel, conversation } = context
   let sender: Sender | undefined
   try {
     const token = decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)
     sender = senderFor(deps, channel, token, conversation.platformChatId)
-    return await work(sender)
+    return await work(sender, token)
   } catch (error) {
     if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
     const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
@@ -306,41 +309,55 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     // The customer is still writing: the burst's last message answers it all.
     return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
   }
-  return attempt(deps, context, async (sender) => {
-    const closed = await outsideOfficeHours(deps, context, verdict.agent, sender)
-    if (closed) return closed
-    const unreadable = await unreadableBurst(deps, context, verdict.agent, sender)
-    if (unreadable) return unreadable
-
-    const grounding = await groundQuestion(
-      deps.db,
-      verdict.agent,
-      lastCustomerTurn(context),
-      deps.embeddings,
-      { ready: context.knowledgeReady, customerWords: context.customerWords },
-    )
-    const knowledge = grounding.kind === 'passages' ? grounding.hits : undefined
-    const generated = await generateReply(deps, context, verdict.agent, sender, knowledge)
-    if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
-    if (generated && 'noAnswer' in generated) return knowledgeMiss(deps, context, verdict.agent, sender)
-    if (generated && 'paused' in generated) {
-      await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.aiPaused)
-      return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
+  return attempt(deps, context, async (sender, token) => {
+    // The burst's voice notes are read first: the answer reads their transcripts (ADR 074).
+    if (await readBurstMedia(deps, context, token)) {
+      const read = await loadReplyContext(deps.db, inbound.id, deps.conversationWindow)
+      if (!read) return { outcome: 'skipped', reason: 'The message no longer exists' }
+      return answerReadBurst(deps, read, verdict.agent, sender)
     }
-    if (!generated) {
-      await sendFallback(deps, context, sender)
-      await markReplyFailed(deps.db, inboundOf(context), REPLY_FAILURES.emptyAnswer)
-      return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
-    }
-    const { reply, handoff } = generated
-    if (reply.conversationPaused && !handoff) {
-      await markAnswerWithheld(deps.db, inboundOf(context), reply.id)
-      return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
-    }
-    if (handoff) await handOver(deps.db, conversation.id, ATTENTION_REASONS.handoff(handoff))
-    await deliver(deps, inboundOf(context), reply, sender)
-    return { outcome: 'replied', outboundId: reply.id, sentNow: true }
+    return answerReadBurst(deps, context, verdict.agent, sender)
   })
+}
+
+/** The answer to a burst whose media are read (or unreadable): office hours, then the model. */
+async function answerReadBurst(
+  deps: ReplyDeps,
+  context: ReplyContext,
+  agent: Agent,
+  sender: Sender,
+): Promise<ReplyOutcome> {
+  const { conversation } = context
+  const closed = await outsideOfficeHours(deps, context, agent, sender)
+  if (closed) return closed
+  const unreadable = await unreadableBurst(deps, context, agent, sender)
+  if (unreadable) return unreadable
+
+  const grounding = await groundQuestion(deps.db, agent, lastCustomerTurn(context), deps.embeddings, {
+    ready: context.knowledgeReady,
+    customerWords: context.customerWords,
+  })
+  const knowledge = grounding.kind === 'passages' ? grounding.hits : undefined
+  const generated = await generateReply(deps, context, agent, sender, knowledge)
+  if (generated && 'superseded' in generated) return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
+  if (generated && 'noAnswer' in generated) return knowledgeMiss(deps, context, agent, sender)
+  if (generated && 'paused' in generated) {
+    await markNotAnswered(deps.db, inboundOf(context), REPLY_FAILURES.aiPaused)
+    return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
+  }
+  if (!generated) {
+    await sendFallback(deps, context, sender)
+    await markReplyFailed(deps.db, inboundOf(context), REPLY_FAILURES.emptyAnswer)
+    return { outcome: 'failed', reason: REPLY_FAILURES.emptyAnswer }
+  }
+  const { reply, handoff } = generated
+  if (reply.conversationPaused && !handoff) {
+    await markAnswerWithheld(deps.db, inboundOf(context), reply.id)
+    return { outcome: 'not-answered', reason: REPLY_FAILURES.aiPaused }
+  }
+  if (handoff) await handOver(deps.db, conversation.id, ATTENTION_REASONS.handoff(handoff))
+  await deliver(deps, inboundOf(context), reply, sender)
+  return { outcome: 'replied', outboundId: reply.id, sentNow: true }
 }
 
 /**
@@ -374,9 +391,11 @@ async function outsideOfficeHours(
 }
 
 /**
- * A burst of things the agent cannot read (voice notes, photos, files...): it says once that it reads only text,
- * and the conversation needs attention. A burst that also holds text is answered by the model (the prompt shows
- * the others as "[photo]"), with the conversation marked too: a person should look at what the agent could not.
+ * A burst of things the agent cannot read (photos, files, voice notes without a transcription model...): it says
+ * once that it reads only text, and the conversation needs attention. A voice note it could not read (too large,
+ * gone, not audio, the transcription failed) gets the agent's fallback instead, with the reason on the message:
+ * "I read only text" would not be true. A burst that also holds something read is answered by the model (the
+ * prompt shows the others as "[photo]"), with the conversation marked too: a person should look at the rest.
  */
 async function unreadableBurst(
   deps: ReplyDeps,
@@ -384,12 +403,18 @@ async function unreadableBurst(
   agent: Agent,
   sender: Sender,
 ): Promise<ReplyOutcome | undefined> {
-  const kinds = context.burst.length ? context.burst.map((row) => row.kind) : [context.message.kind]
-  const unreadable = kinds.filter((kind) => kind !== 'text')
+  const rows = context.burst.length ? context.burst : [context.message]
+  const unreadable = rows.filter((row) => row.kind !== 'text' && row.media?.state !== 'read')
   if (unreadable.length === 0) return undefined
-  const labels = [...new Set(unreadable.map((kind) => MESSAGE_KIND_LABELS[kind]))]
+  const labels = [...new Set(unreadable.map((row) => MESSAGE_KIND_LABELS[row.kind]))]
   await markAttention(deps.db, context.conversation.id, ATTENTION_REASONS.unreadable(labels))
-  if (unreadable.length < kinds.length) return undefined
+  if (unreadable.length < rows.length) return undefined
+  const failed = unreadable.find((row) => row.media?.state === 'failed')?.media?.reason
+  if (failed) {
+    await sendFallback(deps, context, sender)
+    await markReplyFailed(deps.db, inboundOf(context), failed)
+    return { outcome: 'failed', reason: failed }
+  }
   await sendNotice(deps, context, sender, {
     kind: 'unreadable',
     key: context.message.id,

@@ -1,0 +1,51 @@
+/**
+ * A customer's voice note, photo or file as the platform announced it, and what became of it (issue 37,
+ * docs/decisions/074). Client-safe: the inbox shows the same states.
+ */
+
+/** Where the file is fetched from: Telegram's file_id, WhatsApp's media id, or Messenger's attachment URL. */
+export type MediaSource = 'telegram' | 'whatsapp' | 'messenger'
+
+/**
+ * `pending`: announced, not read yet. `read`: its text is the message's text (a voice note's transcript).
+ * `failed`: it could not be fetched or read, for `reason`.
+ */
+export type MediaState = 'pending' | 'read' | 'failed'
+
+export type MessageMedia = {
+  source: MediaSource
+  /** The platform's reference: Telegram's file_id, WhatsApp's media id, Messenger's URL. */
+  ref: string
+  /** What the platform says it is; the stored file's type is checked by its content. */
+  contentType?: string
+  byteSize?: number
+  fileName?: string
+  state: MediaState
+  reason?: string
+  /** The customer's caption, which the message's text keeps beside a transcript. */
+  caption?: string
+}
+
+/** The largest file fetched: Telegram's Bot API serves files up to 20 MB, WhatsApp's audio is 16 MB at most. */
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024
+
+/** How long one file's download may take. */
+export const MEDIA_FETCH_TIMEOUT_MS = 60_000
+
+/** How long an organization's media are kept by default (Settings may change it). */
+export const DEFAULT_MEDIA_RETENTION_DAYS = 90
+
+/** Why a file was not read, as the inbox shows it. */
+export const MEDIA_FAILURES = {
+  tooLarge: (limitBytes: number) =>
+    `The file is larger than ${Math.round(limitBytes / (1024 * 1024))} MB: it was not downloaded`,
+  expired: 'The platform no longer has this file',
+  unreadable: 'The file is not a sound recording the agent can read',
+  download: (reason: string) => `The file could not be downloaded: ${reason}`,
+  transcription: (reason: string) => `The voice note could not be transcribed: ${reason}`,
+  emptyTranscript: 'The voice note holds no words the agent could hear',
+} as const
+
+/** The message's text once its voice note is read: what the customer said, then their caption. */
+export const transcribedText = (transcript: string, caption?: string) =>
+  caption?.trim() ? `${transcript.trim()}\n${caption.trim()}` : transcript.trim()

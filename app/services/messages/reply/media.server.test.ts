@@ -1,0 +1,220 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { conversations, messageMedia } from '~/db/schema'
+import { BEHAVIOUR_TEXTS } from '~/lib/agents/behaviour'
+import { MEDIA_FAILURES, MEDIA_MAX_BYTES } from '~/lib/conversations/media'
+import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
+import {
+  authenticateTelegramWebhook,
+  receiveTelegramUpdate,
+} from '~/services/messages/inbound/telegram.server'
+import { sha256Of, voiceNote } from '../../../../tests/fakes/voice-note'
+import {
+  messagesOf,
+  startPipeline,
+  textUpdate,
+  voiceUpdate,
+  waitForSettled,
+  type Pipeline,
+  type TestBot,
+} from '../../../../tests/setup/pipeline'
+import { replyToMessage } from './reply.server'
+
+// Voice notes read before the answer (issue 37, ADR 074): through the reply worker, the Telegram fake's getFile and
+// file download, and the model fake's /audio/transcriptions, over HTTP.
+let p: Pipeline
+beforeAll(async () => {
+  p = await startPipeline({ transcription: true })
+})
+afterAll(async () => {
+  await p.close()
+})
+
+let chats = 900_000
+async function receive(bot: TestBot, update: Record<string, unknown>) {
+  const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
+  await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update })
+}
+
+/** A clip the transcription fake knows, sent to the bot's files. */
+function knownClip(bot: TestBot, label: string, transcript: string) {
+  const clip = voiceNote(label)
+  p.model.addTranscript(sha256Of(clip), transcript)
+  return { clip, file: p.telegram.addFile(bot.token, clip) }
+}
+
+const promptsWith = (text: string) =>
+  p.model.requests.filter(
+    (r) => r.path.endsWith('/chat/completions') && JSON.stringify(r.body).includes(text),
+  )
+function userTurns(index: number, text: string) {
+  const { messages } = promptsWith(text)[index].body
+  return messages.filter((m) => m.role === 'user').map((m) => String(m.content))
+}
+const sentTexts = (bot: TestBot) => p.telegram.sentMessages(bot.token).map((m) => m.text)
+const downloads = (bot: TestBot) =>
+  p.telegram.calls.filter((c) => c.token === bot.token && c.method === 'file')
+const conversationOf = async (id: string) =>
+  (await p.db.select().from(conversations).where(eq(conversations.id, id)))[0]
+const storedMedia = (messageId: string) =>
+  p.db.select().from(messageMedia).where(eq(messageMedia.messageId, messageId))
+
+describe('a Telegram voice note', () => {
+  it('is downloaded, stored once, transcribed, and answered once from its transcript, in its language', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    const said = `Hola, quiero saber si tienen la chaqueta azul en talla mediana ${chatId}`
+    const { clip, file } = knownClip(bot, `one-${chatId}`, said)
+    await receive(bot, voiceUpdate(chatId, file))
+    await waitForSettled(p.db, bot.channelId)
+
+    const [inbound, answer] = await messagesOf(p.db, bot.channelId)
+    expect(inbound).toMatchObject({ kind: 'voice', text: said, status: 'replied', language: 'es' })
+    expect(inbound.media).toMatchObject({ source: 'telegram', ref: file.file_id, state: 'read' })
+    expect(answer).toMatchObject({ direction: 'outbound', status: 'sent', text: `Echo: ${said}` })
+    expect(sentTexts(bot)).toEqual([`Echo: ${said}`])
+    expect(userTurns(0, said)).toEqual([said])
+    // The prompt asks for the customer's language, as for a text.
+    expect(JSON.stringify(promptsWith(said)[0].body)).toContain('Spanish')
+
+    const [stored] = await storedMedia(inbound.id)
+    expect(stored).toMatchObject({ contentType: 'audio/ogg', byteSize: clip.byteLength })
+    expect(Buffer.from(stored.bytes).equals(clip)).toBe(true)
+    expect(downloads(bot)).toHaveLength(1)
+    const asked = p.model.transcriptions.filter((t) => t.sha256 === sha256Of(clip))
+    expect(asked).toEqual([
+      expect.objectContaining({ model: 'whisper-1', contentType: 'audio/ogg', responseFormat: 'json' }),
+    ])
+    expect(asked[0].authorization).toBe('Bearer sk-test')
+    expect((await conversationOf(inbound.conversationId)).language).toBe('es')
+  })
+
+  it('keeps its caption after the transcript', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    const { file } = knownClip(bot, `caption-${chatId}`, `Where is my parcel ${chatId}?`)
+    await receive(bot, voiceUpdate(chatId, file, 'order 5521'))
+    await waitForSettled(p.db, bot.channelId)
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(inbound.text).toBe(`Where is my parcel ${chatId}?\norder 5521`)
+  })
+
+  it('in a burst with a text: one answer that reads both, in the order they were sent', async () => {
+    const bot = await p.newBot({ behaviour: { burstWaitSeconds: 1 } })
+    const chatId = ++chats
+    const said = `My order has not arrived ${chatId}`
+    const { file } = knownClip(bot, `burst-${chatId}`, said)
+    await receive(bot, voiceUpdate(chatId, file))
+    await receive(bot, textUpdate(chatId, 'it was the blue jacket'))
+    await waitForSettled(p.db, bot.channelId)
+    await new Promise((resolve) => setTimeout(resolve, 300)) // a second answer would show by now
+
+    expect(promptsWith(said)).toHaveLength(1)
+    expect(userTurns(0, said)).toEqual([`${said}\nit was the blue jacket`])
+    expect(sentTexts(bot)).toEqual([`Echo: ${said}\nit was the blue jacket`])
+    const rows = await messagesOf(p.db, bot.channelId)
+    expect(rows.map((m) => [m.direction, m.status])).toEqual([
+      ['inbound', 'replied'],
+      ['inbound', 'replied'],
+      ['outbound', 'sent'],
+    ])
+  })
+
+  it('a worker that died between the download and the transcription: the next run answers once, the file fetched and stored once', async () => {
+    // A wait of 30 s keeps the worker off this message: the runs are made by hand.
+    const bot = await p.newBot({ behaviour: { burstWaitSeconds: 30 } })
+    const chatId = ++chats
+    const said = `Can I change my delivery address ${chatId}`
+    const { clip, file } = knownClip(bot, `killed-${chatId}`, said)
+    await receive(bot, voiceUpdate(chatId, file))
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+    const media = p.deps.media!
+    const dying = {
+      ...p.deps,
+      media: {
+        ...media,
+        transcriber: {
+          ...media.transcriber,
+          transcribe: () => Promise.reject(new Error('the worker died here')),
+        },
+      },
+    }
+    await expect(replyToMessage(dying, inbound.id)).rejects.toThrow('the worker died here')
+    expect(await storedMedia(inbound.id)).toHaveLength(1)
+    expect((await messagesOf(p.db, bot.channelId, 'inbound'))[0]).toMatchObject({ status: 'queued' })
+
+    expect(await replyToMessage(p.deps, inbound.id)).toMatchObject({ outcome: 'replied', sentNow: true })
+    expect(await replyToMessage(p.deps, inbound.id)).toMatchObject({ outcome: 'skipped' })
+    expect(sentTexts(bot)).toEqual([`Echo: ${said}`])
+    expect(downloads(bot)).toHaveLength(1)
+    expect(await storedMedia(inbound.id)).toHaveLength(1)
+    expect(p.model.transcriptions.filter((t) => t.sha256 === sha256Of(clip))).toHaveLength(1)
+  })
+})
+
+describe('a voice note that cannot be read', () => {
+  async function settledAfter(bot: TestBot, update: Record<string, unknown>) {
+    await receive(bot, update)
+    await waitForSettled(p.db, bot.channelId)
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+    return { inbound, conversation: await conversationOf(inbound.conversationId) }
+  }
+
+  it('over the size limit: not downloaded, stored with why, the fallback sent, a person asked', async () => {
+    const bot = await p.newBot()
+    const file = p.telegram.addFile(bot.token, voiceNote(`big-${++chats}`), { size: 25 * 1024 * 1024 })
+    const { inbound, conversation } = await settledAfter(bot, voiceUpdate(chats, file))
+    const reason = MEDIA_FAILURES.tooLarge(MEDIA_MAX_BYTES)
+    expect(inbound).toMatchObject({ status: 'failed', failureReason: reason, text: '[voice note]' })
+    expect(inbound.media).toMatchObject({ state: 'failed', reason })
+    expect(downloads(bot)).toHaveLength(0)
+    expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+    expect(conversation.attentionReason).toBe(reason)
+  })
+
+  it('not a sound recording (a page sent as a voice note): never sent to the transcription service', async () => {
+    const bot = await p.newBot()
+    const page = Buffer.from('<html><body>not audio</body></html>')
+    const before = p.model.transcriptions.length
+    const { inbound } = await settledAfter(bot, voiceUpdate(++chats, p.telegram.addFile(bot.token, page)))
+    expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.unreadable })
+    expect(p.model.transcriptions.length).toBe(before)
+    expect(await storedMedia(inbound.id)).toHaveLength(0)
+    expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+  })
+
+  it('a clip the service cannot decode, and a service that keeps failing: each stored with the reason, answered by the fallback once', async () => {
+    const bot = await p.newBot()
+    const corrupt = voiceNote(`corrupt-${++chats}`) // unknown to the fake: "corrupted or unsupported"
+    const { inbound } = await settledAfter(bot, voiceUpdate(chats, p.telegram.addFile(bot.token, corrupt)))
+    expect(inbound.status).toBe('failed')
+    expect(inbound.failureReason).toMatch(
+      /^The voice note could not be transcribed: .*corrupted or unsupported/,
+    )
+    expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+
+    const other = await p.newBot()
+    const { file } = knownClip(other, `down-${++chats}`, 'hello there')
+    p.model.enqueueTranscription({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 })
+    const failed = await settledAfter(other, voiceUpdate(chats, file))
+    expect(failed.inbound.failureReason).toMatch(/^The voice note could not be transcribed: .*HTTP 500/)
+    expect(sentTexts(other)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+    // The file is kept: a person can listen to it in the inbox.
+    expect(await storedMedia(failed.inbound.id)).toHaveLength(1)
+  })
+})
+
+describe('without a transcription model', () => {
+  it('is answered as today: the agent says it reads only text, nothing is downloaded', async () => {
+    const bot = await p.newBot({ behaviour: { burstWaitSeconds: 30 } })
+    const chatId = ++chats
+    const { file } = knownClip(bot, `none-${chatId}`, 'hello')
+    await receive(bot, voiceUpdate(chatId, file))
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+    const result = await replyToMessage({ ...p.deps, media: undefined }, inbound.id)
+    expect(result).toEqual({ outcome: 'not-answered', reason: REPLY_FAILURES.unreadable })
+    expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.unreadableMessage])
+    expect(downloads(bot)).toHaveLength(0)
+    expect((await messagesOf(p.db, bot.channelId, 'inbound'))[0].media).toMatchObject({ state: 'pending' })
+  })
+})
