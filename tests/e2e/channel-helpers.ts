@@ -134,3 +134,17 @@ export async function closeDetails(details: Locator) {
   await details.getByRole('link', { name: 'Close', exact: true }).click()
   await expect(details).toBeHidden()
 }
+
+/** A signed-in owner with a bot whose webhook is on and whose agent, Front Desk, answers. */
+export async function botWithAgent(page: Page) {
+  const account = await signUpWithOrganization(page, 'Inbox Owner')
+  await createAgent(page, 'Front Desk', 'Answers everyone')
+  const bot = await registerBot('Inbox Bot')
+  await page.reload()
+  await connectBot(page, bot.token)
+  const details = await openDetails(page, 'Inbox Bot')
+  await flip(details, 'Webhook Subscription')
+  await assignAgent(page, details, 'Front Desk')
+  await closeDetails(details)
+  return { bot, owner: account }
+}

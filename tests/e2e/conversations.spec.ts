@@ -3,18 +3,7 @@ import type { Page } from '@playwright/test'
 import { telegramTextUpdate } from '../fixtures/telegram'
 import { apiClientFor, apiUser } from './api-client'
 import { signIn, type Account } from './helpers'
-import {
-  assignAgent,
-  closeDetails,
-  connectBot,
-  createAgent,
-  FAKE_TELEGRAM_URL,
-  flip,
-  openDetails,
-  registerBot,
-  signUpWithOrganization,
-  telegramCalls,
-} from './channel-helpers'
+import { botWithAgent, closeDetails, FAKE_TELEGRAM_URL, openDetails, telegramCalls } from './channel-helpers'
 
 test.describe.configure({ timeout: 180_000 }) // long flows: sign-up, connect, several deliveries
 
@@ -43,20 +32,6 @@ const sentTexts = async (token: string, chatId: number) =>
   (await telegramCalls(token))
     .filter((call) => call.method === 'sendMessage' && Number(call.params.chat_id) === chatId)
     .map((call) => String(call.params.text))
-
-/** A signed-in owner with a bot whose webhook is on and whose agent answers. */
-async function botWithAgent(page: Page) {
-  const account = await signUpWithOrganization(page, 'Inbox Owner')
-  await createAgent(page, 'Front Desk', 'Answers everyone')
-  const bot = await registerBot('Inbox Bot')
-  await page.reload()
-  await connectBot(page, bot.token)
-  const details = await openDetails(page, 'Inbox Bot')
-  await flip(details, 'Webhook Subscription')
-  await assignAgent(page, details, 'Front Desk')
-  await closeDetails(details)
-  return { bot, owner: account }
-}
 
 const transcript = (page: Page) => page.getByRole('list', { name: 'Messages' })
 const listRows = (page: Page) => page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem')

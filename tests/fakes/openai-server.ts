@@ -131,6 +131,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
  *   POST /__fake/behavior  the behaviour of every later request (JSON, e.g. `{"delayMs": 200}` for a fixed
  *                          answer delay; `{}` restores the immediate echo)
  *   GET  /__fake/requests  the recorded requests
+ *   POST /__fake/transcripts  what a clip says: `{ sha256, text }` (see addTranscript)
  */
 export async function startOpenAiFake(
   options: { behavior?: Behavior; port?: number } = {},
@@ -227,6 +228,13 @@ export async function startOpenAiFake(
       if (!parsed.success) return sendJson(res, 400, { error: parsed.error.issues })
       fallback = parsed.data
       return sendJson(res, 200, { behavior: fallback })
+    }
+    if (route === 'POST /__fake/transcripts') {
+      requests.pop()
+      const parsed = z.object({ sha256: z.string(), text: z.string() }).safeParse(request.body)
+      if (!parsed.success) return sendJson(res, 400, { error: parsed.error.issues })
+      transcripts.set(parsed.data.sha256, parsed.data.text)
+      return sendJson(res, 200, { known: transcripts.size })
     }
     if (route === 'GET /__fake/requests') {
       requests.pop()

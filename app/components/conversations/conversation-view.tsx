@@ -201,6 +201,7 @@ export function ConversationView({
                     message={message}
                     customer={customer}
                     retryAction={`${base}/retry`}
+                    mediaPath={`${base}/media/${message.id}`}
                   />
                 ))}
               </Stack>

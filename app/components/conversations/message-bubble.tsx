@@ -2,6 +2,7 @@ import { Group, Stack, Text } from '@mantine/core'
 import { DateTime } from '~/components/date-time'
 import type { ConversationMessage } from '~/lib/conversations/conversations'
 import { ActionButton } from './action-button'
+import { MessageMedia } from './message-media'
 import classes from './conversations.module.css'
 import { MESSAGE_STATUS_LABELS, CONVERSATION_UI_TEXTS as T } from './texts'
 
@@ -46,10 +47,13 @@ export function MessageBubble({
   message,
   customer,
   retryAction,
+  mediaPath,
 }: {
   message: ConversationMessage
   customer: string
   retryAction: string
+  /** Where the message's file is served (the conversation's media route). */
+  mediaPath: string
 }) {
   const failed = message.status === 'failed'
   // A failed AI answer is retried through the customer's message it answers (marked failed too); a person's
@@ -70,6 +74,7 @@ export function MessageBubble({
           <DateTime value={message.at} time />
         </Text>
       </Group>
+      {message.media ? <MessageMedia media={message.media} src={mediaPath} customer={customer} /> : null}
       <Text size="sm">{message.text || '—'}</Text>
       <Text size="xs" c={failed ? 'red.8' : 'gray.7'}>
         {MESSAGE_STATUS_LABELS[message.status] ?? message.status}

@@ -22,6 +22,10 @@ export const CONVERSATION_UI_TEXTS = {
   back: 'All conversations',
   loadOlder: 'Load older messages',
   transcriptLabel: 'Transcript',
+  /** Above a voice note's words, once the agent has read it. */
+  transcriptOf: 'What they said:',
+  downloadFile: 'Download the file',
+  enlargePicture: (name: string) => `Show ${name} larger`,
   you: 'You',
   person: 'Person',
   external: 'Sent outside ReplyPilot',

@@ -393,6 +393,19 @@ export const conversationMessageSchema = z.object({
   at: isoTime,
   senderName: z.string().nullable(),
   /**
+   * A customer's voice note, photo or file (docs/decisions/074): what it is, whether it was read (a voice note's
+   * transcript is `text`), and the file when it was fetched (served by the inbox's media route).
+   */
+  media: z
+    .object({
+      kind: z.enum(MESSAGE_KINDS),
+      state: z.enum(['pending', 'read', 'failed']),
+      reason: z.string().nullable(),
+      fileName: z.string().nullable(),
+      file: z.object({ contentType: z.string(), byteSize: z.number().int() }).nullable(),
+    })
+    .nullable(),
+  /**
    * Who wrote it: the customer; the agent (with its model run); a person of the organization, from the inbox;
    * or someone outside it (natively on the platform: the Page inbox, the WhatsApp Business app; or the API).
    */

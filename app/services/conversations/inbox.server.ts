@@ -8,6 +8,7 @@ import {
   conversationLabels,
   conversationReads,
   conversations,
+  messageMedia,
   messages,
   users,
 } from '~/db/schema'
@@ -257,6 +258,9 @@ export async function getConversation(
         failureReason: messages.failureReason,
         createdAt: messages.createdAt,
         senderName: messages.senderName,
+        kind: messages.kind,
+        media: messages.media,
+        file: { contentType: messageMedia.contentType, byteSize: messageMedia.byteSize },
         authorUserId: messages.authorUserId,
         replyToMessageId: messages.replyToMessageId,
         ...author,
@@ -274,6 +278,7 @@ export async function getConversation(
       .leftJoin(agentRuns, eq(agentRuns.id, messages.agentRunId))
       .leftJoin(agents, eq(agents.id, agentRuns.agentId))
       .leftJoin(users, eq(users.id, messages.authorUserId))
+      .leftJoin(messageMedia, eq(messageMedia.messageId, messages.id))
       .where(
         and(
           eq(messages.conversationId, conversationId),
@@ -306,6 +311,13 @@ export async function getConversation(
       failureReason: m.failureReason,
       at: m.createdAt.toISOString(),
       senderName: m.senderName,
+      media: m.media && {
+        kind: m.kind,
+        state: m.media.state,
+        reason: m.media.reason ?? null,
+        fileName: m.media.fileName ?? null,
+        file: m.file,
+      },
       author:
         m.direction === 'inbound'
           ? { kind: 'customer' }

@@ -18,6 +18,8 @@ import {
   type Pipeline,
   type TestBot,
 } from '../../../../tests/setup/pipeline'
+import { getConversation } from '~/services/conversations/inbox.server'
+import { getMessageFile } from '~/services/conversations/media.server'
 import { replyToMessage } from './reply.server'
 
 // Voice notes read before the answer (issue 37, ADR 074): through the reply worker, the Telegram fake's getFile and
@@ -216,5 +218,44 @@ describe('without a transcription model', () => {
     expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.unreadableMessage])
     expect(downloads(bot)).toHaveLength(0)
     expect((await messagesOf(p.db, bot.channelId, 'inbound'))[0].media).toMatchObject({ state: 'pending' })
+  })
+})
+
+describe('the inbox reads the stored file', () => {
+  it('only within the organization and the conversation it belongs to', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    const { clip, file } = knownClip(bot, `inbox-${chatId}`, `Is the shop open today ${chatId}`)
+    await receive(bot, voiceUpdate(chatId, file))
+    await waitForSettled(p.db, bot.channelId)
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+
+    const stored = await getMessageFile(bot.scope, inbound.conversationId, inbound.id)
+    expect(stored).toMatchObject({ contentType: 'audio/ogg', byteSize: clip.byteLength })
+    const detail = await getConversation(bot.scope, inbound.conversationId)
+    expect(detail.messages[0].media).toEqual({
+      kind: 'voice',
+      state: 'read',
+      reason: null,
+      fileName: null,
+      file: { contentType: 'audio/ogg', byteSize: clip.byteLength },
+    })
+
+    const other = await p.newBot()
+    const [otherMessage] = await (async () => {
+      await receive(other, textUpdate(++chats, 'hello'))
+      await waitForSettled(p.db, other.channelId)
+      return messagesOf(p.db, other.channelId, 'inbound')
+    })()
+    for (const [scope, conversationId, messageId] of [
+      [other.scope, inbound.conversationId, inbound.id],
+      [bot.scope, otherMessage.conversationId, inbound.id],
+      [other.scope, otherMessage.conversationId, inbound.id],
+      [bot.scope, inbound.conversationId, 'not-a-uuid'],
+    ] as const) {
+      await expect(getMessageFile(scope, conversationId, messageId)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      })
+    }
   })
 })

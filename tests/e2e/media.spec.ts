@@ -1,0 +1,88 @@
+import type { Page } from '@playwright/test'
+import { sha256Of, voiceNote } from '../fakes/voice-note'
+import { botWithAgent, FAKE_TELEGRAM_URL, telegramCalls } from './channel-helpers'
+import { expect, test } from './helpers'
+
+test.describe.configure({ timeout: 180_000 }) // sign-up, connect, a voice note answered
+
+// A customer's voice note (issue 37): fetched from the Telegram fake, transcribed by the model fake, answered,
+// and played in the inbox with its transcript under it.
+
+const SCREENSHOTS = process.env.E2E_SCREENSHOT_DIR
+async function screenshot(page: Page, name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true })
+}
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.ok).toBe(true)
+  return response.json() as Promise<Record<string, unknown>>
+}
+
+/** A voice note the transcription fake knows, sent by Ann to the bot's webhook. */
+async function deliverVoiceNote(token: string, chatId: number, said: string) {
+  const clip = voiceNote(`e2e-${chatId}`, 2)
+  await post(`${process.env.E2E_FAKE_MODEL_URL}/__fake/transcripts`, { sha256: sha256Of(clip), text: said })
+  const file = await post(`${FAKE_TELEGRAM_URL}/__fake/files`, { token, base64: clip.toString('base64') })
+  const update = {
+    update_id: chatId,
+    message: {
+      message_id: chatId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatId, type: 'private', first_name: 'Ann' },
+      from: { id: chatId, is_bot: false, first_name: 'Ann' },
+      voice: { file_id: file.file_id, file_unique_id: `u${chatId}`, duration: 2, mime_type: 'audio/ogg' },
+    },
+  }
+  const delivered = await post(`${FAKE_TELEGRAM_URL}/__fake/deliver`, { token, update })
+  expect(delivered.status).toBe(200)
+}
+
+test('a voice note is answered from its transcript, and plays in the inbox with the transcript under it', async ({
+  page,
+}) => {
+  const { bot } = await botWithAgent(page)
+  const chatId = 500_000 + Math.floor(Math.random() * 100_000)
+  const said = 'Do you deliver on Saturdays?'
+  await deliverVoiceNote(bot.token, chatId, said)
+  await expect
+    .poll(async () => (await telegramCalls(bot.token)).filter((c) => c.method === 'sendMessage').length, {
+      timeout: 20_000,
+    })
+    .toBe(1)
+  expect((await telegramCalls(bot.token)).find((c) => c.method === 'sendMessage')?.params.text).toBe(
+    `Echo: ${said}`,
+  )
+
+  await page.goto('/conversations')
+  await page.getByRole('link', { name: /Ann/ }).click()
+  const messages = page.getByRole('list', { name: 'Messages' })
+  const player = messages.getByLabel('voice note · Ann')
+  await expect(player).toBeVisible()
+  await expect(messages.getByText('What they said:')).toBeVisible()
+  await expect(messages.getByText(said, { exact: true })).toBeVisible()
+  // The browser reads the file from the media route (same origin, within the page's policy) and can play it.
+  await expect
+    .poll(() => player.evaluate((audio: HTMLAudioElement) => Math.round(audio.duration)), { timeout: 10_000 })
+    .toBe(2)
+  await player.evaluate((audio: HTMLAudioElement) => audio.play())
+  await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => audio.currentTime > 0)).toBe(true)
+  await screenshot(page, 'conversation-voice-note')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshot(page, 'conversation-voice-note-phone')
+
+  // Served as a sound, never as a page; another conversation's path does not find it.
+  const src = await player.getAttribute('src')
+  const file = await page.request.get(src ?? '')
+  expect(file.status()).toBe(200)
+  expect(file.headers()['content-type']).toBe('audio/ogg')
+  expect(file.headers()['x-content-type-options']).toBe('nosniff')
+  const elsewhere = await page.request.get(
+    (src ?? '').replace(/conversations\/[0-9a-f-]{36}/, 'conversations/00000000-0000-4000-8000-000000000000'),
+  )
+  expect(elsewhere.status()).toBe(404)
+})
