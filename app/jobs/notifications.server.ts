@@ -6,10 +6,7 @@ import { NOTIFICATION_POLL_MS } from '~/lib/notifications/notifications'
 import { deliverDueNotifications } from '~/services/notifications/deliver.server'
 import { fanOutNotificationEvents } from '~/services/notifications/fan-out.server'
 import { sendInvitationEmails } from '~/services/notifications/invitation-email.server'
-import {
-  welcomeTelegramLinks,
-  type TelegramAlertDeps,
-} from '~/services/notifications/telegram-alerts.server'
+import { welcomeTelegramLinks, type TelegramAlertDeps } from '~/services/notifications/telegram-alerts.server'
 import type { Logger } from '~/utils/logger.server'
 
 export const NOTIFICATION_EVENTS_CHANNEL = 'notification_events'

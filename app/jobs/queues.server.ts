@@ -45,6 +45,11 @@ export const SESSION_PURGE_QUEUE_OPTIONS = {
   expireInSeconds: 5 * 60,
 } satisfies Omit<Queue, 'name'>
 
+/** Customers' files past their organization's retention period are deleted once a day, at 03:41 UTC (ADR 074). */
+export const MEDIA_PURGE_QUEUE = 'media-purge'
+export const MEDIA_PURGE_CRON = '41 3 * * *'
+export const MEDIA_PURGE_QUEUE_OPTIONS = SESSION_PURGE_QUEUE_OPTIONS
+
 /**
  * The hand-back of paused conversations to the AI: a job per pause, due at its end, and a sweep every minute
  * (jobs/conversation-resume).
@@ -237,6 +242,7 @@ export async function startQueues(options: QueueOptions): Promise<PgBoss> {
     await ensureReplyQueue(boss, logger)
     await ensureQueue(boss, KNOWLEDGE_QUEUE, KNOWLEDGE_QUEUE_OPTIONS)
     await ensureScheduledQueue(boss, SESSION_PURGE_QUEUE, SESSION_PURGE_QUEUE_OPTIONS, SESSION_PURGE_CRON)
+    await ensureScheduledQueue(boss, MEDIA_PURGE_QUEUE, MEDIA_PURGE_QUEUE_OPTIONS, MEDIA_PURGE_CRON)
     await ensureScheduledQueue(
       boss,
       CONVERSATION_RESUME_QUEUE,

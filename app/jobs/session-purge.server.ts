@@ -1,8 +1,9 @@
 import type { PgBoss } from 'pg-boss'
 import type { Database } from '~/db/client.server'
 import { deleteExpiredSessions } from '~/services/auth/sessions.server'
+import { deleteExpiredMedia } from '~/services/conversations/media-retention.server'
 import type { Logger } from '~/utils/logger.server'
-import { SESSION_PURGE_QUEUE } from './queues.server'
+import { MEDIA_PURGE_QUEUE, SESSION_PURGE_QUEUE } from './queues.server'
 
 export type SessionPurgeDeps = { db: Database; logger: Logger }
 
@@ -18,5 +19,20 @@ export function startSessionPurgeWorker(boss: PgBoss, deps: SessionPurgeDeps): P
     SESSION_PURGE_QUEUE,
     { batchSize: 1, pollingIntervalSeconds: 30, notifyPollingIntervalSeconds: 30 },
     () => handleSessionPurgeJob(deps),
+  )
+}
+
+/** One media purge: customers' files past their organization's retention period (ADR 074). Thrown: retried. */
+export async function handleMediaPurgeJob(deps: SessionPurgeDeps): Promise<void> {
+  const deleted = await deleteExpiredMedia(deps.db)
+  deps.logger.info('expired customer files purged', { deleted })
+}
+
+/** Works the daily media purge (MEDIA_PURGE_CRON), as the session purge is worked. */
+export function startMediaPurgeWorker(boss: PgBoss, deps: SessionPurgeDeps): Promise<string> {
+  return boss.work(
+    MEDIA_PURGE_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 30, notifyPollingIntervalSeconds: 30 },
+    () => handleMediaPurgeJob(deps),
   )
 }

@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss'
 import { startReplyWorker, type ReplyWorkerDeps } from './reply.server'
 import { startConversationResumeWorker } from './conversation-resume.server'
-import { startSessionPurgeWorker } from './session-purge.server'
+import { startMediaPurgeWorker, startSessionPurgeWorker } from './session-purge.server'
 import { startAnalyticsRollupWorker } from './analytics-rollup.server'
 import { startKnowledgeWorker } from './knowledge.server'
 import type { KnowledgeProcessDeps } from '~/services/knowledge/process-source.server'
@@ -26,6 +26,7 @@ export async function startJobWorkers(
     db: deps.db,
     logger: deps.logger.child({ component: 'session-purge' }),
   })
+  await startMediaPurgeWorker(boss, { db: deps.db, logger: deps.logger.child({ component: 'media-purge' }) })
   await startKnowledgeWorker(boss, {
     db: deps.db,
     logger: deps.logger.child({ component: 'knowledge' }),

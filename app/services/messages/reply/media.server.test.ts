@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { conversations, messageMedia } from '~/db/schema'
+import { conversations, messageMedia, organizations } from '~/db/schema'
 import { BEHAVIOUR_TEXTS } from '~/lib/agents/behaviour'
 import { MEDIA_FAILURES, MEDIA_MAX_BYTES } from '~/lib/conversations/media'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
@@ -20,6 +20,7 @@ import {
 } from '../../../../tests/setup/pipeline'
 import { getConversation } from '~/services/conversations/inbox.server'
 import { getMessageFile } from '~/services/conversations/media.server'
+import { deleteExpiredMedia } from '~/services/conversations/media-retention.server'
 import { replyToMessage } from './reply.server'
 
 // Voice notes read before the answer (issue 37, ADR 074): through the reply worker, the Telegram fake's getFile and
@@ -257,5 +258,31 @@ describe('the inbox reads the stored file', () => {
         code: 'NOT_FOUND',
       })
     }
+  })
+})
+
+describe("the organization's retention period", () => {
+  it('deletes the files older than it, organization by organization; the messages and transcripts stay', async () => {
+    const stored: { bot: TestBot; messageId: string }[] = []
+    for (const days of [30, 90]) {
+      const bot = await p.newBot()
+      const chatId = ++chats
+      const { file } = knownClip(bot, `retention-${chatId}`, `Keep this ${chatId}`)
+      await receive(bot, voiceUpdate(chatId, file))
+      await waitForSettled(p.db, bot.channelId)
+      const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+      await p.db
+        .update(organizations)
+        .set({ mediaRetentionDays: days })
+        .where(eq(organizations.id, bot.scope.organizationId))
+      stored.push({ bot, messageId: inbound.id })
+    }
+    const inForty = new Date(Date.now() + 40 * 86_400_000)
+    expect(await deleteExpiredMedia(p.db, inForty)).toBeGreaterThanOrEqual(1)
+    expect(await storedMedia(stored[0].messageId)).toHaveLength(0)
+    expect(await storedMedia(stored[1].messageId)).toHaveLength(1)
+    const [kept] = await messagesOf(p.db, stored[0].bot.channelId, 'inbound')
+    expect(kept.text).toMatch(/^Keep this/)
+    expect(await deleteExpiredMedia(p.db, inForty)).toBe(0)
   })
 })
