@@ -29,6 +29,11 @@
  * count bursts, `stray` counts answers that are no burst's (a burst split or merged with another), and the
  * overhead is what comes beyond the wait (it includes the worker's poll for a job whose wait ended, up to 2 s).
  *
+ * BENCH_VOICE_SHARE (0 to 1, default 0): that share of the messages goes as Telegram voice notes (every message
+ * whose index in the run's order falls on it), with LLM_TRANSCRIPTION_MODEL set: the Telegram fake serves each
+ * clip, the model fake transcribes it to the text the message would have had, so the answer expected is the same
+ * (issue 37: a voice note is answered once, in order, from its transcript).
+ *
  * Printed per phase: replies/s (replies over the time from the first webhook request to the last reply),
  * acknowledgement p50/p99, and the overhead p50/p99: the time a reply took beyond the model, i.e. platform send
  * time − model time − the moment the message could be answered, which is its webhook acknowledgement or, when
@@ -52,6 +57,7 @@ import { buildAppIfMissing, freePort } from '../scripts/lib/processes.js'
 import { startThrowawayPostgres } from '../scripts/lib/postgres.js'
 import { startOpenAiFake, wallClockMs, type OpenAiFake } from '../tests/fakes/openai-server'
 import { startTelegramFake, type TelegramFake } from '../tests/fakes/telegram-server'
+import { sha256Of, voiceNote } from '../tests/fakes/voice-note'
 import { seedBots, startAppProcess, textUpdate, type AppProcess, type RigBot } from '../tests/setup/app-rig'
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS) || 100
@@ -75,6 +81,11 @@ const BURST_WAIT_SECONDS = Number(process.env.BENCH_BURST_WAIT_SECONDS ?? 0)
 if (!Number.isInteger(BURST_WAIT_SECONDS) || BURST_WAIT_SECONDS < 0 || BURST_WAIT_SECONDS > 30) {
   throw new Error('BENCH_BURST_WAIT_SECONDS is a whole number of seconds from 0 to 30')
 }
+/** BENCH_VOICE_SHARE: the share of messages sent as voice notes (issue 37). */
+const VOICE_SHARE = Number(process.env.BENCH_VOICE_SHARE ?? 0)
+if (!(VOICE_SHARE >= 0 && VOICE_SHARE <= 1)) throw new Error('BENCH_VOICE_SHARE is a share from 0 to 1')
+/** Whether the run's `n`-th message goes as a voice note: evenly spread, VOICE_SHARE of them. */
+const isVoice = (n: number) => Math.floor(n * VOICE_SHARE) !== Math.floor((n - 1) * VOICE_SHARE)
 /** BENCH_BURST_LINES: the lines of a burst in the `bursts` phase. */
 const BURST_LINES = Number(process.env.BENCH_BURST_LINES) || 3
 /** BENCH_PHASES (burst,paced; bursts with a wait): which load shapes run, in order, each with conversations of its own. */
@@ -226,6 +237,8 @@ async function converse(
   runTag: string,
   ids: { next: number },
   shape: Shape,
+  /** The voice note a text is sent as, when it is one (BENCH_VOICE_SHARE). */
+  voiceOf: (bot: RigBot, text: string) => Record<string, unknown>,
 ): Promise<Sent[]> {
   const sent: Sent[] = []
   for (let index = 0; index < MESSAGES; index++) {
@@ -246,7 +259,12 @@ async function converse(
     }
     const text = `${runTag} chat ${chatId} message ${index}`
     const id = ++ids.next
-    const body = JSON.stringify(textUpdate(id, chatId, id, text))
+    const update = textUpdate(id, chatId, id, text)
+    const body = JSON.stringify(
+      isVoice(id)
+        ? { ...update, message: { ...update.message, text: undefined, voice: voiceOf(bot, text) } }
+        : update,
+    )
     const requestedAt = wallClockMs()
     const status = await postWebhook(bot, body)
     sent.push({ chatId, index, burst, text, requestedAt, ackAt: wallClockMs(), status })
@@ -477,6 +495,11 @@ async function runPass(pass: string): Promise<Outcome[]> {
   const scratch = mkdtempSync(path.join(tmpdir(), `replypilot-bench-${pass}-`))
   const [telegram, model] = await Promise.all([startTelegramFake(), startOpenAiFake()])
   model.setBehavior({ delayMs: MODEL_DELAY_MS })
+  const voiceOf = (bot: RigBot, text: string) => {
+    const clip = voiceNote(text)
+    model.addTranscript(sha256Of(clip), text)
+    return { ...telegram.addFile(bot.token, clip), file_unique_id: text, duration: 1, mime_type: 'audio/ogg' }
+  }
   const postgres = pass === 'postgres' ? await startThrowawayPostgres() : undefined
   const processes: AppProcess[] = []
   try {
@@ -509,6 +532,7 @@ async function runPass(pass: string): Promise<Outcome[]> {
       TELEGRAM_UPDATES: 'webhook',
       LLM_BASE_URL: model.url,
       LLM_API_KEY: 'sk-bench',
+      ...(VOICE_SHARE > 0 && { LLM_TRANSCRIPTION_MODEL: 'whisper-1' }),
       WORKER_IN_PROCESS: postgres ? 'false' : 'true',
     }
     const web = startAppProcess('server/index.ts', env, path.join(scratch, 'web.log'), NODE_ARGS)
@@ -547,7 +571,7 @@ async function runPass(pass: string): Promise<Outcome[]> {
             : { kind }
       // Each phase has conversations of its own.
       const conversations = Array.from({ length: CONVERSATIONS }, (_, i) =>
-        converse(bots[i % bots.length], 100_000 * (p + 1) + i, i, runTag, ids, shape),
+        converse(bots[i % bots.length], 100_000 * (p + 1) + i, i, runTag, ids, shape, voiceOf),
       )
       const sent = (await Promise.all(conversations)).flat()
       await waitForReplies(telegram, runTag, unitsOf(sent, kind).length)
@@ -556,7 +580,16 @@ async function runPass(pass: string): Promise<Outcome[]> {
     for (const child of processes.reverse()) await child.stop()
     const recordedAt = await sendRecords(postgres?.url, dataDir)
     const outcomes = phases.map(({ shape, runTag, sent, cpu }) =>
-      analyse(`${pass}, ${describeShape(shape)}`, shape, runTag, sent, telegram, model, recordedAt, cpu),
+      analyse(
+        `${pass}, ${describeShape(shape)}${VOICE_SHARE ? `, ${Math.round(VOICE_SHARE * 100)} % voice notes` : ''}`,
+        shape,
+        runTag,
+        sent,
+        telegram,
+        model,
+        recordedAt,
+        cpu,
+      ),
     )
     const kept = process.env.BENCH_KEEP_LOGS ? `; logs in ${scratch}` : ''
     console.log(`\n${pass}: ${before} before, ${machine()} after${kept}`)
