@@ -260,6 +260,11 @@ function configProblems(
       'LLM_TRANSCRIPTION_MODEL is set without LLM_BASE_URL: voice notes are transcribed by the OpenAI-compatible endpoint, set it too.',
     )
   }
+  if (env.LLM_VISION_MODEL && !env.LLM_BASE_URL) {
+    problems.push(
+      'LLM_VISION_MODEL is set without LLM_BASE_URL: photos are read by the OpenAI-compatible endpoint, set it too.',
+    )
+  }
   if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
     problems.push(
       'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither to have them made.',
@@ -318,6 +323,16 @@ function llmConfig(env: Env) {
             baseUrl: env.LLM_BASE_URL,
             apiKey: env.LLM_API_KEY,
             model: env.LLM_TRANSCRIPTION_MODEL,
+            timeoutMs: env.LLM_TIMEOUT_MS,
+          }
+        : undefined,
+    /** Photos are read when set (docs/decisions/074); else the agent says it reads only text. */
+    vision:
+      env.LLM_BASE_URL && env.LLM_VISION_MODEL
+        ? {
+            baseUrl: env.LLM_BASE_URL,
+            apiKey: env.LLM_API_KEY,
+            model: env.LLM_VISION_MODEL,
             timeoutMs: env.LLM_TIMEOUT_MS,
           }
         : undefined,

@@ -98,6 +98,7 @@ export const envSchema = z.object({
   /** The OpenAI-compatible endpoint's embedding model: knowledge passages are embedded too (ADR 043). */
   LLM_EMBEDDING_MODEL: optionalString,
   LLM_TRANSCRIPTION_MODEL: optionalString,
+  LLM_VISION_MODEL: optionalString,
   LLM_EMBEDDING_MIN_SIMILARITY: z.coerce
     .number('LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1')
     .min(0, 'LLM_EMBEDDING_MIN_SIMILARITY must be a number between 0 and 1')

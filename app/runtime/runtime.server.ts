@@ -5,6 +5,7 @@ import { createFirebaseIdentity, type FirebaseIdentity } from '~/integrations/fi
 import { createModelClient, type ModelClient } from '~/integrations/llm/model.server'
 import { createEmbeddingClient } from '~/integrations/llm/embeddings.server'
 import { createTranscriber } from '~/integrations/llm/transcription.server'
+import { createPhotoReader } from '~/integrations/llm/vision.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import { createGraphClient, type GraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient, type TelegramClient } from '~/integrations/telegram/bot-api.server'
@@ -125,6 +126,7 @@ async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     modelProvider: models.provider,
     embeddingModel: embeddings?.client.model ?? null,
     transcriptionModel: config.llm.transcription?.model ?? null,
+    visionModel: config.llm.vision?.model ?? null,
     worker,
     telegramUpdates: config.telegramUpdates,
     databaseMs,
@@ -246,8 +248,9 @@ async function startWorkers({
     graph,
     encryptionKey: config.encryptionKey,
     conversationWindow: config.conversationWindow,
-    media: config.llm.transcription && {
-      transcriber: createTranscriber(config.llm.transcription),
+    media: (config.llm.transcription || config.llm.vision) && {
+      transcriber: config.llm.transcription && createTranscriber(config.llm.transcription),
+      vision: config.llm.vision && createPhotoReader(config.llm.vision),
       telegram,
     },
     logger: logger.child({ component: 'reply-worker' }),

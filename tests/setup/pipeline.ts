@@ -7,6 +7,7 @@ import type { Database, DatabaseHandle } from '~/db/client.server'
 import { messages, type Message } from '~/db/schema'
 import { createModelClient } from '~/integrations/llm/model.server'
 import { createTranscriber } from '~/integrations/llm/transcription.server'
+import { createPhotoReader } from '~/integrations/llm/vision.server'
 import { createGraphClient } from '~/integrations/meta/graph.server'
 import { createTelegramClient } from '~/integrations/telegram/bot-api.server'
 import { startQueues, stopQueues } from '~/jobs/queues.server'
@@ -90,8 +91,11 @@ export async function startPipeline(
     worker?: boolean
     publicUrl?: string
     telegramUpdates?: TelegramUpdates
-    /** Voice notes are transcribed by the model fake (LLM_TRANSCRIPTION_MODEL set), ADR 074. */
-    transcription?: boolean
+    /**
+     * Voice notes are transcribed and photos described by the model fake (LLM_TRANSCRIPTION_MODEL and
+     * LLM_VISION_MODEL set), ADR 074.
+     */
+    media?: boolean
   } = {},
 ): Promise<Pipeline> {
   const [handle, telegram, model, graph] = await Promise.all([
@@ -121,8 +125,14 @@ export async function startPipeline(
     conversationWindow: 20,
     logger,
     retry: { baseDelayMs: 20, maxDelayMs: 80 },
-    ...(options.transcription && {
+    ...(options.media && {
       media: {
+        vision: createPhotoReader({
+          baseUrl: model.url,
+          apiKey: 'sk-test',
+          model: 'gpt-4o-mini',
+          timeoutMs: 10_000,
+        }),
         transcriber: createTranscriber({
           baseUrl: model.url,
           apiKey: 'sk-test',
@@ -218,6 +228,27 @@ export function voiceUpdate(chatId: number, file: { file_id: string; file_size: 
     message: {
       ...rest,
       voice: { ...file, file_unique_id: `u${file.file_id}`, duration: 1, mime_type: 'audio/ogg' },
+      ...(caption && { caption }),
+    },
+  }
+}
+
+/** A Telegram photo from Ann Lee in a private chat (its largest size known to the fake), with a caption. */
+export function photoUpdate(chatId: number, file: { file_id: string; file_size: number }, caption?: string) {
+  const { message, update_id } = textUpdate(chatId, '')
+  const { text: _text, ...rest } = message
+  const small = {
+    file_id: `${file.file_id}-small`,
+    file_unique_id: 's',
+    width: 90,
+    height: 60,
+    file_size: 10,
+  }
+  return {
+    update_id,
+    message: {
+      ...rest,
+      photo: [small, { ...file, file_unique_id: `u${file.file_id}`, width: 96, height: 64 }],
       ...(caption && { caption }),
     },
   }

@@ -40,12 +40,24 @@ export const MEDIA_FAILURES = {
   tooLarge: (limitBytes: number) =>
     `The file is larger than ${Math.round(limitBytes / (1024 * 1024))} MB: it was not downloaded`,
   expired: 'The platform no longer has this file',
-  unreadable: 'The file is not a sound recording the agent can read',
+  unreadable: (kind: string) =>
+    kind === 'photo'
+      ? 'The file is not a picture the agent can see'
+      : 'The file is not a sound recording the agent can read',
   download: (reason: string) => `The file could not be downloaded: ${reason}`,
   transcription: (reason: string) => `The voice note could not be transcribed: ${reason}`,
   emptyTranscript: 'The voice note holds no words the agent could hear',
+  vision: (reason: string) => `The photo could not be read: ${reason}`,
+  emptyDescription: 'The agent could not make out what the photo shows',
 } as const
 
 /** The message's text once its voice note is read: what the customer said, then their caption. */
 export const transcribedText = (transcript: string, caption?: string) =>
   caption?.trim() ? `${transcript.trim()}\n${caption.trim()}` : transcript.trim()
+
+/**
+ * The message's text once its photo is read: the caption, then what the photo shows, marked as the agent's reading
+ * (the prompt and the inbox tell it from the customer's words).
+ */
+export const describedText = (description: string, caption?: string) =>
+  caption?.trim() ? `${caption.trim()}\n[Photo: ${description.trim()}]` : `[Photo: ${description.trim()}]`

@@ -8,9 +8,12 @@ import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
 } from '~/services/messages/inbound/telegram.server'
+import { photo } from '../../../../tests/fakes/photo'
 import { sha256Of, voiceNote } from '../../../../tests/fakes/voice-note'
+import { PHOTO_INSTRUCTIONS } from '~/integrations/llm/vision.server'
 import {
   messagesOf,
+  photoUpdate,
   startPipeline,
   textUpdate,
   voiceUpdate,
@@ -27,7 +30,7 @@ import { replyToMessage } from './reply.server'
 // file download, and the model fake's /audio/transcriptions, over HTTP.
 let p: Pipeline
 beforeAll(async () => {
-  p = await startPipeline({ transcription: true })
+  p = await startPipeline({ media: true })
 })
 afterAll(async () => {
   await p.close()
@@ -137,7 +140,7 @@ describe('a Telegram voice note', () => {
       media: {
         ...media,
         transcriber: {
-          ...media.transcriber,
+          model: 'whisper-1',
           transcribe: () => Promise.reject(new Error('the worker died here')),
         },
       },
@@ -152,6 +155,56 @@ describe('a Telegram voice note', () => {
     expect(downloads(bot)).toHaveLength(1)
     expect(await storedMedia(inbound.id)).toHaveLength(1)
     expect(p.model.transcriptions.filter((t) => t.sha256 === sha256Of(clip))).toHaveLength(1)
+  })
+})
+
+describe('a Telegram photo', () => {
+  it('is shown to the vision model as an image part with its caption, and answered once from what it shows', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    const picture = photo([30, 30, 200])
+    const file = p.telegram.addFile(bot.token, picture)
+    const seen = `A blue phone case with a crack across the back ${chatId}.`
+    p.model.enqueue({ match: PHOTO_INSTRUCTIONS.slice(0, 40), reply: seen })
+    await receive(bot, photoUpdate(chatId, file, 'is this covered by the warranty?'))
+    await waitForSettled(p.db, bot.channelId)
+
+    const looked = p.model.requests.filter((r) =>
+      JSON.stringify(r.body).includes(PHOTO_INSTRUCTIONS.slice(0, 40)),
+    )
+    expect(looked).toHaveLength(1)
+    expect(looked[0].body.model).toBe('gpt-4o-mini')
+    const parts = looked[0].body.messages[0].content as {
+      type: string
+      text?: string
+      image_url?: { url: string }
+    }[]
+    expect(parts.find((part) => part.type === 'text')?.text).toContain(
+      "The customer's caption: is this covered by the warranty?",
+    )
+    expect(parts.find((part) => part.type === 'image_url')?.image_url?.url).toBe(
+      `data:image/png;base64,${picture.toString('base64')}`,
+    )
+
+    const text = `is this covered by the warranty?\n[Photo: ${seen}]`
+    const [inbound, answer] = await messagesOf(p.db, bot.channelId)
+    expect(inbound).toMatchObject({ kind: 'photo', text, status: 'replied' })
+    expect(inbound.media).toMatchObject({ state: 'read', ref: file.file_id })
+    expect(answer).toMatchObject({ direction: 'outbound', text: `Echo: ${text}` })
+    expect(userTurns(0, seen).at(-1)).toBe(text)
+    expect(await storedMedia(inbound.id)).toEqual([
+      expect.objectContaining({ contentType: 'image/png', byteSize: picture.byteLength }),
+    ])
+  })
+
+  it('a file that is not a picture: not shown to the model, the fallback sent', async () => {
+    const bot = await p.newBot()
+    const file = p.telegram.addFile(bot.token, voiceNote(`not-a-photo-${++chats}`))
+    await receive(bot, photoUpdate(chats, file))
+    await waitForSettled(p.db, bot.channelId)
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.unreadable('photo') })
+    expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
   })
 })
 
@@ -180,7 +233,7 @@ describe('a voice note that cannot be read', () => {
     const page = Buffer.from('<html><body>not audio</body></html>')
     const before = p.model.transcriptions.length
     const { inbound } = await settledAfter(bot, voiceUpdate(++chats, p.telegram.addFile(bot.token, page)))
-    expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.unreadable })
+    expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.unreadable('voice') })
     expect(p.model.transcriptions.length).toBe(before)
     expect(await storedMedia(inbound.id)).toHaveLength(0)
     expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])

@@ -4,43 +4,85 @@ import { conversations, messageMedia, messages } from '~/db/schema'
 import { detectTextLanguage } from '~/integrations/language/detect.server'
 import { ModelError } from '~/integrations/llm/errors'
 import type { Transcriber } from '~/integrations/llm/transcription.server'
+import type { PhotoReader } from '~/integrations/llm/vision.server'
 import { MediaError } from '~/integrations/media/download.server'
 import { sniffMedia } from '~/integrations/media/sniff'
-import { PlatformError, type Platform } from '~/integrations/platform-errors'
+import { PlatformError } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
 import {
   MEDIA_FAILURES,
   MEDIA_MAX_BYTES,
+  describedText,
   transcribedText,
   type MessageMedia,
 } from '~/lib/conversations/media'
 import type { BurstRow, ReplyContext } from './queries.server'
 import { failureReason, withReplyRetries, type ReplyRetryOptions } from './retries.server'
 
-// A customer's voice notes, read before their burst is answered (docs/decisions/074): the file fetched from the
-// platform and stored once, then transcribed; the transcript becomes the message's text, so that the prompt, the
-// inbox, the search and the dashboard read it as they read text. The reply waits for it: a burst is never answered
-// before its voice notes are read or known unreadable.
+// A customer's voice notes and photos, read before their burst is answered (docs/decisions/074): the file fetched
+// from the platform and stored once, then transcribed or described; that text becomes the message's text, so that
+// the prompt, the inbox, the search and the dashboard read it as they read text. The reply waits for it: a burst is
+// never answered before its media are read or known unreadable.
 
-/** What reading media needs: set when LLM_TRANSCRIPTION_MODEL is; without it, nothing is fetched (ADR 074). */
+/**
+ * What reading media needs: a transcriber (LLM_TRANSCRIPTION_MODEL) for voice notes, a photo reader
+ * (LLM_VISION_MODEL) for photos; without either, nothing is fetched (ADR 074).
+ */
 export type MediaReaders = {
-  transcriber: Transcriber
+  transcriber?: Transcriber
+  vision?: PhotoReader
   telegram: Pick<TelegramClient, 'downloadFile'>
 }
 
 export type MediaDeps = ReplyRetryOptions & { db: Database; media?: MediaReaders }
 
-const SPOKEN_KINDS = new Set(['voice', 'audio'])
+type Pending = BurstRow & { media: MessageMedia }
 
-/** A message of the burst whose voice note this process can read now. */
-const isReadable = (
-  row: BurstRow,
-  readers: MediaReaders | undefined,
-): row is BurstRow & { media: MessageMedia } =>
-  Boolean(readers) &&
-  SPOKEN_KINDS.has(row.kind) &&
-  row.media?.state === 'pending' &&
-  row.media.source === 'telegram'
+/** How a kind of media is read: the type its content must have, and the reader that turns it into text. */
+function readerFor(kind: BurstRow['kind'], readers: MediaReaders | undefined) {
+  if ((kind === 'voice' || kind === 'audio') && readers?.transcriber) {
+    return { expect: 'audio' as const, read: transcribe(readers.transcriber) }
+  }
+  if (kind === 'photo' && readers?.vision) return { expect: 'image' as const, read: describe(readers.vision) }
+  return undefined
+}
+
+type Read = (deps: MediaDeps, file: StoredFile, row: Pending) => Promise<string>
+type StoredFile = { bytes: Buffer; contentType: string }
+
+const transcribe =
+  (transcriber: Transcriber): Read =>
+  async (deps, file, row) => {
+    const transcript = await withReplyRetries(deps, 'telegram', 'transcription', () =>
+      transcriber.transcribe(
+        {
+          bytes: file.bytes,
+          contentType: file.contentType,
+          fileName: `voice.${extensionOf(file.contentType)}`,
+        },
+        { signal: deps.signal },
+      ),
+    )
+    if (!transcript.trim()) throw new MediaError(MEDIA_FAILURES.emptyTranscript)
+    return transcribedText(transcript, row.media.caption)
+  }
+
+const describe =
+  (vision: PhotoReader): Read =>
+  async (deps, file, row) => {
+    const description = await withReplyRetries(deps, 'telegram', 'photo', () =>
+      vision.describe(
+        { bytes: file.bytes, contentType: file.contentType, caption: row.media.caption },
+        { signal: deps.signal },
+      ),
+    )
+    if (!description.trim()) throw new MediaError(MEDIA_FAILURES.emptyDescription)
+    return describedText(description, row.media.caption)
+  }
+
+/** A message of the burst whose file this process can read now. */
+const isReadable = (row: BurstRow, readers: MediaReaders | undefined): row is Pending =>
+  row.media?.state === 'pending' && row.media.source === 'telegram' && Boolean(readerFor(row.kind, readers))
 
 /**
  * Reads the burst's voice notes that are still pending, one after the other (the customer's order). Returns
@@ -58,40 +100,27 @@ export async function readBurstMedia(
   return pending.length > 0
 }
 
-async function readOne(
-  deps: MediaDeps,
-  context: ReplyContext,
-  row: BurstRow & { media: MessageMedia },
-  token: string,
-) {
-  const readers = deps.media!
-  const platform: Platform = 'telegram'
+async function readOne(deps: MediaDeps, context: ReplyContext, row: Pending, token: string) {
+  const reader = readerFor(row.kind, deps.media)!
   try {
-    const file = await storedOrFetched(deps, context, row, token)
-    const transcript = await withReplyRetries(deps, platform, 'transcription', () =>
-      readers.transcriber.transcribe(
-        {
-          bytes: file.bytes,
-          contentType: file.contentType,
-          fileName: `voice.${extensionOf(file.contentType)}`,
-        },
-        { signal: deps.signal },
-      ),
-    )
-    if (!transcript.trim()) throw new MediaError(MEDIA_FAILURES.emptyTranscript)
-    await storeTranscript(deps.db, context, row, transcript)
+    const file = await storedOrFetched(deps, context, row, token, reader.expect)
+    await storeReadText(deps.db, context, row, await reader.read(deps, file, row))
   } catch (error) {
-    const reason = reasonOf(error)
+    const reason = reasonOf(error, row)
     if (reason === undefined) throw error
-    deps.logger.warn('voice note not read', { messageId: row.id, reason })
+    deps.logger.warn('customer media not read', { messageId: row.id, kind: row.kind, reason })
     await storeMediaState(deps.db, row.id, { state: 'failed', reason })
   }
 }
 
 /** Why a file could not be read, for the message; undefined for what the job must retry (the database, an abort). */
-function reasonOf(error: unknown): string | undefined {
+function reasonOf(error: unknown, row: Pending): string | undefined {
   if (error instanceof MediaError) return error.message
-  if (error instanceof ModelError) return MEDIA_FAILURES.transcription(error.message)
+  if (error instanceof ModelError) {
+    return row.kind === 'photo'
+      ? MEDIA_FAILURES.vision(error.message)
+      : MEDIA_FAILURES.transcription(error.message)
+  }
   if (error instanceof PlatformError) return MEDIA_FAILURES.download(failureReason(error))
   return undefined
 }
@@ -100,9 +129,10 @@ function reasonOf(error: unknown): string | undefined {
 async function storedOrFetched(
   deps: MediaDeps,
   context: ReplyContext,
-  row: BurstRow & { media: MessageMedia },
+  row: Pending,
   token: string,
-): Promise<{ bytes: Buffer; contentType: string }> {
+  expected: 'audio' | 'image',
+): Promise<StoredFile> {
   const [stored] = await deps.db
     .select({ bytes: messageMedia.bytes, contentType: messageMedia.contentType })
     .from(messageMedia)
@@ -120,7 +150,7 @@ async function storedOrFetched(
     }),
   )
   const type = sniffMedia(bytes)
-  if (type?.kind !== 'audio') throw new MediaError(MEDIA_FAILURES.unreadable)
+  if (type?.kind !== expected) throw new MediaError(MEDIA_FAILURES.unreadable(row.kind))
   await deps.db
     .insert(messageMedia)
     .values({
@@ -140,21 +170,16 @@ const extensionOf = (contentType: string) =>
   ] ?? 'bin'
 
 /**
- * The transcript as the message's text (with the caption after it), its language detected as a text's is and
- * made the conversation's, as a text message's is at ingest.
+ * What was read as the message's text (a transcript, a photo's description; the caption kept), its language
+ * detected as a text's is and made the conversation's, as a text message's is at ingest.
  */
-async function storeTranscript(
-  db: Database,
-  context: ReplyContext,
-  row: BurstRow & { media: MessageMedia },
-  transcript: string,
-) {
-  const language = await detectTextLanguage(transcript)
+async function storeReadText(db: Database, context: ReplyContext, row: Pending, text: string) {
+  const language = await detectTextLanguage(row.kind === 'photo' ? (row.media.caption ?? '') : text)
   await db.transaction(async (tx) => {
     await tx
       .update(messages)
       .set({
-        text: transcribedText(transcript, row.media.caption),
+        text,
         language,
         media: sql`${messages.media} || ${JSON.stringify({ state: 'read' })}::jsonb`,
       })
