@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { photo } from '../fakes/photo'
 import { sha256Of, voiceNote } from '../fakes/voice-note'
 import { botWithAgent, FAKE_TELEGRAM_URL, telegramCalls } from './channel-helpers'
 import { expect, test } from './helpers'
@@ -23,11 +24,9 @@ async function post(url: string, body: unknown) {
   return response.json() as Promise<Record<string, unknown>>
 }
 
-/** A voice note the transcription fake knows, sent by Ann to the bot's webhook. */
-async function deliverVoiceNote(token: string, chatId: number, said: string) {
-  const clip = voiceNote(`e2e-${chatId}`, 2)
-  await post(`${process.env.E2E_FAKE_MODEL_URL}/__fake/transcripts`, { sha256: sha256Of(clip), text: said })
-  const file = await post(`${FAKE_TELEGRAM_URL}/__fake/files`, { token, base64: clip.toString('base64') })
+/** A message from Ann carrying a file (`fields` name it, as Telegram's Message does), to the bot's webhook. */
+async function deliverFile(token: string, chatId: number, bytes: Buffer, fields: (fileId: string) => object) {
+  const file = await post(`${FAKE_TELEGRAM_URL}/__fake/files`, { token, base64: bytes.toString('base64') })
   const update = {
     update_id: chatId,
     message: {
@@ -35,12 +34,24 @@ async function deliverVoiceNote(token: string, chatId: number, said: string) {
       date: Math.floor(Date.now() / 1000),
       chat: { id: chatId, type: 'private', first_name: 'Ann' },
       from: { id: chatId, is_bot: false, first_name: 'Ann' },
-      voice: { file_id: file.file_id, file_unique_id: `u${chatId}`, duration: 2, mime_type: 'audio/ogg' },
+      ...fields(String(file.file_id)),
     },
   }
   const delivered = await post(`${FAKE_TELEGRAM_URL}/__fake/deliver`, { token, update })
   expect(delivered.status).toBe(200)
 }
+
+/** A voice note the transcription fake knows. */
+async function deliverVoiceNote(token: string, chatId: number, said: string) {
+  const clip = voiceNote(`e2e-${chatId}`, 2)
+  await post(`${process.env.E2E_FAKE_MODEL_URL}/__fake/transcripts`, { sha256: sha256Of(clip), text: said })
+  await deliverFile(token, chatId, clip, (file_id) => ({
+    voice: { file_id, file_unique_id: `u${chatId}`, duration: 2, mime_type: 'audio/ogg' },
+  }))
+}
+
+const sentCount = async (token: string) =>
+  (await telegramCalls(token)).filter((c) => c.method === 'sendMessage').length
 
 test('a voice note is answered from its transcript, and plays in the inbox with the transcript under it', async ({
   page,
@@ -49,11 +60,7 @@ test('a voice note is answered from its transcript, and plays in the inbox with 
   const chatId = 500_000 + Math.floor(Math.random() * 100_000)
   const said = 'Do you deliver on Saturdays?'
   await deliverVoiceNote(bot.token, chatId, said)
-  await expect
-    .poll(async () => (await telegramCalls(bot.token)).filter((c) => c.method === 'sendMessage').length, {
-      timeout: 20_000,
-    })
-    .toBe(1)
+  await expect.poll(() => sentCount(bot.token), { timeout: 20_000 }).toBe(1)
   expect((await telegramCalls(bot.token)).find((c) => c.method === 'sendMessage')?.params.text).toBe(
     `Echo: ${said}`,
   )
@@ -85,4 +92,36 @@ test('a voice note is answered from its transcript, and plays in the inbox with 
     (src ?? '').replace(/conversations\/[0-9a-f-]{36}/, 'conversations/00000000-0000-4000-8000-000000000000'),
   )
   expect(elsewhere.status()).toBe(404)
+})
+
+test('a photo is answered from what it shows, and opens larger in the inbox', async ({ page }) => {
+  const { bot } = await botWithAgent(page)
+  const chatId = 600_000 + Math.floor(Math.random() * 100_000)
+  const seen = `A red parcel box, its corner crushed ${chatId}.`
+  await post(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
+    match: 'A customer sent this photo',
+    reply: seen,
+  })
+  await deliverFile(bot.token, chatId, photo(), (file_id) => ({
+    photo: [{ file_id, file_unique_id: `u${chatId}`, width: 96, height: 64 }],
+    caption: 'It came like this',
+  }))
+  await expect.poll(() => sentCount(bot.token), { timeout: 20_000 }).toBe(1)
+
+  await page.goto('/conversations')
+  await page.getByRole('link', { name: /Ann/ }).click()
+  const messages = page.getByRole('list', { name: 'Messages' })
+  await expect(messages.getByText(`It came like this [Photo: ${seen}]`, { exact: true })).toBeVisible()
+  const thumbnail = messages.getByRole('button', { name: 'Show photo · Ann larger' })
+  await expect(thumbnail).toBeVisible()
+  await expect
+    .poll(() => thumbnail.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(96)
+  await thumbnail.click()
+  const dialog = page.getByRole('dialog', { name: 'photo · Ann' })
+  await expect(dialog.getByRole('img', { name: 'photo · Ann' })).toBeVisible()
+  await screenshot(page, 'conversation-photo-open')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await screenshot(page, 'conversation-photo')
 })

@@ -30,8 +30,9 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     PORT: String(appPort),
     LLM_BASE_URL: model.url,
     LLM_API_KEY: 'sk-e2e-fake',
-    // Voice notes are transcribed by the model fake (issue 37).
+    // Voice notes are transcribed and photos described by the model fake (issue 37).
     LLM_TRANSCRIPTION_MODEL: 'whisper-1',
+    LLM_VISION_MODEL: 'gpt-4o-mini',
     TELEGRAM_API_ROOT: telegram.apiRoot,
     // The app is on localhost, which the fake Telegram server can call: webhooks, as in production, rather than
     // the long polling that a localhost PUBLIC_URL means by default.
