@@ -252,6 +252,7 @@ async function startWorkers({
       transcriber: config.llm.transcription && createTranscriber(config.llm.transcription),
       vision: config.llm.vision && createPhotoReader(config.llm.vision),
       telegram,
+      graph,
     },
     logger: logger.child({ component: 'reply-worker' }),
     web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },

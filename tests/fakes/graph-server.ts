@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { signMetaPayload } from '../../app/integrations/meta/signature.server'
@@ -9,7 +9,9 @@ import { signMetaPayload } from '../../app/integrations/meta/signature.server'
  * (a user's, page's or business token; `revokedTokens` are invalid, `tokenScopes` override a token's scopes),
  * /me/accounts, /me/permissions, a page and its subscribed_apps (POST, DELETE and GET), the Messenger Send API and User Profile API
  * (seeded `profiles`, by PSID), and the WhatsApp Cloud
- * API's register, WABA subscribed_apps (POST, DELETE and GET), phone number and WABA reads and text sends. A token may come as
+ * API's register, WABA subscribed_apps (POST, DELETE and GET), phone number and WABA reads, text sends, and media:
+ * `GET /{media-id}` with the business token that received it answers its `url` (on this fake, a new one each time),
+ * which serves the bytes to that token only (`expireNextMediaUrls` hands out URLs already expired: 404). A token may come as
  * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
  * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
  * /me/accounts pages as Graph does (`limit`, 25 by default and 100 at most; `after` cursors; `paging.next` until
@@ -96,6 +98,12 @@ export type GraphFake = {
   calls: GraphCall[]
   messages: SentMessage[]
   seed(data: GraphFakeSeed): void
+  /** A file a customer sent to a WhatsApp number with this business token; returns its media id. */
+  addMedia(token: string, bytes: Uint8Array, mimeType: string): string
+  /** The next `count` media URLs are handed out already expired (404), as Meta's are after five minutes. */
+  expireNextMediaUrls(count?: number): void
+  /** The media downloads asked for (whether they were served or not). */
+  mediaDownloads: string[]
   /** Answers the next request whose path (after /v23.0) contains the string, or matches the RegExp. */
   enqueue(pathPattern: string | RegExp, override: GraphOverride): void
   close(): Promise<void>
@@ -163,6 +171,51 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
   const switches = { requireAppSecretProof: options.requireAppSecretProof ?? false }
   let root = ''
   let counter = 0
+  const media = new Map<string, { token: string; bytes: Uint8Array; mimeType: string }>()
+  const mediaUrls = new Map<string, { mediaId: string; live: boolean }>() // URL key → its file
+  const mediaDownloads: string[] = []
+  let expiredUrlsToHand = 0
+
+  function addMedia(token: string, bytes: Uint8Array, mimeType: string) {
+    const id = String(900_000_000_000 + ++counter)
+    media.set(id, { token, bytes, mimeType })
+    return id
+  }
+
+  /** GET /{media-id}: where to download it, for the token that received it. */
+  function mediaUrl(id: string, token: string | undefined): Answer | undefined {
+    const file = media.get(id)
+    if (!file) return undefined
+    if (token !== file.token) return unsupportedGet(id)
+    const key = `${id}-${++counter}`
+    mediaUrls.set(key, { mediaId: id, live: expiredUrlsToHand === 0 })
+    expiredUrlsToHand = Math.max(0, expiredUrlsToHand - 1)
+    const url = `${root}/__media/${key}?ext=${Date.now()}`
+    const sha256 = createHash('sha256').update(file.bytes).digest('hex')
+    return [
+      200,
+      {
+        messaging_product: 'whatsapp',
+        url,
+        mime_type: file.mimeType,
+        sha256,
+        file_size: file.bytes.byteLength,
+        id,
+      },
+    ]
+  }
+
+  /** The download: the bytes, to the media's own token only, while the URL lives. */
+  function serveMedia(key: string, authorization: string | undefined, res: ServerResponse) {
+    mediaDownloads.push(key)
+    const url = mediaUrls.get(key)
+    const file = url && media.get(url.mediaId)
+    if (!url || !file || !url.live) return send(res, fail(404, 100, 'URL expired'))
+    if (authorization !== `Bearer ${file.token}`)
+      return send(res, fail(401, 190, 'Invalid OAuth access token'))
+    res.writeHead(200, { 'content-type': file.mimeType, 'content-length': file.bytes.byteLength })
+    res.end(file.bytes)
+  }
 
   function seed(data: GraphFakeSeed) {
     const parsed = seedSchema.parse(data)
@@ -181,6 +234,8 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     const [method, body, endpoint] = [call.method, objectOf(call.body), `${call.method} ${id}/${edge}`]
     if (rest.length > 0) return fail(400, 100, 'Unknown path components')
     const isWhatsApp = body.messaging_product === 'whatsapp'
+    const mediaAnswer = method === 'GET' && !edge ? mediaUrl(id, token) : undefined
+    if (mediaAnswer) return mediaAnswer
 
     if (endpoint === 'GET oauth/access_token') {
       if (param('client_id') !== options.appId || param('client_secret') !== options.appSecret) {
@@ -376,6 +431,8 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       return send(res, fail(400, 100, 'Malformed JSON body'))
     }
     const control = `${method} ${url.pathname}`
+    const mediaKey = /^\/__media\/([\w-]+)$/.exec(url.pathname)?.[1]
+    if (method === 'GET' && mediaKey) return serveMedia(mediaKey, req.headers.authorization, res)
     if (control === 'GET /__fake/calls') return send(res, [200, calls])
     if (control === 'GET /__fake/messages') return send(res, [200, messages])
     if (control === 'GET /__fake/state') return send(res, [200, state])
@@ -423,6 +480,11 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     messages,
     seed,
     enqueue,
+    addMedia,
+    expireNextMediaUrls(count = 1) {
+      expiredUrlsToHand += count
+    },
+    mediaDownloads,
     close() {
       server.closeAllConnections() // hanging requests would otherwise keep close() waiting
       return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))

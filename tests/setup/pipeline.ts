@@ -140,6 +140,7 @@ export async function startPipeline(
           timeoutMs: 10_000,
         }),
         telegram: telegramClient,
+        graph: graphClient,
       },
     }),
   }

@@ -1,3 +1,4 @@
+import type { MessageMedia } from '~/lib/conversations/media'
 import { z } from 'zod'
 import type { InboundMessage, PlatformReply } from '~/integrations/inbound-message'
 import { unreadableText, type MessageKind } from '~/lib/conversations/conversations'
@@ -256,7 +257,12 @@ const WHATSAPP_KINDS: Record<string, Exclude<MessageKind, 'text'>> = {
  * The text a WhatsApp message carries and its kind: text a person typed or chose, else what it was (a voice note
  * is an `audio` with `voice: true`) with its caption. A reaction is stored but not answered: it says nothing new.
  */
-function whatsappText(message: WhatsAppContent): { text: string; kind: MessageKind; answerable: boolean } {
+function whatsappText(message: WhatsAppContent): {
+  text: string
+  kind: MessageKind
+  answerable: boolean
+  media?: MessageMedia
+} {
   const chosen =
     message.text?.body ??
     message.button?.text ??
@@ -266,7 +272,23 @@ function whatsappText(message: WhatsAppContent): { text: string; kind: MessageKi
   const caption = message.image?.caption ?? message.video?.caption ?? message.document?.caption
   const type = message.type === 'audio' && message.audio?.voice ? 'voice' : (message.type ?? '')
   const kind = WHATSAPP_KINDS[type] ?? 'other'
-  return { text: unreadableText(kind, caption), kind, answerable: type !== 'reaction' }
+  const file = message.image ?? message.video ?? message.document ?? message.audio
+  const media: MessageMedia | undefined = file?.id
+    ? {
+        source: 'whatsapp',
+        ref: file.id,
+        ...(file.mime_type && { contentType: file.mime_type }),
+        ...(file.filename && { fileName: file.filename }),
+        ...(caption?.trim() && { caption: caption.trim() }),
+        state: 'pending',
+      }
+    : undefined
+  return {
+    text: unreadableText(kind, caption),
+    kind,
+    answerable: type !== 'reaction',
+    ...(media && { media }),
+  }
 }
 
 /**

@@ -81,6 +81,19 @@ export const MESSENGER_KINDS = [
 ] as const
 
 // WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components)
+// A file a WhatsApp message carries (Cloud API's media object): its id to fetch it by, and what Meta says it is. An
+// id we cannot read leaves the message stored, as a label.
+const whatsappMedia = z.looseObject({
+  caption: z.string().optional(),
+  id: z
+    .string()
+    .regex(/^\d{1,30}$/)
+    .optional()
+    .catch(undefined),
+  mime_type: z.string().max(200).optional().catch(undefined),
+  filename: z.string().max(1000).optional().catch(undefined),
+})
+
 export const whatsappMessage = z.looseObject({
   from: z.string().min(1),
   id: z.string().min(1),
@@ -94,10 +107,10 @@ export const whatsappMessage = z.looseObject({
       list_reply: z.looseObject({ title: z.string() }).optional(),
     })
     .optional(),
-  image: z.looseObject({ caption: z.string().optional() }).optional(),
-  video: z.looseObject({ caption: z.string().optional() }).optional(),
-  document: z.looseObject({ caption: z.string().optional() }).optional(),
-  audio: z.looseObject({ voice: z.boolean().optional() }).optional().catch(undefined),
+  image: whatsappMedia.optional(),
+  video: whatsappMedia.optional(),
+  document: whatsappMedia.optional(),
+  audio: whatsappMedia.extend({ voice: z.boolean().optional() }).optional().catch(undefined),
 })
 // smb_message_echoes (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/
 // smb_message_echoes): what the business wrote in the WhatsApp Business app on a number that is also on Cloud API

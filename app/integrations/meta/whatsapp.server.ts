@@ -1,4 +1,7 @@
 import { z } from 'zod'
+import { downloadMedia, MediaError } from '~/integrations/media/download.server'
+import { PlatformError } from '~/integrations/platform-errors'
+import { MEDIA_FAILURES, MEDIA_FETCH_TIMEOUT_MS } from '~/lib/conversations/media'
 import {
   GraphApiError,
   successSchema,
@@ -34,7 +37,19 @@ export type WhatsAppClient = {
     phoneNumberId: string,
     message: { to: string; text: string },
   ): Promise<{ messageId: string }>
+  /**
+   * A file a customer sent (GET /{media-id}, then its URL with the token), at most `maxBytes`. The URL lasts five
+   * minutes: an expired one is asked for again, once. A media id Graph no longer knows, or a file over the limit,
+   * is a MediaError.
+   */
+  downloadWhatsAppMedia(
+    token: string,
+    options: { mediaId: string; maxBytes: number; signal?: AbortSignal },
+  ): Promise<Buffer>
 }
+
+// developers.facebook.com/docs/whatsapp/cloud-api/reference/media#retrieve-media-url
+const mediaSchema = z.object({ url: z.url({ protocol: /^https?$/ }), file_size: z.number().optional() })
 
 const PIN = /^\d{6}$/
 const WABA_FIELDS = 'id,name,currency,timezone_id,message_template_namespace'
@@ -121,6 +136,38 @@ export function createWhatsAppClient({ request, oauthQuery }: GraphFetch): Whats
         whatsapp({ method: 'POST', path: [phoneNumberId, 'messages'], body, token }),
       )
       return { messageId: answer.messages[0].id }
+    },
+
+    async downloadWhatsAppMedia(token, { mediaId, maxBytes, signal }) {
+      const tooLarge = MEDIA_FAILURES.tooLarge(maxBytes)
+      for (let attempt = 1; ; attempt++) {
+        const media = await request(mediaSchema, whatsapp({ path: [mediaId], token })).catch(
+          (error: unknown) => {
+            // Graph's "Unsupported get request" (400, code 100) for a media id it no longer has (30 days).
+            if (error instanceof PlatformError && (error.status === 400 || error.status === 404)) {
+              throw new MediaError(MEDIA_FAILURES.expired)
+            }
+            throw error
+          },
+        )
+        if ((media.file_size ?? 0) > maxBytes) throw new MediaError(tooLarge)
+        try {
+          return await downloadMedia(media.url, {
+            platform: 'whatsapp',
+            headers: { authorization: `Bearer ${token}` },
+            maxBytes,
+            timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+            signal,
+            tooLarge,
+            gone: MEDIA_FAILURES.expired,
+          })
+        } catch (error) {
+          const expired =
+            (error instanceof MediaError && error.message === MEDIA_FAILURES.expired) ||
+            (error instanceof PlatformError && (error.status === 401 || error.status === 403))
+          if (!expired || attempt > 1) throw error
+        }
+      }
     },
   }
 }

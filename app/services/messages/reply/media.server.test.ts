@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversations, messageMedia, organizations } from '~/db/schema'
@@ -18,9 +19,13 @@ import {
   textUpdate,
   voiceUpdate,
   waitForSettled,
+  META_TEST_APP,
   type Pipeline,
   type TestBot,
+  type TestMetaChannel,
 } from '../../../../tests/setup/pipeline'
+import { wabaDelivery, whatsappChange } from '../../../../tests/fixtures/meta/deliveries'
+import { receiveMetaWebhook } from '~/services/messages/inbound/meta.server'
 import { getConversation } from '~/services/conversations/inbox.server'
 import { getMessageFile } from '~/services/conversations/media.server'
 import { deleteExpiredMedia } from '~/services/conversations/media-retention.server'
@@ -337,5 +342,54 @@ describe("the organization's retention period", () => {
     const [kept] = await messagesOf(p.db, stored[0].bot.channelId, 'inbound')
     expect(kept.text).toMatch(/^Keep this/)
     expect(await deleteExpiredMedia(p.db, inForty)).toBe(0)
+  })
+})
+
+describe('a WhatsApp voice note', () => {
+  async function receiveWhatsApp(number: TestMetaChannel, message: Record<string, unknown>) {
+    await receiveMetaWebhook({
+      db: p.db,
+      boss: p.boss,
+      body: wabaDelivery('waba-media', [whatsappChange(number.platformChannelId, { messages: [message] })]),
+      appId: META_TEST_APP.appId,
+      personReplies: async () => false,
+    })
+  }
+  const voiceMessage = (from: string, mediaId: string) => ({
+    from,
+    id: `wamid.${randomUUID()}`,
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    type: 'audio',
+    audio: { id: mediaId, mime_type: 'audio/ogg; codecs=opus', voice: true },
+  })
+  const sentOn = (number: TestMetaChannel) =>
+    p.graph.messages.filter((m) => m.from === number.platformChannelId).map((m) => m.text)
+
+  it('is fetched with the business token (an expired URL asked for again), transcribed and answered once', async () => {
+    const number = await p.newMetaChannel('whatsapp')
+    const said = `Olá, vocês entregam no sábado? ${++chats}`
+    const clip = voiceNote(`whatsapp-${chats}`)
+    p.model.addTranscript(sha256Of(clip), said)
+    const mediaId = p.graph.addMedia(number.token, clip, 'audio/ogg')
+    p.graph.expireNextMediaUrls(1)
+    await receiveWhatsApp(number, voiceMessage(`3491${chats}`, mediaId))
+    await waitForSettled(p.db, number.channelId)
+
+    const [inbound] = await messagesOf(p.db, number.channelId, 'inbound')
+    expect(inbound).toMatchObject({ kind: 'voice', text: said, status: 'replied', language: 'pt' })
+    expect(inbound.media).toMatchObject({ source: 'whatsapp', ref: mediaId, state: 'read' })
+    expect(sentOn(number)).toEqual([`Echo: ${said}`])
+    // Two URLs asked for (the first one had expired), two downloads tried, the file stored once.
+    expect(p.graph.calls.filter((c) => c.method === 'GET' && c.path === `/${mediaId}`)).toHaveLength(2)
+    expect(await storedMedia(inbound.id)).toHaveLength(1)
+  })
+
+  it('a media id WhatsApp no longer has: stored with why, the fallback sent', async () => {
+    const number = await p.newMetaChannel('whatsapp')
+    await receiveWhatsApp(number, voiceMessage(`3492${++chats}`, '123456789012345'))
+    await waitForSettled(p.db, number.channelId)
+    const [inbound] = await messagesOf(p.db, number.channelId, 'inbound')
+    expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.expired })
+    expect(sentOn(number)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
   })
 })

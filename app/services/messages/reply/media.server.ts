@@ -7,7 +7,8 @@ import type { Transcriber } from '~/integrations/llm/transcription.server'
 import type { PhotoReader } from '~/integrations/llm/vision.server'
 import { MediaError } from '~/integrations/media/download.server'
 import { sniffMedia } from '~/integrations/media/sniff'
-import { PlatformError } from '~/integrations/platform-errors'
+import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
+import { PlatformError, type Platform } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
 import {
   MEDIA_FAILURES,
@@ -32,6 +33,32 @@ export type MediaReaders = {
   transcriber?: Transcriber
   vision?: PhotoReader
   telegram: Pick<TelegramClient, 'downloadFile'>
+  graph: Pick<WhatsAppClient, 'downloadWhatsAppMedia'>
+}
+
+/** The platform a file comes from, for the retry policy and its logs. */
+const platformOf = (media: MessageMedia): Platform => (media.source === 'whatsapp' ? 'whatsapp' : 'telegram')
+
+/** WhatsApp's own limits by kind (Cloud API media): audio 16 MB, images 5 MB; we keep 20 MB at most. */
+const WHATSAPP_MAX_BYTES: Partial<Record<BurstRow['kind'], number>> = {
+  voice: 16 * 1024 * 1024,
+  audio: 16 * 1024 * 1024,
+  photo: 5 * 1024 * 1024,
+}
+
+/** The file from its platform, at most `maxBytes`. */
+function download(deps: MediaDeps, row: Pending, token: string) {
+  const readers = deps.media!
+  const { media } = row
+  if (media.source === 'whatsapp') {
+    const maxBytes = Math.min(MEDIA_MAX_BYTES, WHATSAPP_MAX_BYTES[row.kind] ?? MEDIA_MAX_BYTES)
+    return readers.graph.downloadWhatsAppMedia(token, { mediaId: media.ref, maxBytes, signal: deps.signal })
+  }
+  return readers.telegram.downloadFile(token, {
+    fileId: media.ref,
+    maxBytes: MEDIA_MAX_BYTES,
+    signal: deps.signal,
+  })
 }
 
 export type MediaDeps = ReplyRetryOptions & { db: Database; media?: MediaReaders }
@@ -53,7 +80,7 @@ type StoredFile = { bytes: Buffer; contentType: string }
 const transcribe =
   (transcriber: Transcriber): Read =>
   async (deps, file, row) => {
-    const transcript = await withReplyRetries(deps, 'telegram', 'transcription', () =>
+    const transcript = await withReplyRetries(deps, platformOf(row.media), 'transcription', () =>
       transcriber.transcribe(
         {
           bytes: file.bytes,
@@ -70,7 +97,7 @@ const transcribe =
 const describe =
   (vision: PhotoReader): Read =>
   async (deps, file, row) => {
-    const description = await withReplyRetries(deps, 'telegram', 'photo', () =>
+    const description = await withReplyRetries(deps, platformOf(row.media), 'photo', () =>
       vision.describe(
         { bytes: file.bytes, contentType: file.contentType, caption: row.media.caption },
         { signal: deps.signal },
@@ -82,7 +109,9 @@ const describe =
 
 /** A message of the burst whose file this process can read now. */
 const isReadable = (row: BurstRow, readers: MediaReaders | undefined): row is Pending =>
-  row.media?.state === 'pending' && row.media.source === 'telegram' && Boolean(readerFor(row.kind, readers))
+  row.media?.state === 'pending' &&
+  (row.media.source === 'telegram' || row.media.source === 'whatsapp') &&
+  Boolean(readerFor(row.kind, readers))
 
 /**
  * Reads the burst's voice notes that are still pending, one after the other (the customer's order). Returns
@@ -142,12 +171,8 @@ async function storedOrFetched(
   if (media.byteSize !== undefined && media.byteSize > MEDIA_MAX_BYTES) {
     throw new MediaError(MEDIA_FAILURES.tooLarge(MEDIA_MAX_BYTES))
   }
-  const bytes = await withReplyRetries(deps, 'telegram', 'media download', () =>
-    deps.media!.telegram.downloadFile(token, {
-      fileId: media.ref,
-      maxBytes: MEDIA_MAX_BYTES,
-      signal: deps.signal,
-    }),
+  const bytes = await withReplyRetries(deps, platformOf(media), 'media download', () =>
+    download(deps, row, token),
   )
   const type = sniffMedia(bytes)
   if (type?.kind !== expected) throw new MediaError(MEDIA_FAILURES.unreadable(row.kind))
