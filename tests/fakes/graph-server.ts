@@ -102,6 +102,8 @@ export type GraphFake = {
   addMedia(token: string, bytes: Uint8Array, mimeType: string): string
   /** The next `count` media URLs are handed out already expired (404), as Meta's are after five minutes. */
   expireNextMediaUrls(count?: number): void
+  /** A Messenger attachment: the URL its webhook event carries (served to anyone, as Meta's CDN links are). */
+  addAttachment(bytes: Uint8Array, mimeType: string): string
   /** The media downloads asked for (whether they were served or not). */
   mediaDownloads: string[]
   /** Answers the next request whose path (after /v23.0) contains the string, or matches the RegExp. */
@@ -175,6 +177,13 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
   const mediaUrls = new Map<string, { mediaId: string; live: boolean }>() // URL key → its file
   const mediaDownloads: string[] = []
   let expiredUrlsToHand = 0
+
+  const attachments = new Map<string, { bytes: Uint8Array; mimeType: string }>()
+  function addAttachment(bytes: Uint8Array, mimeType: string) {
+    const key = `a${++counter}`
+    attachments.set(key, { bytes, mimeType })
+    return `${root}/__attachments/${key}?_nc_cat=1`
+  }
 
   function addMedia(token: string, bytes: Uint8Array, mimeType: string) {
     const id = String(900_000_000_000 + ++counter)
@@ -433,6 +442,15 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     const control = `${method} ${url.pathname}`
     const mediaKey = /^\/__media\/([\w-]+)$/.exec(url.pathname)?.[1]
     if (method === 'GET' && mediaKey) return serveMedia(mediaKey, req.headers.authorization, res)
+    const attachment = attachments.get(/^\/__attachments\/(\w+)$/.exec(url.pathname)?.[1] ?? '')
+    if (method === 'GET' && attachment) {
+      mediaDownloads.push(url.pathname)
+      res.writeHead(200, {
+        'content-type': attachment.mimeType,
+        'content-length': attachment.bytes.byteLength,
+      })
+      return res.end(attachment.bytes)
+    }
     if (control === 'GET /__fake/calls') return send(res, [200, calls])
     if (control === 'GET /__fake/messages') return send(res, [200, messages])
     if (control === 'GET /__fake/state') return send(res, [200, state])
@@ -481,6 +499,7 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     seed,
     enqueue,
     addMedia,
+    addAttachment,
     expireNextMediaUrls(count = 1) {
       expiredUrlsToHand += count
     },

@@ -164,10 +164,12 @@ function messengerMessageEvent(raw: unknown, event: MessengerEvent): void {
   if (sender.id === event.pageId) return event.skip('unsupported', 'echo')
   const text = message.text?.trim() ? message.text : undefined
   const content = text !== undefined ? 'text' : messengerContentKind(message.attachments)
+  const url = content === 'text' || content === 'sticker' ? undefined : message.attachments?.[0]?.payload?.url
   fromPerson(event, sender.id, timestamp, {
     platformMessageId: message.mid,
     text: content === 'text' ? (text ?? '') : unreadableText(content),
     kind: content,
+    ...(url && { media: { source: 'messenger', ref: url, state: 'pending' } }),
     answerable: true,
   })
 }

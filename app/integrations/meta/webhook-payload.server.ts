@@ -16,12 +16,21 @@ export const messengerMessage = z.looseObject({
   message: z.looseObject({
     mid: z.string().min(1),
     text: z.string().optional(),
-    // Photos, voice notes, files...: only their type (and a sticker's id) is read.
+    // Photos, voice notes, files...: their type, a sticker's id, and the file's URL (fetched by the worker).
     attachments: z
       .array(
         z.looseObject({
           type: z.string().optional(),
-          payload: z.looseObject({ sticker_id: z.unknown().optional() }).nullish(),
+          payload: z
+            .looseObject({
+              sticker_id: z.unknown().optional(),
+              url: z
+                .url({ protocol: /^https?$/ })
+                .max(4000)
+                .optional()
+                .catch(undefined),
+            })
+            .nullish(),
         }),
       )
       .optional()

@@ -24,7 +24,7 @@ import {
   type TestBot,
   type TestMetaChannel,
 } from '../../../../tests/setup/pipeline'
-import { wabaDelivery, whatsappChange } from '../../../../tests/fixtures/meta/deliveries'
+import { messengerDelivery, wabaDelivery, whatsappChange } from '../../../../tests/fixtures/meta/deliveries'
 import { receiveMetaWebhook } from '~/services/messages/inbound/meta.server'
 import { getConversation } from '~/services/conversations/inbox.server'
 import { getMessageFile } from '~/services/conversations/media.server'
@@ -391,5 +391,36 @@ describe('a WhatsApp voice note', () => {
     const [inbound] = await messagesOf(p.db, number.channelId, 'inbound')
     expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.expired })
     expect(sentOn(number)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+  })
+})
+
+describe('a Messenger voice note', () => {
+  it('is fetched from its attachment URL, transcribed and answered once', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const said = `Do you have this in a larger size ${++chats}?`
+    const clip = voiceNote(`messenger-${chats}`)
+    p.model.addTranscript(sha256Of(clip), said)
+    const url = p.graph.addAttachment(clip, 'audio/mpeg')
+    const psid = `psid-${chats}`
+    const event = {
+      sender: { id: psid },
+      recipient: { id: page.platformChannelId },
+      timestamp: Date.now(),
+      message: { mid: `m_${randomUUID()}`, attachments: [{ type: 'audio', payload: { url } }] },
+    }
+    await receiveMetaWebhook({
+      db: p.db,
+      boss: p.boss,
+      body: messengerDelivery(page.platformChannelId, event),
+      appId: META_TEST_APP.appId,
+      personReplies: async () => false,
+    })
+    await waitForSettled(p.db, page.channelId)
+    const [inbound] = await messagesOf(p.db, page.channelId, 'inbound')
+    expect(inbound).toMatchObject({ kind: 'voice', text: said, status: 'replied' })
+    expect(inbound.media).toMatchObject({ source: 'messenger', ref: url, state: 'read' })
+    const sent = p.graph.messages.filter((m) => m.from === page.platformChannelId && m.text)
+    expect(sent.map((m) => m.text)).toEqual([`Echo: ${said}`])
+    expect(await storedMedia(inbound.id)).toEqual([expect.objectContaining({ contentType: 'audio/ogg' })])
   })
 })

@@ -5,13 +5,14 @@ import { detectTextLanguage } from '~/integrations/language/detect.server'
 import { ModelError } from '~/integrations/llm/errors'
 import type { Transcriber } from '~/integrations/llm/transcription.server'
 import type { PhotoReader } from '~/integrations/llm/vision.server'
-import { MediaError } from '~/integrations/media/download.server'
+import { downloadMedia, MediaError } from '~/integrations/media/download.server'
 import { sniffMedia } from '~/integrations/media/sniff'
 import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
 import { PlatformError, type Platform } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
 import {
   MEDIA_FAILURES,
+  MEDIA_FETCH_TIMEOUT_MS,
   MEDIA_MAX_BYTES,
   describedText,
   transcribedText,
@@ -37,7 +38,17 @@ export type MediaReaders = {
 }
 
 /** The platform a file comes from, for the retry policy and its logs. */
-const platformOf = (media: MessageMedia): Platform => (media.source === 'whatsapp' ? 'whatsapp' : 'telegram')
+const platformOf = (media: MessageMedia): Platform =>
+  media.source === 'whatsapp' ? 'whatsapp' : media.source === 'messenger' ? 'facebook' : 'telegram'
+
+/** Messenger's attachments are 25 MB at most; we keep 20 MB. */
+const MESSENGER_FILE = {
+  platform: 'facebook' as const,
+  maxBytes: MEDIA_MAX_BYTES,
+  timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
+  tooLarge: MEDIA_FAILURES.tooLarge(MEDIA_MAX_BYTES),
+  gone: MEDIA_FAILURES.expired,
+}
 
 /** WhatsApp's own limits by kind (Cloud API media): audio 16 MB, images 5 MB; we keep 20 MB at most. */
 const WHATSAPP_MAX_BYTES: Partial<Record<BurstRow['kind'], number>> = {
@@ -50,6 +61,9 @@ const WHATSAPP_MAX_BYTES: Partial<Record<BurstRow['kind'], number>> = {
 function download(deps: MediaDeps, row: Pending, token: string) {
   const readers = deps.media!
   const { media } = row
+  // The URL came in a delivery signed with the app's secret (http or https only): no token goes with it.
+  if (media.source === 'messenger')
+    return downloadMedia(media.ref, { ...MESSENGER_FILE, signal: deps.signal })
   if (media.source === 'whatsapp') {
     const maxBytes = Math.min(MEDIA_MAX_BYTES, WHATSAPP_MAX_BYTES[row.kind] ?? MEDIA_MAX_BYTES)
     return readers.graph.downloadWhatsAppMedia(token, { mediaId: media.ref, maxBytes, signal: deps.signal })
@@ -109,9 +123,7 @@ const describe =
 
 /** A message of the burst whose file this process can read now. */
 const isReadable = (row: BurstRow, readers: MediaReaders | undefined): row is Pending =>
-  row.media?.state === 'pending' &&
-  (row.media.source === 'telegram' || row.media.source === 'whatsapp') &&
-  Boolean(readerFor(row.kind, readers))
+  row.media?.state === 'pending' && Boolean(readerFor(row.kind, readers))
 
 /**
  * Reads the burst's voice notes that are still pending, one after the other (the customer's order). Returns
