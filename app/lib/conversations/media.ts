@@ -48,6 +48,7 @@ export const MEDIA_FAILURES = {
   transcription: (reason: string) => `The voice note could not be transcribed: ${reason}`,
   emptyTranscript: 'The voice note holds no words the agent could hear',
   vision: (reason: string) => `The photo could not be read: ${reason}`,
+  document: (reason: string) => `The file could not be read: ${reason}`,
   emptyDescription: 'The agent could not make out what the photo shows',
 } as const
 
@@ -61,3 +62,15 @@ export const transcribedText = (transcript: string, caption?: string) =>
  */
 export const describedText = (description: string, caption?: string) =>
   caption?.trim() ? `${caption.trim()}\n[Photo: ${description.trim()}]` : `[Photo: ${description.trim()}]`
+
+/** How much of a customer's document goes into the message's text (and so the prompt): its first characters. */
+export const DOCUMENT_EXCERPT_CHARACTERS = 3000
+
+/** The message's text once its document is read: the caption, then the file's name and the start of its text. */
+export function documentText(fileName: string | null, text: string, caption?: string) {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  const excerpt =
+    flat.length > DOCUMENT_EXCERPT_CHARACTERS ? `${flat.slice(0, DOCUMENT_EXCERPT_CHARACTERS - 1)}…` : flat
+  const file = `[File${fileName ? ` ${fileName}` : ''}: ${excerpt}]`
+  return caption?.trim() ? `${caption.trim()}\n${file}` : file
+}

@@ -9,6 +9,7 @@ import {
   authenticateTelegramWebhook,
   receiveTelegramUpdate,
 } from '~/services/messages/inbound/telegram.server'
+import { makePdf } from '../../../../tests/fakes/documents'
 import { photo } from '../../../../tests/fakes/photo'
 import { sha256Of, voiceNote } from '../../../../tests/fakes/voice-note'
 import { PHOTO_INSTRUCTIONS } from '~/integrations/llm/vision.server'
@@ -422,5 +423,51 @@ describe('a Messenger voice note', () => {
     const sent = p.graph.messages.filter((m) => m.from === page.platformChannelId && m.text)
     expect(sent.map((m) => m.text)).toEqual([`Echo: ${said}`])
     expect(await storedMedia(inbound.id)).toEqual([expect.objectContaining({ contentType: 'audio/ogg' })])
+  })
+})
+
+describe('a document', () => {
+  it('is read as the knowledge base reads one, and answered from an excerpt of it', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    const pdf = Buffer.from(makePdf([[`Invoice 2026-${chatId}`, 'Total due: 45.00 EUR by 1 December']]))
+    const file = p.telegram.addFile(bot.token, pdf)
+    const { message, update_id } = textUpdate(chatId, '')
+    const { text: _text, ...rest } = message
+    const document = {
+      ...file,
+      file_unique_id: `u${chatId}`,
+      file_name: 'invoice.pdf',
+      mime_type: 'application/pdf',
+    }
+    await receive(bot, { update_id, message: { ...rest, document, caption: 'why so much?' } })
+    await waitForSettled(p.db, bot.channelId)
+
+    const [inbound, answer] = await messagesOf(p.db, bot.channelId)
+    expect(inbound.kind).toBe('file')
+    expect(inbound.text).toMatch(
+      new RegExp(
+        `^why so much\\?\\n\\[File invoice\\.pdf: Invoice 2026-${chatId} Total due: 45\\.00 EUR by 1 December\\]$`,
+      ),
+    )
+    expect(answer.text).toBe(`Echo: ${inbound.text}`)
+    const stored = await getMessageFile(bot.scope, inbound.conversationId, inbound.id)
+    expect(stored).toMatchObject({ contentType: 'application/pdf', fileName: 'invoice.pdf' })
+  })
+
+  it('a file with no text to read: stored with why, the fallback sent', async () => {
+    const bot = await p.newBot()
+    const file = p.telegram.addFile(bot.token, Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x13]))
+    const { message, update_id } = textUpdate(++chats, '')
+    const { text: _text, ...rest } = message
+    await receive(bot, {
+      update_id,
+      message: { ...rest, document: { ...file, file_unique_id: 'u', file_name: 'x.bin' } },
+    })
+    await waitForSettled(p.db, bot.channelId)
+    const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
+    expect(inbound.status).toBe('failed')
+    expect(inbound.failureReason).toMatch(/^The file could not be read: /)
+    expect(sentTexts(bot)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
   })
 })

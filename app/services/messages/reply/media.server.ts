@@ -7,6 +7,7 @@ import type { Transcriber } from '~/integrations/llm/transcription.server'
 import type { PhotoReader } from '~/integrations/llm/vision.server'
 import { downloadMedia, MediaError } from '~/integrations/media/download.server'
 import { sniffMedia } from '~/integrations/media/sniff'
+import { extractDocument, KnowledgeExtractError } from '~/services/knowledge/extract.server'
 import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
 import { PlatformError, type Platform } from '~/integrations/platform-errors'
 import type { TelegramClient } from '~/integrations/telegram/bot-api.server'
@@ -15,6 +16,7 @@ import {
   MEDIA_FETCH_TIMEOUT_MS,
   MEDIA_MAX_BYTES,
   describedText,
+  documentText,
   transcribedText,
   type MessageMedia,
 } from '~/lib/conversations/media'
@@ -85,7 +87,20 @@ function readerFor(kind: BurstRow['kind'], readers: MediaReaders | undefined) {
     return { expect: 'audio' as const, read: transcribe(readers.transcriber) }
   }
   if (kind === 'photo' && readers?.vision) return { expect: 'image' as const, read: describe(readers.vision) }
+  // A document needs no model of its own: read with the knowledge's extractors once media are read at all.
+  if (kind === 'file' && readers) return { expect: 'document' as const, read: readDocument }
   return undefined
+}
+
+/** A PDF, Word or text file, read as the knowledge base reads one; an excerpt goes into the message's text. */
+const readDocument: Read = async (_deps, file, row) => {
+  try {
+    const document = await extractDocument(file.bytes, row.media.fileName ?? 'file')
+    return documentText(row.media.fileName ?? null, document.text, row.media.caption)
+  } catch (error) {
+    if (error instanceof KnowledgeExtractError) throw new MediaError(MEDIA_FAILURES.document(error.message))
+    throw error
+  }
 }
 
 type Read = (deps: MediaDeps, file: StoredFile, row: Pending) => Promise<string>
@@ -172,7 +187,7 @@ async function storedOrFetched(
   context: ReplyContext,
   row: Pending,
   token: string,
-  expected: 'audio' | 'image',
+  expected: 'audio' | 'image' | 'document',
 ): Promise<StoredFile> {
   const [stored] = await deps.db
     .select({ bytes: messageMedia.bytes, contentType: messageMedia.contentType })
@@ -186,8 +201,8 @@ async function storedOrFetched(
   const bytes = await withReplyRetries(deps, platformOf(media), 'media download', () =>
     download(deps, row, token),
   )
-  const type = sniffMedia(bytes)
-  if (type?.kind !== expected) throw new MediaError(MEDIA_FAILURES.unreadable(row.kind))
+  const type = typeOf(bytes, expected)
+  if (!type) throw new MediaError(MEDIA_FAILURES.unreadable(row.kind))
   await deps.db
     .insert(messageMedia)
     .values({
@@ -199,6 +214,17 @@ async function storedOrFetched(
     })
     .onConflictDoNothing()
   return { bytes, contentType: type.contentType }
+}
+
+/**
+ * The stored file's type, read from its content: a sound or a picture must be one. A document is whatever the
+ * extractors make of it (a PDF, a Word document, text), kept as bytes of no type unless it is a PDF.
+ */
+function typeOf(bytes: Buffer, expected: 'audio' | 'image' | 'document') {
+  const sniffed = sniffMedia(bytes)
+  if (expected === 'document')
+    return sniffed?.kind === 'pdf' ? sniffed : { contentType: 'application/octet-stream' }
+  return sniffed?.kind === expected ? sniffed : undefined
 }
 
 const extensionOf = (contentType: string) =>
