@@ -6,7 +6,7 @@ import {
 } from '~/components/conversations/inbox-settings-screen'
 import { CONVERSATION_UI_TEXTS as T } from '~/components/conversations/texts'
 import { attemptInScope, getCurrentScope } from '~/http/organization.server'
-import { autoResolveFormSchema } from '~/lib/organizations/schemas'
+import { autoResolveFormSchema, mediaRetentionFormSchema } from '~/lib/organizations/schemas'
 import { PRODUCT_NAME } from '~/lib/shared/constants'
 import { getOrganization, updateOrganization } from '~/services/organizations/organizations.server'
 import { NoOrganization } from '~/components/organizations/no-organization'
@@ -21,17 +21,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? {
         organization: {
           autoResolveHours: organization.autoResolveHours,
+          mediaRetentionDays: organization.mediaRetentionDays,
           isOwner: organization.role === 'owner',
         },
       }
     : { organization: null }
 }
 
-/** Saves the AI's resolution period (owners only); a refusal says why, with its status, and changes nothing. */
+/**
+ * Saves the AI's resolution period or how long customers' files are kept, whichever form was sent (owners only); a
+ * refusal says why, with its status, and changes nothing.
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = autoResolveFormSchema.safeParse(Object.fromEntries(await request.formData()))
+  const form = Object.fromEntries(await request.formData())
+  const section = 'mediaRetentionDays' in form ? 'files' : 'ai-resolution'
+  const parsed =
+    section === 'files' ? mediaRetentionFormSchema.safeParse(form) : autoResolveFormSchema.safeParse(form)
   if (!parsed.success) {
-    return data<InboxSettingsAnswer>({ error: parsed.error.issues[0]?.message ?? null, notice: null }, 400)
+    const error = parsed.error.issues[0]?.message ?? null
+    return data<InboxSettingsAnswer>({ section, error, notice: null }, 400)
   }
   const outcome = await attemptInScope(
     await getCurrentScope(request),
@@ -40,8 +48,11 @@ export async function action({ request }: ActionFunctionArgs) {
     { route: 'inbox-settings' },
   )
   return outcome.ok
-    ? data<InboxSettingsAnswer>({ error: null, notice: T.aiResolutionSaved })
-    : data<InboxSettingsAnswer>({ error: outcome.failure.reason, notice: null }, outcome.failure.status)
+    ? data<InboxSettingsAnswer>({ section, error: null, notice: T.aiResolutionSaved })
+    : data<InboxSettingsAnswer>(
+        { section, error: outcome.failure.reason, notice: null },
+        outcome.failure.status,
+      )
 }
 
 export default function InboxSettingsPage() {

@@ -211,7 +211,9 @@ test('Test Agent lists the sources its answer used, or what the customer gets wh
   await dialog.getByRole('textbox', { name: 'Test Message' }).fill('Do you repair vintage typewriters?')
   await dialog.getByRole('button', { name: 'Test Agent' }).click()
   await expect(turn().getByText('Echo: Do you repair vintage typewriters?')).toBeVisible()
-  await expect(turn()).toContainText('No passage of the knowledge matched: answered from the agent’s instructions.')
+  await expect(turn()).toContainText(
+    'No passage of the knowledge matched: answered from the agent’s instructions.',
+  )
   const pens = `Do you sell fountain pens? ${randomUUID().slice(0, 8)}`
   await fetch(`${process.env.E2E_FAKE_MODEL_URL}/__fake/next`, {
     method: 'POST',

@@ -136,7 +136,7 @@ test.describe('organizations', () => {
     expect(nothing.status).toBe(400)
     expect(nothing.body).toMatchObject({
       code: 'VALIDATION_ERROR',
-      message: 'Give a name, a time zone or an AI resolution period to change',
+      message: "Give a name, a time zone, an AI resolution period or a files' retention period to change",
     })
     // The AI resolution period (issue 33): hours from 0 (never) to 720.
     const period = await owner.call<Record<string, unknown>>('PATCH', path, {
@@ -148,6 +148,19 @@ test.describe('organizations', () => {
       expect([refused.status, refused.body.message]).toEqual([
         400,
         'Hours must be a whole number from 0 to 720',
+      ])
+    }
+    // How long customers' files are kept (issue 37): days from 1 to 3650, 90 by default.
+    expect(period.body.data.mediaRetentionDays).toBe(90)
+    const kept = await owner.call<Record<string, unknown>>('PATCH', path, {
+      body: { mediaRetentionDays: 30 },
+    })
+    expect([kept.status, kept.body.data.mediaRetentionDays]).toEqual([200, 30])
+    for (const mediaRetentionDays of [0, 3651, 7.5, '30']) {
+      const refused = await owner.call('PATCH', path, { body: { mediaRetentionDays } })
+      expect([refused.status, refused.body.message]).toEqual([
+        400,
+        'Days must be a whole number from 1 to 3650',
       ])
     }
     for (const body of [{ name: null }, { name: '  ' }]) {
@@ -449,7 +462,12 @@ test('the OpenAPI document shows the organization defaults and the required fiel
   // alone, one of them is.
   const update = body('/organizations/{orgId}', 'patch')
   expect(update.required ?? []).toEqual([])
-  expect(Object.keys(update.properties).sort()).toEqual(['autoResolveHours', 'name', 'timeZone'])
+  expect(Object.keys(update.properties).sort()).toEqual([
+    'autoResolveHours',
+    'mediaRetentionDays',
+    'name',
+    'timeZone',
+  ])
 })
 
 test('sign-in attempts are rate limited per account with 429 and Retry-After', async ({ request }) => {

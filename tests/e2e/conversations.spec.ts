@@ -400,8 +400,9 @@ async function inboxSettingsSaveTheAiPeriod(page: Page) {
   const period = page.getByLabel('Resolve after')
   await expect(period).toHaveValue('24')
   await period.selectOption({ label: '3 days' })
-  await page.getByRole('button', { name: 'Save' }).click()
-  await expect(page.getByRole('status')).toHaveText('Saved')
+  const resolution = page.getByRole('region', { name: 'Resolved by the AI' })
+  await resolution.getByRole('button', { name: 'Save' }).click()
+  await expect(resolution.getByRole('status')).toHaveText('Saved')
   // A new page (a reload would send the form again).
   await page.goto('/inbox-settings')
   await expect(page.getByLabel('Resolve after')).toHaveValue('72')
@@ -410,6 +411,15 @@ async function inboxSettingsSaveTheAiPeriod(page: Page) {
   expect(refused.status()).toBe(400)
   expect(await refused.text()).toContain('Hours must be a whole number from 0 to 720')
   await page.goto('/inbox-settings')
+  await expect(page.getByLabel('Resolve after')).toHaveValue('72')
+  // How long customers' files are kept (issue 37), saved on its own.
+  const files = page.getByLabel('Keep files for')
+  await expect(files).toHaveValue('90')
+  await files.selectOption({ label: '30 days' })
+  await page.getByRole('region', { name: "Customers' files" }).getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('region', { name: "Customers' files" }).getByRole('status')).toHaveText('Saved')
+  await page.goto('/inbox-settings')
+  await expect(page.getByLabel('Keep files for')).toHaveValue('30')
   await expect(page.getByLabel('Resolve after')).toHaveValue('72')
   await screenshot(page, 'inbox-settings')
 }

@@ -24,6 +24,10 @@ export const CONVERSATION_UI_TEXTS = {
   transcriptLabel: 'Transcript',
   /** Above a voice note's words, once the agent has read it. */
   transcriptOf: 'What they said:',
+  customerFiles: "Customers' files",
+  customerFilesHint:
+    'Voice notes, photos and documents your customers send are kept this long, then deleted. Their transcripts and what the agent read of them stay in the conversation.',
+  customerFilesPeriod: 'Keep files for',
   downloadFile: 'Download the file',
   enlargePicture: (name: string) => `Show ${name} larger`,
   you: 'You',

@@ -130,6 +130,29 @@ export const AUTO_RESOLVE_CHOICES: [hours: number, label: string][] = [
   [720, '30 days'],
 ]
 
+/** Customers' files are kept this many days (docs/decisions/074); 90 by default. */
+export const MAX_MEDIA_RETENTION_DAYS = 3650
+const MEDIA_RETENTION_MESSAGE = `Days must be a whole number from 1 to ${MAX_MEDIA_RETENTION_DAYS}`
+export const mediaRetentionDaysSchema = z
+  .number({ error: MEDIA_RETENTION_MESSAGE })
+  .int(MEDIA_RETENTION_MESSAGE)
+  .min(1, MEDIA_RETENTION_MESSAGE)
+  .max(MAX_MEDIA_RETENTION_DAYS, MEDIA_RETENTION_MESSAGE)
+export const MEDIA_RETENTION_CHOICES: [days: number, label: string][] = [
+  [30, '30 days'],
+  [90, '90 days'],
+  [180, '6 months'],
+  [365, '1 year'],
+]
+/** The inbox settings' files form: the period as the select sends it. */
+export const mediaRetentionFormSchema = z.object({
+  mediaRetentionDays: z
+    .string({ error: MEDIA_RETENTION_MESSAGE })
+    .regex(/^\d{1,4}$/, MEDIA_RETENTION_MESSAGE)
+    .transform(Number)
+    .pipe(mediaRetentionDaysSchema),
+})
+
 /** The inbox settings' form: the period as the select sends it. */
 export const autoResolveFormSchema = z.object({
   autoResolveHours: z

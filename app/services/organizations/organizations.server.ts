@@ -68,6 +68,7 @@ export async function getOrganization(scope: OrganizationScope) {
       ...summaryColumns,
       timeZone: organizations.timeZone,
       autoResolveHours: organizations.autoResolveHours,
+      mediaRetentionDays: organizations.mediaRetentionDays,
       createdAt: organizations.createdAt,
       updatedAt: organizations.updatedAt,
     })
@@ -103,7 +104,7 @@ export function updateOrganizationTimeZone(scope: OrganizationScope, timeZone: s
  */
 export async function updateOrganization(
   scope: OrganizationScope,
-  changes: { name?: string; timeZone?: string; autoResolveHours?: number },
+  changes: { name?: string; timeZone?: string; autoResolveHours?: number; mediaRetentionDays?: number },
 ) {
   requireOwner(scope)
   let timeZone: string | undefined
@@ -118,6 +119,7 @@ export async function updateOrganization(
       ...(changes.name !== undefined && { name: changes.name }),
       ...(timeZone !== undefined && { timeZone }),
       ...(changes.autoResolveHours !== undefined && { autoResolveHours: changes.autoResolveHours }),
+      ...(changes.mediaRetentionDays !== undefined && { mediaRetentionDays: changes.mediaRetentionDays }),
       updatedAt: new Date(),
     })
     .where(eq(organizations.id, scope.organizationId))

@@ -3,6 +3,7 @@ import { timeZoneSchema } from '~/lib/analytics/analytics'
 import { requiredOr } from '~/lib/shared/input'
 import {
   autoResolveHoursSchema,
+  mediaRetentionDaysSchema,
   organizationNameSchema,
   ORGANIZATION_ROLES,
 } from '~/lib/organizations/schemas'
@@ -15,6 +16,9 @@ const organizationDetailSchema = organizationSchema.extend({
   autoResolveHours: z.number().int().meta({
     description:
       'The AI resolves a conversation it answered alone once the customer is quiet this long; 0: never',
+  }),
+  mediaRetentionDays: z.number().int().meta({
+    description: "Customers' voice notes, photos and documents are deleted this many days after they arrived",
   }),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -65,7 +69,7 @@ export const organizationEndpoints = {
     path: '/organizations/{orgId}',
     operationId: 'updateOrganization',
     summary:
-      'Rename an organization, set its time zone or its AI resolution period (owners only): the fields given change, the others stay',
+      "Rename an organization, set its time zone, its AI resolution period or how long customers' files are kept (owners only): the fields given change, the others stay",
     tag: 'Organizations',
     params: orgParams,
     body: z
@@ -73,9 +77,10 @@ export const organizationEndpoints = {
         name: organizationNameSchema.optional(),
         timeZone: timeZoneSchema.optional(),
         autoResolveHours: autoResolveHoursSchema.optional(),
+        mediaRetentionDays: mediaRetentionDaysSchema.optional(),
       })
       .refine((body) => Object.values(body).some((value) => value !== undefined), {
-        message: 'Give a name, a time zone or an AI resolution period to change',
+        message: "Give a name, a time zone, an AI resolution period or a files' retention period to change",
       }),
     response: organizationDetailSchema,
   }),
