@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PLACES } from './places'
-import { queryWordGroups, wordsOf } from './query-words'
+import { isSmallTalk, queryWordGroups, wordsOf } from './query-words'
 
 /** Each word of the question with the words its group looks up. */
 const groupsOf = (question: string) => {
@@ -52,6 +52,35 @@ describe('the words of a question', () => {
       expect(PLACES.has(garment), garment).toBe(false)
     }
     expect(groupsOf('is the cycling jersey waterproof').get('jersey')).toEqual(['jersey'])
+  })
+
+  it("reads every language's service groups, also without their accents", () => {
+    expect(groupsOf('cuanto tarda el envio').get('envio')).toEqual(
+      expect.arrayContaining(['envío', 'entrega', 'despacho']),
+    )
+    expect(groupsOf('Wann habt ihr offen?').get('wann habt ihr offen')).toEqual(
+      expect.arrayContaining(['öffnungszeiten']),
+    )
+  })
+
+  it('drops the chat words of every language, not a word a service group holds', () => {
+    expect(wordsOf('Hola, buenas! quería preguntar el horario porfa')).toEqual(['el', 'horario'])
+    expect(wordsOf('Moin, bitte die Öffnungszeiten')).toEqual(['die', 'öffnungszeiten'])
+    expect(wordsOf('Здравствуйте, подскажите, пожалуйста, график работы')).toEqual([
+      'график работы',
+      'график',
+      'работы',
+    ])
+    // "plz" is a chat "please" in English and the postcode in German.
+    expect(wordsOf('plz')).toEqual(['plz'])
+    expect(wordsOf('hi, thanks!')).toEqual([])
+  })
+
+  it('takes a message of greetings, thanks and goodbyes, in any language, for small talk', () => {
+    for (const text of ['Hi!', 'thanks a lot', 'good morning', 'Obrigado!', 'Vielen Dank', 'Hola, gracias']) {
+      expect(isSmallTalk(text), text).toBe(true)
+    }
+    expect(isSmallTalk('hi, do you ship to Spain?')).toBe(false)
   })
 
   it('keeps a decimal number whole, also with a decimal comma', () => {

@@ -1,9 +1,8 @@
 import { PLACES } from './places'
-import SHOP_WORDS from './words/en-shop.json'
-import SERVICE_WORDS_DATA from './words/en-service.json'
+import { CHAT_WORDS, SERVICE_GROUPS, SMALL_TALK_WORDS } from './word-lists'
 
 // The words of a customer's question as the knowledge search takes them (docs/decisions/043): lower-cased,
-// each with the other words customers and shops use for the same thing. The search scores a group of words
+// each with the other words customers and businesses use for the same thing. The search scores a group of words
 // (a word and its alternatives) once, by the best of them, so that an alternative never dilutes a question.
 
 /** A word of the question and the words that mean the same in a shop's conversations (weighted a little less). */
@@ -13,42 +12,63 @@ const MAX_WORDS = 24
 const ALTERNATIVE_WEIGHT = 0.8
 const CORRECTION_WEIGHT = 0.9
 
-// Generic words of customer service, in data files (words/README.md): each line a set of words a customer may use
-// for what a shop's text calls by another of them, "|" between them.
-const ALTERNATIVES = SHOP_WORDS.map((line) => line.split('|'))
+/**
+ * Each word's alternatives, and the multi-word entries ("send back", "gift card") as their words, by the first
+ * letters of their first word (wordsOf looks a question's word up there, not in every phrase).
+ */
+export type Thesaurus = { alternativesOf: Map<string, Set<string>>; phrasesByStart: Map<string, string[][]> }
 
-/** Each word's alternatives, and the multi-word entries ("send back", "gift card") as their words. */
-export type Thesaurus = { alternativesOf: Map<string, Set<string>>; phrases: string[][] }
+/**
+ * Each entry of the groups read as a question's words are ("where's my order": where s my order; "Móvil": móvil),
+ * with its spelling without accents too ("movil", "gross" for "groß"): customers often leave them out.
+ */
+const readGroups = (groups: string[][]) =>
+  groups.map((group) => [
+    ...new Set(
+      group.flatMap((entry) => {
+        const words = tokensOf(entry).join(' ')
+        return words ? [words, withoutAccents(words)] : []
+      }),
+    ),
+  ])
 
-function addGroups(alternativesOf: Map<string, Set<string>>, lines: string[][]) {
-  for (const line of lines) {
-    for (const word of line) {
+function addGroups(alternativesOf: Map<string, Set<string>>, groups: string[][]) {
+  for (const group of groups) {
+    for (const word of group) {
       const set = new Set(alternativesOf.get(word))
-      for (const other of line) if (other !== word) set.add(other)
+      for (const other of group) if (other !== word) set.add(other)
       alternativesOf.set(word, set)
     }
   }
 }
 
-const phrasesOf = (alternativesOf: Map<string, Set<string>>) =>
-  [...alternativesOf.keys()].filter((entry) => entry.includes(' ')).map((entry) => entry.split(' '))
+const PHRASE_START = 4
+const startOf = (word: string) => word.slice(0, PHRASE_START)
+
+function thesaurusOf(alternativesOf: Map<string, Set<string>>): Thesaurus {
+  const phrasesByStart = new Map<string, string[][]>()
+  for (const entry of alternativesOf.keys()) {
+    if (!isPhrase(entry)) continue
+    const phrase = entry.split(' ')
+    const start = startOf(phrase[0]!)
+    const phrases = phrasesByStart.get(start)
+    if (phrases) phrases.push(phrase)
+    else phrasesByStart.set(start, [phrase])
+  }
+  return { alternativesOf, phrasesByStart }
+}
 
 const builtInAlternatives = new Map<string, Set<string>>()
-// The second list's entries as a question's words read them ("where's my order": where s my order), so that its
-// phrases can be found in a question.
-addGroups(builtInAlternatives, [
-  ...ALTERNATIVES,
-  ...SERVICE_WORDS_DATA.map((line) => line.split('|').map((entry) => tokensOf(entry).join(' '))),
-])
+addGroups(builtInAlternatives, readGroups(SERVICE_GROUPS))
 // A place names its region one way only: "brazil" is about South America, "europe" is not about Austria.
 for (const [place, region] of PLACES) {
   builtInAlternatives.set(place, new Set([...(builtInAlternatives.get(place) ?? []), ...region]))
 }
-const BUILT_IN: Thesaurus = { alternativesOf: builtInAlternatives, phrases: phrasesOf(builtInAlternatives) }
+const BUILT_IN = thesaurusOf(builtInAlternatives)
 
 /**
  * The built-in lists with an organization's own groups of words (issue 36, "words your customers use"), in any
- * language: each entry read as a question's words are, so that "Móvil" in a group meets "movil" in a question too.
+ * language, read as the built-in ones are.
  */
 export function thesaurusWith(customerWords: string[][]): Thesaurus {
   if (customerWords.length === 0) return BUILT_IN
@@ -56,7 +76,9 @@ export function thesaurusWith(customerWords: string[][]): Thesaurus {
   const key = JSON.stringify(customerWords)
   const known = thesauri.get(key)
   if (known) return known
-  const thesaurus = buildThesaurus(customerWords)
+  const alternativesOf = new Map(BUILT_IN.alternativesOf)
+  addGroups(alternativesOf, readGroups(customerWords))
+  const thesaurus = thesaurusOf(alternativesOf)
   if (thesauri.size >= MAX_THESAURI) thesauri.delete(thesauri.keys().next().value!)
   thesauri.set(key, thesaurus)
   return thesaurus
@@ -66,14 +88,24 @@ export function thesaurusWith(customerWords: string[][]): Thesaurus {
 const MAX_THESAURI = 100
 const thesauri = new Map<string, Thesaurus>()
 
-function buildThesaurus(customerWords: string[][]): Thesaurus {
-  const alternativesOf = new Map(BUILT_IN.alternativesOf)
-  const groups = customerWords.map((group) => [
-    ...new Set(group.map((entry) => tokensOf(entry).join(' ')).filter(Boolean)),
-  ])
-  addGroups(alternativesOf, groups)
-  return { alternativesOf, phrases: phrasesOf(alternativesOf) }
+/**
+ * A word without its accents (Latin letters' marks, ё as е; not й, another letter), ß as ss, as a question may
+ * write it.
+ */
+function withoutAccents(word: string) {
+  return word
+    .normalize('NFD')
+    .replace(/(?<![иИ])\p{Mn}/gu, '')
+    .normalize('NFC')
+    .replaceAll('ß', 'ss')
 }
+
+/**
+ * The words of every language's chat lists (greetings, thanks, "could you"), without their accents. A word that is
+ * an entry of a service group too ("plz", a postcode in German) is not one of them.
+ */
+const CHAT = new Set(CHAT_WORDS.map(withoutAccents).filter((word) => !builtInAlternatives.has(word)))
+const SMALL_TALK = new Set([...CHAT, ...SMALL_TALK_WORDS])
 
 /** A phrase ending in one of these may have up to two words inside it: "send them back", "pick it up". */
 const PARTICLES = new Set(['back', 'up', 'off', 'out', 'in'])
@@ -116,29 +148,33 @@ function phraseAt(tokens: string[], start: number, phrase: string[]): number | n
 }
 
 /**
- * The question's distinct words (letters and digits, lower-cased), at most MAX_WORDS of them. A phrase of the list
- * found in the question ("gift card", "send back", also "send them back") is a word of its own, looked up by the
- * phrase's alternatives; its own words stay too, except, in a phrasal verb, a word the list gives another meaning:
- * "send" is about shipping, "send back" about returns.
+ * The question's distinct words (letters and digits, lower-cased), at most MAX_WORDS of them, without the chat words
+ * (greetings, thanks, "could you"): they say nothing of what the question is about. A phrase of the lists found in
+ * the question ("gift card", "send back", also "send them back") is a word of its own, looked up by the phrase's
+ * alternatives; its own words stay too, except, in a phrasal verb, a word the list gives another meaning: "send" is
+ * about shipping, "send back" about returns.
  */
 export function wordsOf(text: string, thesaurus: Thesaurus = BUILT_IN): string[] {
   const tokens = tokensOf(text)
   const words: string[] = []
+  const add = (word: string) => {
+    if (!CHAT.has(withoutAccents(word))) words.push(word)
+  }
   for (let index = 0; index < tokens.length; index += 1) {
-    const match = thesaurus.phrases
+    const token = tokens[index]!
+    const match = (thesaurus.phrasesByStart.get(startOf(token)) ?? [])
       .map((phrase) => ({ phrase, end: phraseAt(tokens, index, phrase) }))
       .find((candidate) => candidate.end !== null)
     if (!match) {
-      words.push(tokens[index]!)
+      add(token)
       continue
     }
     const phrase = match.phrase.join(' ')
     const verb = isPhrasalVerb(phrase)
     words.push(phrase)
-    for (const token of tokens.slice(index, match.end! + 1)) {
-      const own =
-        match.phrase.find((word) => token === word) ?? (token === tokens[index] ? match.phrase[0] : null)
-      if (!(verb && own && meansOtherwise(thesaurus, own, phrase))) words.push(token)
+    for (const inside of tokens.slice(index, match.end! + 1)) {
+      const own = match.phrase.find((word) => inside === word) ?? (inside === token ? match.phrase[0] : null)
+      if (!(verb && own && meansOtherwise(thesaurus, own, phrase))) add(inside)
     }
     index = match.end!
   }
@@ -146,7 +182,9 @@ export function wordsOf(text: string, thesaurus: Thesaurus = BUILT_IN): string[]
 }
 
 /** A phrase of the list, found in a question by wordsOf: looked up by its alternatives, not as a word. */
-export const isPhrase = (word: string) => word.includes(' ')
+export function isPhrase(word: string) {
+  return word.includes(' ')
+}
 const isPhrasalVerb = (phrase: string) => PARTICLES.has(phrase.slice(phrase.lastIndexOf(' ') + 1))
 /** The list gives a phrase's word a meaning other than the phrase's: a line of its own, without the phrase. */
 const meansOtherwise = (thesaurus: Thesaurus, word: string, phrase: string) =>
@@ -185,16 +223,8 @@ export function queryWordGroups(
   })
 }
 
-const SMALL_TALK = new Set(
-  (
-    'hi hello hey hallo hola bonjour ciao moin yo good morning afternoon evening day night thanks thank you ty thx ' +
-    'cheers great ok okay cool nice perfect bye goodbye see later welcome yes no yeah nope sure alright fine ' +
-    'danke merci gracias grazie obrigado please much a lot so very'
-  ).split(' '),
-)
-
 /** A greeting, a thanks or a goodbye: answered by the model even when no passage matches (nothing to look up). */
 export function isSmallTalk(text: string): boolean {
   const words = tokensOf(text)
-  return words.length <= 6 && words.every((word) => SMALL_TALK.has(word))
+  return words.length <= 6 && words.every((word) => SMALL_TALK.has(withoutAccents(word)))
 }
