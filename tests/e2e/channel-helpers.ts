@@ -135,16 +135,17 @@ export async function closeDetails(details: Locator) {
   await expect(details).toBeHidden()
 }
 
-/** A signed-in owner with a bot whose webhook is on and whose agent, Front Desk, answers. */
-export async function botWithAgent(page: Page) {
-  const account = await signUpWithOrganization(page, 'Inbox Owner')
-  await createAgent(page, 'Front Desk', 'Answers everyone')
-  const bot = await registerBot('Inbox Bot')
+/** A signed-in owner with a bot whose webhook is on and whose agent (Front Desk unless named) answers. */
+export async function botWithAgent(page: Page, names: { owner?: string; agent?: string; bot?: string } = {}) {
+  const { owner = 'Inbox Owner', agent = 'Front Desk', bot: botName = 'Inbox Bot' } = names
+  const account = await signUpWithOrganization(page, owner)
+  await createAgent(page, agent, 'Answers everyone')
+  const bot = await registerBot(botName)
   await page.reload()
   await connectBot(page, bot.token)
-  const details = await openDetails(page, 'Inbox Bot')
+  const details = await openDetails(page, botName)
   await flip(details, 'Webhook Subscription')
-  await assignAgent(page, details, 'Front Desk')
+  await assignAgent(page, details, agent)
   await closeDetails(details)
   return { bot, owner: account }
 }

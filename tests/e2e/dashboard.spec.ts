@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
 import {
   assignAgent,
-  closeDetails,
+  botWithAgent,
   connectBot,
   createAgent,
   deliverText,
-  flip,
-  openDetails,
   registerBot,
   signUpWithOrganization,
   telegramCalls,
@@ -169,15 +167,11 @@ test('without JavaScript the same figures are tables', async ({ browser }) => {
   const page = await context.newPage()
   // The owner's setup runs with JavaScript; the dashboard is then read without it in another context.
   const setup = await browser.newPage()
-  const account = await signUpWithOrganization(setup, 'No Script Owner')
-  await createAgent(setup, 'Desk', 'Answers')
-  const bot = await registerBot('No Script Bot')
-  await setup.reload()
-  await connectBot(setup, bot.token)
-  const details = await openDetails(setup, 'No Script Bot')
-  await flip(details, 'Webhook Subscription')
-  await assignAgent(setup, details, 'Desk')
-  await closeDetails(details)
+  const { bot, owner: account } = await botWithAgent(setup, {
+    owner: 'No Script Owner',
+    agent: 'Desk',
+    bot: 'No Script Bot',
+  })
   await deliverText(
     bot.token,
     900_000 + Math.floor(Math.random() * 90_000),
