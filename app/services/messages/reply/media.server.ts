@@ -141,7 +141,7 @@ const isReadable = (row: BurstRow, readers: MediaReaders | undefined): row is Pe
   row.media?.state === 'pending' && Boolean(readerFor(row.kind, readers))
 
 /**
- * Reads the burst's voice notes that are still pending, one after the other (the customer's order). Returns
+ * Reads the burst's media that are still pending, one after the other (the customer's order). Returns
  * whether any message changed (its context must be read again). A failure is stored on the message's media, with
  * its reason; a database error or an abort is thrown (the job runs again, and the stored file is not fetched twice).
  */
@@ -233,11 +233,13 @@ const extensionOf = (contentType: string) =>
   ] ?? 'bin'
 
 /**
- * What was read as the message's text (a transcript, a photo's description; the caption kept), its language
- * detected as a text's is and made the conversation's, as a text message's is at ingest.
+ * What was read as the message's text (a transcript, a photo's description, a document's excerpt; the caption
+ * kept), its language detected as a text's is and made the conversation's, as a text message's is at ingest.
  */
 async function storeReadText(db: Database, context: ReplyContext, row: Pending, text: string) {
-  const language = await detectTextLanguage(row.kind === 'photo' ? (row.media.caption ?? '') : text)
+  // A transcript is the customer's own words; a photo's description and a document's text are not.
+  const spoken = row.kind === 'voice' || row.kind === 'audio'
+  const language = await detectTextLanguage(spoken ? text : (row.media.caption ?? ''))
   await db.transaction(async (tx) => {
     await tx
       .update(messages)
