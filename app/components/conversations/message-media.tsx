@@ -6,8 +6,11 @@ import { CONVERSATION_UI_TEXTS as T } from './texts'
 
 type Media = NonNullable<ConversationMessage['media']>
 
-/** What the customer sent, named for a screen reader ("voice note", "photo"). */
-const kindName = (media: Media) => MESSAGE_KIND_LABELS[media.kind].replace(/^\[|\]$/g, '')
+/** What the customer sent, named for a screen reader ("Voice note", "Photo"). */
+function kindName(media: Media) {
+  const name = MESSAGE_KIND_LABELS[media.kind].replace(/^\[|\]$/g, '')
+  return name.charAt(0).toUpperCase() + name.slice(1)
+}
 
 /** A photo as a thumbnail; a click shows it whole in a dialog. */
 function Picture({ src, alt }: { src: string; alt: string }) {
@@ -33,7 +36,7 @@ function Picture({ src, alt }: { src: string; alt: string }) {
  * that enlarges, anything else is a link. A voice note's transcript is the message's text, labelled as such.
  */
 export function MessageMedia({ media, src, customer }: { media: Media; src: string; customer: string }) {
-  const name = `${kindName(media)} · ${customer}`
+  const name = T.mediaFrom(kindName(media), customer)
   const type = media.file?.contentType ?? ''
   return (
     <>
