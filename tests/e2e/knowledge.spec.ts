@@ -269,7 +269,7 @@ test('words your customers use: saved in Knowledge settings, a question in those
   })
   await page.reload()
   await expect(row(page, 'pantalla del móvil')).toContainText('Ready', { timeout: 30_000 })
-  await tryQuestion(page, 'se me rompió el celular')
+  await tryQuestion(page, 'se me rompió el chunche')
   await expect(page.getByText(KNOWLEDGE_NO_MATCH)).toBeVisible()
 
   await page.getByRole('link', { name: 'Add the words your customers use' }).click()
@@ -277,12 +277,12 @@ test('words your customers use: saved in Knowledge settings, a question in those
   const box = page.getByRole('textbox', { name: 'Groups of words, one per line' })
   await expect(box).toHaveValue('')
   await shot('knowledge-settings-empty')
-  await box.fill('móvil, celular\nroto')
+  await box.fill('móvil, chunche\nroto')
   await page.getByRole('button', { name: 'Save words' }).click()
   await expect(page.getByText('Line 2: write at least two words that mean the same')).toBeVisible()
-  await expect(box).toHaveValue('móvil, celular\nroto')
+  await expect(box).toHaveValue('móvil, chunche\nroto')
   await shot('knowledge-settings-error')
-  await box.fill('móvil, celular, teléfono\nroto, estropeado, no funciona')
+  await box.fill('móvil, chunche, teléfono\nroto, estropeado, no funciona')
   await page.getByRole('button', { name: 'Save words' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Words saved' })).toBeVisible()
   await shot('knowledge-settings-saved')
@@ -290,7 +290,7 @@ test('words your customers use: saved in Knowledge settings, a question in those
   await shot('knowledge-settings-phone')
 
   await page.getByRole('link', { name: 'Back to Knowledge' }).click()
-  await tryQuestion(page, 'se me rompió el celular')
+  await tryQuestion(page, 'se me rompió el chunche')
   await expect(
     page.getByRole('list', { name: 'Passages found' }).getByRole('listitem').first(),
   ).toContainText('cuesta desde 59 €')
