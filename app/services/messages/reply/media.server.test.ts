@@ -101,6 +101,18 @@ describe('a Telegram voice note', () => {
     expect((await conversationOf(inbound.conversationId)).language).toBe('es')
   })
 
+  it('shows the customer "typing..." while a slow transcription runs', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    const { file } = knownClip(bot, `slow-${chatId}`, `Are you open on Sunday ${chatId}?`)
+    p.model.enqueueTranscription({ delayMs: 900 })
+    await receive(bot, voiceUpdate(chatId, file))
+    await waitForSettled(p.db, bot.channelId)
+    const calls = p.telegram.calls.filter((c) => c.token === bot.token).map((c) => c.method)
+    expect(calls.indexOf('sendChatAction')).toBeGreaterThan(calls.indexOf('getFile'))
+    expect(calls.indexOf('sendChatAction')).toBeLessThan(calls.indexOf('sendMessage'))
+  })
+
   it('keeps its caption after the transcript', async () => {
     const bot = await p.newBot()
     const chatId = ++chats

@@ -50,7 +50,7 @@ export type ReplyDeps = SenderClients &
     conversationWindow: number
     /** The clock office hours are read with (tests fix it). */
     now?: () => Date
-    /** Voice notes are read when set (LLM_TRANSCRIPTION_MODEL, docs/decisions/074). */
+    /** Customers' voice notes, photos and documents are read when set (docs/decisions/074). */
     media?: MediaReaders
   }
 
@@ -310,8 +310,9 @@ async function answerMessage(deps: ReplyDeps, context: ReplyContext): Promise<Re
     return { outcome: 'skipped', reason: BURST_ANSWERED_LATER }
   }
   return attempt(deps, context, async (sender, token) => {
-    // The burst's voice notes are read first: the answer reads their transcripts (ADR 074).
-    if (await readBurstMedia(deps, context, token)) {
+    // The burst's media are read first: the answer reads their text (ADR 074). The customer sees "typing..."
+    // meanwhile, as while the model writes.
+    if (await whileTyping(sender, () => readBurstMedia(deps, context, token))) {
       const read = await loadReplyContext(deps.db, inbound.id, deps.conversationWindow)
       if (!read) return { outcome: 'skipped', reason: 'The message no longer exists' }
       return answerReadBurst(deps, read, verdict.agent, sender)
