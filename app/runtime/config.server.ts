@@ -141,7 +141,10 @@ export function loadConfig(source: Record<string, string | undefined>) {
     embedded: !strict,
     llm: llmConfig(env),
     knowledge: {
-      /** Web pages from private addresses may be fetched (tests' fake site only; refused in production). */
+      /**
+       * Web pages and Messenger's attachments from private addresses may be fetched (tests' fakes only; refused in
+       * production).
+       */
       allowPrivateFetch: privateFetchAllowed(env),
     },
   }

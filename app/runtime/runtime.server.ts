@@ -253,6 +253,7 @@ async function startWorkers({
       vision: config.llm.vision && createPhotoReader(config.llm.vision),
       telegram,
       graph,
+      allowPrivateHosts: config.knowledge.allowPrivateFetch,
     },
     logger: logger.child({ component: 'reply-worker' }),
     web: { allowPrivateHosts: config.knowledge.allowPrivateFetch },

@@ -102,7 +102,10 @@ export type GraphFake = {
   addMedia(token: string, bytes: Uint8Array, mimeType: string): string
   /** The next `count` media URLs are handed out already expired (404), as Meta's are after five minutes. */
   expireNextMediaUrls(count?: number): void
-  /** A Messenger attachment: the URL its webhook event carries (served to anyone, as Meta's CDN links are). */
+  /**
+   * A Messenger attachment: the URL its webhook event carries (served to anyone, as Meta's CDN links are). Any other
+   * attachment key is answered 404, as a link Meta no longer serves.
+   */
   addAttachment(bytes: Uint8Array, mimeType: string): string
   /** The media downloads asked for (whether they were served or not). */
   mediaDownloads: string[]
@@ -442,9 +445,12 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     const control = `${method} ${url.pathname}`
     const mediaKey = /^\/__media\/([\w-]+)$/.exec(url.pathname)?.[1]
     if (method === 'GET' && mediaKey) return serveMedia(mediaKey, req.headers.authorization, res)
-    const attachment = attachments.get(/^\/__attachments\/(\w+)$/.exec(url.pathname)?.[1] ?? '')
-    if (method === 'GET' && attachment) {
+    const attachmentKey = /^\/__attachments\/(\w+)$/.exec(url.pathname)?.[1]
+    if (method === 'GET' && attachmentKey) {
       mediaDownloads.push(url.pathname)
+      const attachment = attachments.get(attachmentKey)
+      // Meta's CDN answers 404 for a link it no longer serves.
+      if (!attachment) return send(res, fail(404, 100, 'Not found'))
       res.writeHead(200, {
         'content-type': attachment.mimeType,
         'content-length': attachment.bytes.byteLength,

@@ -141,6 +141,7 @@ export async function startPipeline(
         }),
         telegram: telegramClient,
         graph: graphClient,
+        allowPrivateHosts: true,
       },
     }),
   }

@@ -23,6 +23,15 @@ export type DownloadOptions = {
   gone: string
 }
 
+/** An answer being read, whichever client fetched it: its status, declared length and body. */
+export type OpenedDownload = {
+  status: number
+  /** Content-Length, NaN when there is none. */
+  declaredLength: number
+  chunks: AsyncIterable<Uint8Array>
+  discard(): Promise<void> | void
+}
+
 /**
  * Downloads a platform's file, reading at most `maxBytes` (a larger one is dropped as soon as it is known to be:
  * by its Content-Length, else while it streams). A platform's failure is a PlatformError (retryable ones are
@@ -38,32 +47,52 @@ export async function downloadMedia(url: string, options: DownloadOptions): Prom
     if (options.signal?.aborted) throw options.signal.reason
     throw new PlatformError(options.platform, timeout.aborted ? 'TIMEOUT_ERROR' : 'NETWORK_ERROR')
   }
-  if (response.status === 404 || response.status === 410) {
-    await response.body?.cancel()
-    throw new MediaError(options.gone)
-  }
-  if (!response.ok) {
-    await response.body?.cancel()
-    throw platformErrorFromStatus(options.platform, response.status)
-  }
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > options.maxBytes) {
-    await response.body?.cancel()
-    throw new MediaError(options.tooLarge)
-  }
-  return readCapped(response, options, timeout)
+  return readDownload(openedFetch(response), options, timeout)
 }
 
-async function readCapped(response: Response, options: DownloadOptions, timeout: AbortSignal) {
+function openedFetch(response: Response): OpenedDownload {
+  const reader = response.body?.getReader()
+  return {
+    status: response.status,
+    declaredLength: Number(response.headers.get('content-length') ?? Number.NaN),
+    chunks: {
+      async *[Symbol.asyncIterator]() {
+        for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
+          yield read.value
+      },
+    },
+    discard: () => reader?.cancel(),
+  }
+}
+
+/**
+ * The file of an opened answer: a 404 or 410 is `gone`, another failure a PlatformError, and at most `maxBytes`
+ * are read (`timeout` tells a timeout from a broken connection).
+ */
+export async function readDownload(
+  opened: OpenedDownload,
+  options: DownloadOptions,
+  timeout: AbortSignal,
+): Promise<Buffer> {
+  if (opened.status === 404 || opened.status === 410) {
+    await opened.discard()
+    throw new MediaError(options.gone)
+  }
+  if (opened.status < 200 || opened.status > 299) {
+    await opened.discard()
+    throw platformErrorFromStatus(options.platform, opened.status)
+  }
+  if (Number.isFinite(opened.declaredLength) && opened.declaredLength > options.maxBytes) {
+    await opened.discard()
+    throw new MediaError(options.tooLarge)
+  }
   const chunks: Uint8Array[] = []
   let size = 0
-  const reader = response.body?.getReader()
   try {
-    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-      const chunk = read.value
+    for await (const chunk of opened.chunks) {
       size += chunk.byteLength
       if (size > options.maxBytes) {
-        await reader?.cancel()
+        await opened.discard()
         throw new MediaError(options.tooLarge)
       }
       chunks.push(chunk)

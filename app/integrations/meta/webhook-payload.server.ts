@@ -91,7 +91,7 @@ export const MESSENGER_KINDS = [
 
 // WhatsApp Cloud API (https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components)
 // A file a WhatsApp message carries (Cloud API's media object): its id to fetch it by, and what Meta says it is. An
-// id we cannot read leaves the message stored, as a label.
+// id we cannot read, or a media object we cannot read at all, leaves the message stored, as a label.
 const whatsappMedia = z.looseObject({
   caption: z.string().optional(),
   id: z
@@ -116,9 +116,9 @@ export const whatsappMessage = z.looseObject({
       list_reply: z.looseObject({ title: z.string() }).optional(),
     })
     .optional(),
-  image: whatsappMedia.optional(),
-  video: whatsappMedia.optional(),
-  document: whatsappMedia.optional(),
+  image: whatsappMedia.optional().catch(undefined),
+  video: whatsappMedia.optional().catch(undefined),
+  document: whatsappMedia.optional().catch(undefined),
   audio: whatsappMedia.extend({ voice: z.boolean().optional() }).optional().catch(undefined),
 })
 // smb_message_echoes (developers.facebook.com/documentation/business-messaging/whatsapp/webhooks/reference/

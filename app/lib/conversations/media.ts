@@ -40,6 +40,7 @@ export const MEDIA_FAILURES = {
   tooLarge: (limitBytes: number) =>
     `The file is larger than ${Math.round(limitBytes / (1024 * 1024))} MB: it was not downloaded`,
   expired: 'The platform no longer has this file',
+  refused: "The file's address is not a public https address: it was not downloaded",
   unreadable: (kind: string) =>
     kind === 'photo'
       ? 'The file is not a picture the agent can see'

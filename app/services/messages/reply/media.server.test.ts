@@ -405,18 +405,26 @@ describe('a WhatsApp voice note', () => {
     expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.expired })
     expect(sentOn(number)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
   })
+
+  it('a URL that has expired again is asked for once only: failed with why, the fallback sent', async () => {
+    const number = await p.newMetaChannel('whatsapp')
+    const mediaId = p.graph.addMedia(number.token, voiceNote(`whatsapp-twice-${++chats}`), 'audio/ogg')
+    p.graph.expireNextMediaUrls(2)
+    await receiveWhatsApp(number, voiceMessage(`3493${chats}`, mediaId))
+    await waitForSettled(p.db, number.channelId)
+    const [inbound] = await messagesOf(p.db, number.channelId, 'inbound')
+    expect(inbound).toMatchObject({ status: 'failed', failureReason: MEDIA_FAILURES.expired })
+    expect(inbound.media).toMatchObject({ state: 'failed', reason: MEDIA_FAILURES.expired })
+    expect(p.graph.calls.filter((c) => c.method === 'GET' && c.path === `/${mediaId}`)).toHaveLength(2)
+    expect(sentOn(number)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
+    expect(await storedMedia(inbound.id)).toEqual([])
+  })
 })
 
 describe('a Messenger voice note', () => {
-  it('is fetched from its attachment URL, transcribed and answered once', async () => {
-    const page = await p.newMetaChannel('facebook')
-    const said = `Do you have this in a larger size ${++chats}?`
-    const clip = voiceNote(`messenger-${chats}`)
-    p.model.addTranscript(sha256Of(clip), said)
-    const url = p.graph.addAttachment(clip, 'audio/mpeg')
-    const psid = `psid-${chats}`
+  async function receiveMessenger(page: TestMetaChannel, url: string) {
     const event = {
-      sender: { id: psid },
+      sender: { id: `psid-${chats}` },
       recipient: { id: page.platformChannelId },
       timestamp: Date.now(),
       message: { mid: `m_${randomUUID()}`, attachments: [{ type: 'audio', payload: { url } }] },
@@ -429,12 +437,33 @@ describe('a Messenger voice note', () => {
       personReplies: async () => false,
     })
     await waitForSettled(p.db, page.channelId)
+  }
+
+  it('is fetched from its attachment URL, transcribed and answered once', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const said = `Do you have this in a larger size ${++chats}?`
+    const clip = voiceNote(`messenger-${chats}`)
+    p.model.addTranscript(sha256Of(clip), said)
+    const url = p.graph.addAttachment(clip, 'audio/mpeg')
+    await receiveMessenger(page, url)
     const [inbound] = await messagesOf(p.db, page.channelId, 'inbound')
     expect(inbound).toMatchObject({ kind: 'voice', text: said, status: 'replied' })
     expect(inbound.media).toMatchObject({ source: 'messenger', ref: url, state: 'read' })
     const sent = p.graph.messages.filter((m) => m.from === page.platformChannelId && m.text)
     expect(sent.map((m) => m.text)).toEqual([`Echo: ${said}`])
     expect(await storedMedia(inbound.id)).toEqual([expect.objectContaining({ contentType: 'audio/ogg' })])
+  })
+
+  it('an attachment Meta no longer serves: failed with why, the fallback sent', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const url = p.graph
+      .addAttachment(voiceNote(`messenger-gone-${++chats}`), 'audio/mpeg')
+      .replace('?', 'gone?')
+    await receiveMessenger(page, url)
+    const [inbound] = await messagesOf(p.db, page.channelId, 'inbound')
+    expect(inbound).toMatchObject({ kind: 'voice', status: 'failed', failureReason: MEDIA_FAILURES.expired })
+    const sent = p.graph.messages.filter((m) => m.from === page.platformChannelId && m.text)
+    expect(sent.map((m) => m.text)).toEqual([BEHAVIOUR_TEXTS.fallbackMessage])
   })
 })
 

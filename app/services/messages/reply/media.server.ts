@@ -5,7 +5,8 @@ import { detectTextLanguage } from '~/integrations/language/detect.server'
 import { ModelError } from '~/integrations/llm/errors'
 import type { Transcriber } from '~/integrations/llm/transcription.server'
 import type { PhotoReader } from '~/integrations/llm/vision.server'
-import { downloadMedia, MediaError } from '~/integrations/media/download.server'
+import { MediaError } from '~/integrations/media/download.server'
+import { downloadPublicMedia } from '~/integrations/media/public-download.server'
 import { sniffMedia } from '~/integrations/media/sniff'
 import { extractDocument, KnowledgeExtractError } from '~/services/knowledge/extract.server'
 import type { WhatsAppClient } from '~/integrations/meta/whatsapp.server'
@@ -37,6 +38,8 @@ export type MediaReaders = {
   vision?: PhotoReader
   telegram: Pick<TelegramClient, 'downloadFile'>
   graph: Pick<WhatsAppClient, 'downloadWhatsAppMedia'>
+  /** Tests only (the Graph fake serves Messenger's attachments on 127.0.0.1 over http); refused in production. */
+  allowPrivateHosts?: boolean
 }
 
 /** The platform a file comes from, for the retry policy and its logs. */
@@ -50,6 +53,7 @@ const MESSENGER_FILE = {
   timeoutMs: MEDIA_FETCH_TIMEOUT_MS,
   tooLarge: MEDIA_FAILURES.tooLarge(MEDIA_MAX_BYTES),
   gone: MEDIA_FAILURES.expired,
+  refused: MEDIA_FAILURES.refused,
 }
 
 /** WhatsApp's own limits by kind (Cloud API media): audio 16 MB, images 5 MB; we keep 20 MB at most. */
@@ -63,9 +67,11 @@ const WHATSAPP_MAX_BYTES: Partial<Record<BurstRow['kind'], number>> = {
 function download(deps: MediaDeps, row: Pending, token: string) {
   const readers = deps.media!
   const { media } = row
-  // The URL came in a delivery signed with the app's secret (http or https only): no token goes with it.
-  if (media.source === 'messenger')
-    return downloadMedia(media.ref, { ...MESSENGER_FILE, signal: deps.signal })
+  // The URL came in a delivery signed with the app's secret: no token goes with it, and only to a public address.
+  if (media.source === 'messenger') {
+    const { allowPrivateHosts } = readers
+    return downloadPublicMedia(media.ref, { ...MESSENGER_FILE, allowPrivateHosts, signal: deps.signal })
+  }
   if (media.source === 'whatsapp') {
     const maxBytes = Math.min(MEDIA_MAX_BYTES, WHATSAPP_MAX_BYTES[row.kind] ?? MEDIA_MAX_BYTES)
     return readers.graph.downloadWhatsAppMedia(token, { mediaId: media.ref, maxBytes, signal: deps.signal })
