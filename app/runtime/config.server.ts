@@ -86,7 +86,6 @@ export function loadConfig(source: Record<string, string | undefined>) {
       : loadOrCreateSecrets(dataDir)
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
   const emulatorHost = strict ? undefined : (env.FIREBASE_AUTH_EMULATOR_HOST ?? DEFAULT_EMULATOR_HOST)
-  const projectId = env.FIREBASE_PROJECT_ID ?? DEFAULT_PROJECT_ID
 
   return {
     production,
@@ -107,13 +106,7 @@ export function loadConfig(source: Record<string, string | undefined>) {
     migrationsDir: path.resolve(env.MIGRATIONS_DIR ?? 'app/db/migrations'),
     sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
     encryptionKey: env.ENCRYPTION_KEY ?? secrets.encryptionKey,
-    firebase: {
-      projectId,
-      // The emulator accepts any API key; Firebase web API keys are public identifiers, not secrets.
-      apiKey: env.FIREBASE_API_KEY ?? 'demo-api-key',
-      authDomain: env.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
-      emulatorHost,
-    },
+    firebase: firebaseConfig(env, emulatorHost),
     logLevel: env.LOG_LEVEL,
     telegramApiRoot: (env.TELEGRAM_API_ROOT ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     /** How Telegram channels receive messages: a webhook, or long polling by the workers (no public URL). */
@@ -151,6 +144,18 @@ export function loadConfig(source: Record<string, string | undefined>) {
 }
 
 type Env = z.output<typeof envSchema>
+
+/** Firebase Authentication's project, web key and domain, and the Auth emulator on the embedded default. */
+function firebaseConfig(env: Env, emulatorHost: string | undefined) {
+  const projectId = env.FIREBASE_PROJECT_ID ?? DEFAULT_PROJECT_ID
+  return {
+    projectId,
+    // The emulator accepts any API key; Firebase web API keys are public identifiers, not secrets.
+    apiKey: env.FIREBASE_API_KEY ?? 'demo-api-key',
+    authDomain: env.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
+    emulatorHost,
+  }
+}
 
 const replyWorkerConcurrency = (env: Env) =>
   env.REPLY_WORKER_CONCURRENCY ??
