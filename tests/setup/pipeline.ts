@@ -221,24 +221,25 @@ export async function startPipeline(
 }
 
 let ids = 1000
-/** A Telegram voice note from Ann Lee in a private chat, its file known to the fake by `fileId`. */
-export function voiceUpdate(chatId: number, file: { file_id: string; file_size: number }, caption?: string) {
+type FakeFile = { file_id: string; file_size: number }
+
+/** A Telegram message from Ann Lee in a private chat that carries a file (`fields`: Message's voice, photo...). */
+export function fileUpdate(chatId: number, fields: Record<string, unknown>, caption?: string) {
   const { message, update_id } = textUpdate(chatId, '')
   const { text: _text, ...rest } = message
-  return {
-    update_id,
-    message: {
-      ...rest,
-      voice: { ...file, file_unique_id: `u${file.file_id}`, duration: 1, mime_type: 'audio/ogg' },
-      ...(caption && { caption }),
-    },
-  }
+  return { update_id, message: { ...rest, ...fields, ...(caption && { caption }) } }
 }
 
-/** A Telegram photo from Ann Lee in a private chat (its largest size known to the fake), with a caption. */
-export function photoUpdate(chatId: number, file: { file_id: string; file_size: number }, caption?: string) {
-  const { message, update_id } = textUpdate(chatId, '')
-  const { text: _text, ...rest } = message
+/** A Telegram voice note, its file known to the fake. */
+export const voiceUpdate = (chatId: number, file: FakeFile, caption?: string) =>
+  fileUpdate(
+    chatId,
+    { voice: { ...file, file_unique_id: `u${file.file_id}`, duration: 1, mime_type: 'audio/ogg' } },
+    caption,
+  )
+
+/** A Telegram photo (its largest size known to the fake). */
+export function photoUpdate(chatId: number, file: FakeFile, caption?: string) {
   const small = {
     file_id: `${file.file_id}-small`,
     file_unique_id: 's',
@@ -246,15 +247,17 @@ export function photoUpdate(chatId: number, file: { file_id: string; file_size: 
     height: 60,
     file_size: 10,
   }
-  return {
-    update_id,
-    message: {
-      ...rest,
-      photo: [small, { ...file, file_unique_id: `u${file.file_id}`, width: 96, height: 64 }],
-      ...(caption && { caption }),
-    },
-  }
+  const large = { ...file, file_unique_id: `u${file.file_id}`, width: 96, height: 64 }
+  return fileUpdate(chatId, { photo: [small, large] }, caption)
 }
+
+/** A Telegram document with its name, its file known to the fake. */
+export const documentUpdate = (chatId: number, file: FakeFile, fileName: string, caption?: string) =>
+  fileUpdate(
+    chatId,
+    { document: { ...file, file_unique_id: `u${file.file_id}`, file_name: fileName } },
+    caption,
+  )
 
 /** A Telegram text message update from Ann Lee in a private chat (the chat id is the person's id). */
 export function textUpdate(chatId: number, text: string, messageId = ++ids) {

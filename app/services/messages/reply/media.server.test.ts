@@ -14,6 +14,7 @@ import { photo } from '../../../../tests/fakes/photo'
 import { sha256Of, voiceNote } from '../../../../tests/fakes/voice-note'
 import { PHOTO_INSTRUCTIONS } from '~/integrations/llm/vision.server'
 import {
+  documentUpdate,
   messagesOf,
   photoUpdate,
   startPipeline,
@@ -473,15 +474,7 @@ describe('a document', () => {
     const chatId = ++chats
     const pdf = Buffer.from(makePdf([[`Invoice 2026-${chatId}`, 'Total due: 45.00 EUR by 1 December']]))
     const file = p.telegram.addFile(bot.token, pdf)
-    const { message, update_id } = textUpdate(chatId, '')
-    const { text: _text, ...rest } = message
-    const document = {
-      ...file,
-      file_unique_id: `u${chatId}`,
-      file_name: 'invoice.pdf',
-      mime_type: 'application/pdf',
-    }
-    await receive(bot, { update_id, message: { ...rest, document, caption: 'why so much?' } })
+    await receive(bot, documentUpdate(chatId, file, 'invoice.pdf', 'why so much?'))
     await waitForSettled(p.db, bot.channelId)
 
     const [inbound, answer] = await messagesOf(p.db, bot.channelId)
@@ -499,12 +492,7 @@ describe('a document', () => {
   it('a file with no text to read: stored with why, the fallback sent', async () => {
     const bot = await p.newBot()
     const file = p.telegram.addFile(bot.token, Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x13]))
-    const { message, update_id } = textUpdate(++chats, '')
-    const { text: _text, ...rest } = message
-    await receive(bot, {
-      update_id,
-      message: { ...rest, document: { ...file, file_unique_id: 'u', file_name: 'x.bin' } },
-    })
+    await receive(bot, documentUpdate(++chats, file, 'x.bin'))
     await waitForSettled(p.db, bot.channelId)
     const [inbound] = await messagesOf(p.db, bot.channelId, 'inbound')
     expect(inbound.status).toBe('failed')
