@@ -7,14 +7,23 @@ import { conversationDeps } from '~/runtime/channel-deps.server'
 import { composerSchema } from '~/lib/conversations/conversations'
 import { sendPersonReply } from '~/services/conversations/person-reply.server'
 
-/** The composer: a person's reply, sent once per idempotency key. */
+/** The composer: a person's reply, with a picture or a document if attached, sent once per idempotency key. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const conversationId = params.conversationId ?? ''
   const deps = conversationDeps(await getRuntime())
   return conversationAction(
     request,
     composerSchema,
-    (scope, { text, clientKey }) => sendPersonReply(scope, deps, { conversationId, text, clientKey }),
+    async (scope, { text, clientKey, attachment }) =>
+      sendPersonReply(scope, deps, {
+        conversationId,
+        text,
+        clientKey,
+        attachment: attachment && {
+          bytes: new Uint8Array(await attachment.arrayBuffer()),
+          fileName: attachment.name,
+        },
+      }),
     { action: 'person reply', conversationId },
   )
 }

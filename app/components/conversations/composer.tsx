@@ -2,6 +2,8 @@ import { Alert, Anchor, Group, Stack, Text, Textarea } from '@mantine/core'
 import { Link, useFetcher } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import { PendingButton } from '~/components/forms/pending-button'
+import type { AttachmentPlatform } from '~/lib/conversations/attachments'
+import { AttachmentPicker, useAttachment } from './attachment-picker'
 import { PERSON_REPLY_MAX_LENGTH, type ReplyWindow } from '~/lib/conversations/conversations'
 import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
 import { COMPOSER_FIELD } from './inbox-shortcuts'
@@ -26,8 +28,11 @@ export function Composer({
   answer,
   savedReplies = [],
   customerName = null,
+  platform,
 }: {
   action: string
+  /** The conversation's platform: its limits on pictures and files, checked before sending. */
+  platform: AttachmentPlatform
   window: ReplyWindow
   initialKey: string
   /** The organization's saved replies, put in by typing `/`, and the customer's name they may use. */
@@ -42,8 +47,9 @@ export function Composer({
   const wasSubmitting = useRef(false)
   const field = useRef<HTMLTextAreaElement>(null)
   const picker = useSavedReplyPicker({ replies: savedReplies, customerName, text, setText, field })
+  const attachment = useAttachment(platform)
   const pending = fetcher.state !== 'idle'
-  const error = fetcher.data?.error ?? answer?.error ?? null
+  const error = attachment.error ?? fetcher.data?.error ?? answer?.error ?? null
 
   useEffect(() => {
     if (fetcher.state === 'submitting') wasSubmitting.current = true
@@ -51,10 +57,11 @@ export function Composer({
       wasSubmitting.current = false
       if (!fetcher.data?.error) {
         setText('')
+        attachment.clear()
         setClientKey(newKey())
       }
     }
-  }, [fetcher.state, fetcher.data])
+  }, [fetcher.state, fetcher.data, attachment.clear])
 
   if (!window.open) {
     return (
@@ -64,7 +71,14 @@ export function Composer({
     )
   }
   return (
-    <fetcher.Form method="post" action={action}>
+    <fetcher.Form
+      method="post"
+      action={action}
+      encType="multipart/form-data"
+      onSubmit={(event) => {
+        if (attachment.error) event.preventDefault()
+      }}
+    >
       <input type="hidden" name="clientKey" value={clientKey} />
       <Stack gap="xs">
         {picker.list}
@@ -79,7 +93,7 @@ export function Composer({
           minRows={2}
           maxRows={8}
           maxLength={PERSON_REPLY_MAX_LENGTH}
-          required
+          required={!attachment.file}
           value={text}
           onChange={picker.onChange}
           onKeyDown={(event) => {
@@ -99,9 +113,12 @@ export function Composer({
               {T.manageSavedReplies}
             </Anchor>
           </Text>
-          <PendingButton pending={pending} pendingLabel={T.sending}>
-            {T.send}
-          </PendingButton>
+          <Group gap="xs" wrap="nowrap">
+            <AttachmentPicker attachment={attachment} />
+            <PendingButton pending={pending} pendingLabel={T.sending}>
+              {T.send}
+            </PendingButton>
+          </Group>
         </Group>
       </Stack>
     </fetcher.Form>

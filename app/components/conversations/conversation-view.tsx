@@ -14,6 +14,7 @@ import { ActionButton } from './action-button'
 import type { MemberOption } from '~/lib/organizations/schemas'
 import type { SavedReplyItem } from '~/lib/conversations/saved-replies'
 import { languageName, type Contact } from '~/lib/conversations/contact'
+import { attachmentPlatform } from '~/lib/conversations/attachments'
 import { AssigneePicker } from './assignee-picker'
 import { ContactPanel } from './contact-panel'
 import { SnoozeMenu } from './snooze-menu'
@@ -215,6 +216,7 @@ export function ConversationView({
           answer={answer}
           savedReplies={savedReplies}
           customerName={conversation.customer.name}
+          platform={attachmentPlatform(conversation.channel.platformName)}
         />
       </Stack>
     </Paper>

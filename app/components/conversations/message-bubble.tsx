@@ -1,6 +1,6 @@
 import { Group, Stack, Text } from '@mantine/core'
 import { DateTime } from '~/components/date-time'
-import type { ConversationMessage } from '~/lib/conversations/conversations'
+import { MESSAGE_KIND_LABELS, type ConversationMessage } from '~/lib/conversations/conversations'
 import { ActionButton } from './action-button'
 import { MessageMedia } from './message-media'
 import classes from './conversations.module.css'
@@ -74,8 +74,13 @@ export function MessageBubble({
           <DateTime value={message.at} time />
         </Text>
       </Group>
-      {message.media ? <MessageMedia media={message.media} src={mediaPath} customer={customer} /> : null}
-      <Text size="sm">{message.text || '—'}</Text>
+      {message.media ? (
+        <MessageMedia media={message.media} src={mediaPath} from={authorLabel(message, customer)} />
+      ) : null}
+      {/* A file shown needs no "[photo]" under it; a caption or a transcript is kept. */}
+      {message.media?.file && message.text === MESSAGE_KIND_LABELS[message.media.kind] ? null : (
+        <Text size="sm">{message.text || '—'}</Text>
+      )}
       <Text size="xs" c={failed ? 'red.8' : 'gray.7'}>
         {MESSAGE_STATUS_LABELS[message.status] ?? message.status}
         {message.failureReason ? `: ${message.failureReason}` : ''}

@@ -32,11 +32,11 @@ function Picture({ src, alt }: { src: string; alt: string }) {
 }
 
 /**
- * The file of a customer's message in the transcript (docs/decisions/074): a sound plays, a picture is a thumbnail
+ * The file of a message in the transcript (a customer's, or one a person sent) (docs/decisions/074): a sound plays, a picture is a thumbnail
  * that enlarges, anything else is a link. A voice note's transcript is the message's text, labelled as such.
  */
-export function MessageMedia({ media, src, customer }: { media: Media; src: string; customer: string }) {
-  const name = T.mediaFrom(kindName(media), customer)
+export function MessageMedia({ media, src, from }: { media: Media; src: string; from: string }) {
+  const name = T.mediaFrom(kindName(media), from)
   const type = media.file?.contentType ?? ''
   return (
     <>

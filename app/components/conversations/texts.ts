@@ -109,6 +109,10 @@ export const CONVERSATION_UI_TEXTS = {
   composerLabel: 'Your reply',
   composerPlaceholder: 'Write to the customer as yourself',
   composerHint: 'Your reply pauses the AI in this conversation.',
+  attach: 'Attach',
+  attachAnother: 'Change file',
+  attachLabel: 'Attach a picture or a document',
+  removeAttachment: (name: string) => `Remove ${name}`,
   humanAgentHint:
     "More than 24 hours since the customer's last message: this reply goes with Messenger's HUMAN_AGENT tag.",
   aiResumesAt: 'AI resumes at',

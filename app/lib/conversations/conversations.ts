@@ -168,8 +168,32 @@ export const clientKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{1,200}$/, CONVERSATION_TEXTS.idempotencyKeyInvalid)
 
-/** The composer's form: the reply and its idempotency key. */
-export const composerSchema = personReplySchema.extend({ clientKey: clientKeySchema })
+/** A file input left empty sends a nameless, empty file: no attachment. */
+const attachmentSchema = z.preprocess(
+  (value) => (value instanceof Blob && value.size === 0 ? undefined : value),
+  z.file().optional(),
+)
+
+/**
+ * The composer's form: the reply, its idempotency key, and a picture or document it may carry (then the text is
+ * its caption, and may be left out).
+ */
+export const composerSchema = z
+  .object({
+    text: z
+      .string()
+      .trim()
+      .max(PERSON_REPLY_MAX_LENGTH, CONVERSATION_TEXTS.textTooLong)
+      .refine(hasNoNul, NUL_MESSAGE)
+      .optional()
+      .transform((text) => text || undefined),
+    clientKey: clientKeySchema,
+    attachment: attachmentSchema,
+  })
+  .refine((reply) => reply.text !== undefined || reply.attachment !== undefined, {
+    path: ['text'],
+    message: CONVERSATION_TEXTS.textRequired,
+  })
 
 /** "Pause AI" for a time, in minutes; left out: until resumed. 0 also means until resumed. */
 export const pauseSchema = z.object({

@@ -1,4 +1,6 @@
 /** Product constants from the specification (section 9), named once. */
+// Relative: the HTTP entry (server/) reads this module without the app's `~` alias.
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TEXTS } from '../conversations/attachments'
 export const PRODUCT_NAME = 'ReplyPilot'
 export const PRODUCT_SHORT_NAME = 'replypilot'
 export const PRODUCT_TAGLINE = 'AI Powered Reply Automation'
@@ -51,6 +53,12 @@ export const REQUEST_BODY_LIMITS: {
       pattern: /^(\/knowledge\/(new\/file|upload)(\.data)?|\/api\/v1\/organizations\/[^/]+\/knowledge)$/,
       maxBytes: UPLOAD_FILE_MAX_BYTES + UPLOAD_FORM_SLACK_BYTES,
       tooLarge: FILE_TOO_LARGE_MESSAGE,
+    },
+    // A person's reply with a picture or a document (docs/decisions/076): the file and the reply's text.
+    {
+      pattern: /^\/conversations\/[^/]+\/reply(\.data)?$/,
+      maxBytes: ATTACHMENT_MAX_BYTES + UPLOAD_FORM_SLACK_BYTES,
+      tooLarge: ATTACHMENT_TEXTS.requestTooLarge,
     },
   ],
 }

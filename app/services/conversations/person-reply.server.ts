@@ -2,12 +2,24 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
-import { channels, conversations, messages, type Channel, type Conversation, type Message } from '~/db/schema'
+import {
+  channels,
+  conversations,
+  messageMedia,
+  messages,
+  type Channel,
+  type Conversation,
+  type Message,
+} from '~/db/schema'
 import { hasDeadToken } from '~/lib/channels/health'
 import { ModelError } from '~/integrations/llm/model.server'
 import { PlatformError } from '~/integrations/platform-errors'
+import type { OutboundFile } from '~/integrations/outbound-file'
+import { ATTACHMENT_TEXTS } from '~/lib/conversations/attachments'
+import type { MediaSource, MessageMedia } from '~/lib/conversations/media'
 import {
   CONVERSATION_TEXTS,
+  MESSAGE_KIND_LABELS,
   personReplyWindow,
   type personReplyResultSchema,
 } from '~/lib/conversations/conversations'
@@ -26,6 +38,7 @@ import {
 import type { OrganizationScope } from '~/services/organizations/scope.server'
 import { decryptSecret } from '~/utils/crypto.server'
 import { AppError } from '~/utils/errors'
+import { checkAttachment, type Attachment } from './attachment.server'
 import { pauseForPersonReply, type ResumeScheduler } from './takeover.server'
 
 // A person's reply from the inbox: checked against the platform's windows, stored before it is sent (so that a
@@ -79,17 +92,42 @@ const resultColumns = {
   sentParts: messages.sentParts,
   platformMessageId: messages.platformMessageId,
 }
+/** What sending needs beyond the result: whether a file goes first. */
+const deliveryColumns = { ...resultColumns, kind: messages.kind, media: messages.media }
+type Deliverable = Pick<Message, keyof typeof deliveryColumns>
+
+const MEDIA_SOURCES: Record<'telegram' | 'facebook' | 'whatsapp', MediaSource> = {
+  telegram: 'telegram',
+  facebook: 'messenger',
+  whatsapp: 'whatsapp',
+}
+
+/** The stored message of a person's reply: its text, or its file with the caption as its text. */
+function replyValues(platform: keyof typeof MEDIA_SOURCES, text: string | undefined, file?: OutboundFile) {
+  if (!file) return { text: text?.trim() ?? '', kind: 'text' as const, media: null }
+  const media: MessageMedia = {
+    source: MEDIA_SOURCES[platform],
+    ref: '',
+    contentType: file.contentType,
+    byteSize: file.bytes.byteLength,
+    fileName: file.fileName,
+    caption: file.caption,
+    state: 'read',
+  }
+  return { text: file.caption ?? MESSAGE_KIND_LABELS[file.kind], kind: file.kind, media }
+}
 
 /**
- * Sends a person's text to the customer of the conversation and records it as an outbound message with its
- * author. The same `clientKey` twice (a double submit, a retried API call) sends once: the second call answers
- * the first one's message. A platform's refusal is recorded on the message (failed, with the reason: it can
- * be sent again) and reported; an invalid token also puts the channel in error.
+ * Sends a person's text, or a picture or document with its caption, to the customer of the conversation and
+ * records it as an outbound message with its author (the file kept beside it, as a customer's is). The same
+ * `clientKey` twice (a double submit, a retried API call) sends once: the second call answers the first one's
+ * message. A platform's refusal is recorded on the message (failed, with the reason: it can be sent again) and
+ * reported; an invalid token also puts the channel in error.
  */
 export async function sendPersonReply(
   scope: OrganizationScope,
   deps: PersonReplyDeps,
-  input: { conversationId: string; text: string; clientKey?: string },
+  input: { conversationId: string; text?: string; clientKey?: string; attachment?: Attachment },
 ): Promise<PersonReplyResult> {
   const { conversation, channel } = await conversationWithChannel(scope, input.conversationId)
   const clientKey = input.clientKey ?? randomUUID()
@@ -101,6 +139,11 @@ export async function sendPersonReply(
   if (existing) return { message: existing, sentNow: false, aiPausedUntil: conversation.aiPausedUntil }
 
   const window = requireReachable(channel, conversation)
+  if (!input.attachment && !input.text?.trim()) {
+    throw new AppError('VALIDATION_ERROR', CONVERSATION_TEXTS.textRequired)
+  }
+  const platform = channel.platformName as keyof typeof MEDIA_SOURCES // requireReachable checked it
+  const file = input.attachment && checkAttachment(platform, input.attachment, input.text)
   const stored = await scope.db.transaction(async (tx) => {
     const [created] = await tx
       .insert(messages)
@@ -110,7 +153,7 @@ export async function sendPersonReply(
         conversationId: conversation.id,
         direction: 'outbound',
         senderId: channel.platformChannelId,
-        text: input.text,
+        ...replyValues(platform, input.text, file),
         status: 'pending',
         authorUserId: scope.userId,
         clientKey,
@@ -119,8 +162,17 @@ export async function sendPersonReply(
         target: [messages.conversationId, messages.clientKey],
         where: sql`${messages.clientKey} is not null`,
       })
-      .returning(resultColumns)
+      .returning(deliveryColumns)
     if (!created) return undefined
+    if (file) {
+      await tx.insert(messageMedia).values({
+        messageId: created.id,
+        organizationId: scope.organizationId,
+        contentType: file.contentType,
+        byteSize: file.bytes.byteLength,
+        bytes: Buffer.from(file.bytes),
+      })
+    }
     const aiPausedUntil = await pauseForPersonReply(tx, conversation.id, {
       userId: scope.userId,
       autoResumeMinutes: channel.autoResumeMinutes,
@@ -137,7 +189,10 @@ export async function sendPersonReply(
     return { message: other, sentNow: false, aiPausedUntil: conversation.aiPausedUntil }
   }
   if (stored.aiPausedUntil) await deps.scheduleResume(conversation.id, stored.aiPausedUntil)
-  const message = await deliverPersonReply(scope, deps, channel, conversation, stored.created, window.tag)
+  const message = await deliverPersonReply(scope, deps, channel, conversation, stored.created, {
+    messengerTag: window.tag,
+    file,
+  })
   return { message, sentNow: true, aiPausedUntil: stored.aiPausedUntil }
 }
 
@@ -148,13 +203,39 @@ export const PERSON_SEND_RETRY_DELAY_MS = 300
  * One send, tried once more after a network failure: a kept-alive connection the platform closed as the request
  * went out fails without having been read. The person is waiting, so not the reply worker's three tries.
  */
-async function sendPart(sender: ReturnType<typeof senderFor>, text: string) {
+async function onceMore<T>(send: () => Promise<T>): Promise<T> {
   try {
-    return await sender.send(text)
+    return await send()
   } catch (error) {
     if (!(error instanceof PlatformError) || error.code !== 'NETWORK_ERROR') throw error
     await sleep(PERSON_SEND_RETRY_DELAY_MS)
-    return sender.send(text)
+    return send()
+  }
+}
+
+/** What a reply sends, in order: its file first (with the caption, if the platform takes one that long), then text. */
+type Part = { file: true; caption?: string } | { file?: undefined; text: string }
+
+function partsOf(message: Deliverable, sender: ReturnType<typeof senderFor>): Part[] {
+  const texts = (text: string) => splitMessage(text, sender.limit).map((part) => ({ text: part }))
+  if (!message.media || message.kind === 'text') return texts(message.text)
+  const caption = message.media.caption?.trim()
+  if (!caption) return [{ file: true }]
+  return caption.length <= sender.captionLimit ? [{ file: true, caption }] : [{ file: true }, ...texts(caption)]
+}
+
+/** The file of a reply being sent again, as stored; gone when the organization's retention deleted it. */
+async function storedFile(scope: OrganizationScope, message: Deliverable): Promise<OutboundFile> {
+  const [row] = await scope.db
+    .select({ bytes: messageMedia.bytes, contentType: messageMedia.contentType })
+    .from(messageMedia)
+    .where(and(eq(messageMedia.messageId, message.id), eq(messageMedia.organizationId, scope.organizationId)))
+  if (!row || !message.media) throw new AppError('CONFLICT', ATTACHMENT_TEXTS.gone)
+  return {
+    bytes: row.bytes,
+    contentType: row.contentType,
+    fileName: message.media.fileName ?? 'file',
+    kind: message.kind === 'photo' ? 'photo' : 'file',
   }
 }
 
@@ -164,16 +245,25 @@ async function deliverPersonReply(
   deps: PersonReplyDeps,
   channel: Channel,
   conversation: Conversation,
-  message: Pick<Message, keyof typeof resultColumns>,
-  messengerTag: 'HUMAN_AGENT' | undefined,
+  message: Deliverable,
+  options: { messengerTag: 'HUMAN_AGENT' | undefined; file?: OutboundFile },
 ): Promise<PersonReplyResult['message']> {
   const token = decryptSecret(channel.accessTokenEncrypted ?? '', deps.encryptionKey)
-  const sender = senderFor(deps, channel, token, conversation.platformChatId, { messengerTag })
-  const parts = splitMessage(message.text, sender.limit)
+  const sender = senderFor(deps, channel, token, conversation.platformChatId, {
+    messengerTag: options.messengerTag,
+  })
+  const parts = partsOf(message, sender)
   let platformMessageId = message.platformMessageId
   try {
     for (let index = message.sentParts; index < parts.length; index++) {
-      const sent = await sendPart(sender, parts[index])
+      const part = parts[index]
+      let sent: { platformMessageId: string }
+      if (part.file) {
+        const file = options.file ?? (await storedFile(scope, message))
+        sent = await onceMore(() => sender.sendFile({ ...file, caption: part.caption }))
+      } else {
+        sent = await onceMore(() => sender.send(part.text))
+      }
       platformMessageId ??= sent.platformMessageId
       await scope.db
         .update(messages)
@@ -182,21 +272,7 @@ async function deliverPersonReply(
     }
   } catch (error) {
     if (!(error instanceof PlatformError) && !(error instanceof ModelError)) throw error
-    const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
-    const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : failureReason(error)
-    await scope.db.transaction(async (tx) => {
-      await tx
-        .update(messages)
-        .set({ status: 'failed', failureReason: reason })
-        .where(eq(messages.id, message.id))
-      if (tokenInvalid) {
-        await tx
-          .update(channels)
-          .set({ status: 'error', statusReason: error.message, updatedAt: new Date() })
-          .where(eq(channels.id, channel.id))
-      }
-    })
-    throw new AppError(tokenInvalid ? 'CONFLICT' : 'UPSTREAM_ERROR', reason)
+    await recordFailure(scope, channel, message.id, error)
   }
   const [sent] = await scope.db
     .update(messages)
@@ -204,6 +280,27 @@ async function deliverPersonReply(
     .where(eq(messages.id, message.id))
     .returning(resultColumns)
   return sent
+}
+
+/** A platform's refusal: the message failed with why (the channel in error for a dead token), and reported. */
+async function recordFailure(
+  scope: OrganizationScope,
+  channel: Channel,
+  messageId: string,
+  error: PlatformError | ModelError,
+): Promise<never> {
+  const tokenInvalid = error instanceof PlatformError && error.code === 'AUTH_TOKEN_INVALID'
+  const reason = tokenInvalid ? REPLY_FAILURES.tokenInvalid : failureReason(error)
+  await scope.db.transaction(async (tx) => {
+    await tx.update(messages).set({ status: 'failed', failureReason: reason }).where(eq(messages.id, messageId))
+    if (tokenInvalid) {
+      await tx
+        .update(channels)
+        .set({ status: 'error', statusReason: error.message, updatedAt: new Date() })
+        .where(eq(channels.id, channel.id))
+    }
+  })
+  throw new AppError(tokenInvalid ? 'CONFLICT' : 'UPSTREAM_ERROR', reason)
 }
 
 /**
@@ -238,7 +335,7 @@ export async function retryMessage(
   if (message.direction === 'outbound' && message.authorUserId) {
     const { conversation, channel } = await conversationWithChannel(scope, message.conversationId)
     const window = requireReachable(channel, conversation)
-    await deliverPersonReply(scope, deps, channel, conversation, message, window.tag)
+    await deliverPersonReply(scope, deps, channel, conversation, message, { messengerTag: window.tag })
     return { requeued: false }
   }
 
