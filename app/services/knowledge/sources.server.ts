@@ -40,6 +40,8 @@ const summaryColumns = {
   updatedAt: knowledgeSources.updatedAt,
 }
 
+const viewColumns = { ...summaryColumns, question: knowledgeSources.question, body: knowledgeSources.body }
+
 /** A source as the list shows it (without its text or bytes). */
 export type KnowledgeSourceSummary = Pick<KnowledgeSource, keyof typeof summaryColumns>
 /** A source with what it holds, for its page and its edit form (never the file's bytes). */
@@ -59,7 +61,7 @@ export async function listKnowledgeSources(scope: OrganizationScope): Promise<Kn
 export async function getKnowledgeSource(scope: OrganizationScope, id: string): Promise<KnowledgeSourceView> {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', KNOWLEDGE_SOURCE_NOT_FOUND)
   const [source] = await scope.db
-    .select({ ...summaryColumns, question: knowledgeSources.question, body: knowledgeSources.body })
+    .select(viewColumns)
     .from(knowledgeSources)
     .where(byId(scope, id))
   if (!source) throw new AppError('NOT_FOUND', KNOWLEDGE_SOURCE_NOT_FOUND)
@@ -185,8 +187,7 @@ export async function updateKnowledgeSource(
     })
   }
   // Every change is processed again: even a file's new title is in its passages' vectors (weighted A).
-  await reprocess(scope, id, set, jobs)
-  return getKnowledgeSource(scope, id)
+  return reprocess(scope, id, set, jobs)
 }
 
 /** Fetches a web page again (or processes any other source again): a new revision and its job. */
@@ -196,17 +197,20 @@ export async function refreshKnowledgeSource(
   { jobs }: { jobs: KnowledgeJobs },
 ): Promise<KnowledgeSourceView> {
   await getKnowledgeSource(scope, id)
-  await reprocess(scope, id, {}, jobs)
-  return getKnowledgeSource(scope, id)
+  return reprocess(scope, id, {}, jobs)
 }
 
+/**
+ * The source as this change left it (processing): read back after the job is sent, the worker may already have
+ * processed it, and the answer would not say what the change did.
+ */
 async function reprocess(
   scope: OrganizationScope,
   id: string,
   set: Partial<typeof knowledgeSources.$inferInsert>,
   jobs: KnowledgeJobs,
-) {
-  await scope.db.transaction(async (tx) => {
+): Promise<KnowledgeSourceView> {
+  return scope.db.transaction(async (tx) => {
     const [source] = await tx
       .update(knowledgeSources)
       .set({
@@ -217,9 +221,11 @@ async function reprocess(
         updatedAt: new Date(),
       })
       .where(byId(scope, id))
-      .returning({ id: knowledgeSources.id, revision: knowledgeSources.revision })
+      .returning({ ...viewColumns, revision: knowledgeSources.revision })
     if (!source) throw new AppError('NOT_FOUND', KNOWLEDGE_SOURCE_NOT_FOUND)
     await jobs(tx, { sourceId: source.id, revision: source.revision })
+    const { revision: _revision, ...view } = source
+    return view
   })
 }
 
