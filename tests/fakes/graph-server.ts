@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { signMetaPayload } from '../../app/integrations/meta/signature.server'
+import { fileInfo, isMultipart, parseMultipart, type UploadedFile, type UploadedFileInfo } from './multipart'
 
 /**
  * A local stand-in for Meta's Graph API (https://graph.facebook.com/v23.0/...), spoken to over real HTTP. It
@@ -11,8 +12,14 @@ import { signMetaPayload } from '../../app/integrations/meta/signature.server'
  * (seeded `profiles`, by PSID), and the WhatsApp Cloud
  * API's register, WABA subscribed_apps (POST, DELETE and GET), phone number and WABA reads, text sends, and media:
  * `GET /{media-id}` with the business token that received it answers its `url` (on this fake, a new one each time),
- * which serves the bytes to that token only (`expireNextMediaUrls` hands out URLs already expired: 404). A token may come as
- * `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
+ * which serves the bytes to that token only (`expireNextMediaUrls` hands out URLs already expired: 404).
+ * Files sent to customers: WhatsApp's `POST /{phone-number-id}/media` upload (multipart: `messaging_product`,
+ * `type`, `file`; WhatsApp's types and limits, e.g. JPEG and PNG 5 MB, documents 100 MB) answers a media id that an
+ * `image` or `document` message with the same token then names; Messenger's Send API takes an `image` or `file` attachment as
+ * multipart `filedata` (25 MB at most). Each is in `messages` with its `attachment` (name, type, size, sha256,
+ * caption), and in `calls` with the file as { fileName, contentType, size, sha256 } instead of its bytes. Graph
+ * reads JSON text in a form field (`recipient={"id":"..."}`) as the object, and so does the fake. A token may come
+ * as `access_token` (query or form body) or `Authorization: Bearer`, as Graph accepts both; an unknown one gets
  * Graph's 400 with code 190. Any business token may act on any phone number or WABA (no ownership model).
  * /me/accounts pages as Graph does (`limit`, 25 by default and 100 at most; `after` cursors; `paging.next` until
  * the last page). An `appsecret_proof` that is not the HMAC-SHA256 of the token keyed by the app secret is
@@ -79,6 +86,19 @@ export type SentMessage = {
   messagingType?: string
   /** Messenger: the message tag of a MESSAGE_TAG send (HUMAN_AGENT). */
   tag?: string
+  /** A photo or file: WhatsApp's `image` or `document` message, Messenger's `image` or `file` attachment. */
+  attachment?: SentAttachment
+}
+/** The file as it was uploaded (name, declared type, size, sha256), and how the message showed it. */
+export type SentAttachment = UploadedFileInfo & {
+  /** WhatsApp's message type (image, document), or Messenger's attachment type (image, file, audio, video). */
+  type: string
+  /** WhatsApp: the uploaded media's id, which the message named. */
+  mediaId?: string
+  /** WhatsApp: the caption (a Messenger attachment has none). */
+  caption?: string
+  /** WhatsApp: the name a document is shown under, as the message gave it. */
+  filename?: string
 }
 /** A one-shot answer: `error` fields override the Graph error made from `status`; `hang` never answers. */
 const overrideSchema = z.object({
@@ -98,7 +118,10 @@ export type GraphFake = {
   calls: GraphCall[]
   messages: SentMessage[]
   seed(data: GraphFakeSeed): void
-  /** A file a customer sent to a WhatsApp number with this business token; returns its media id. */
+  /**
+   * A file a customer sent to a WhatsApp number with this business token; returns its media id. (A file the
+   * business uploads with POST /{phone-number-id}/media is kept the same way.)
+   */
   addMedia(token: string, bytes: Uint8Array, mimeType: string): string
   /** The next `count` media URLs are handed out already expired (404), as Meta's are after five minutes. */
   expireNextMediaUrls(count?: number): void
@@ -157,9 +180,67 @@ const indexOf = (cursor: string | undefined) => {
   return match ? Number(match[1]) : 0
 }
 const SUCCESS: Answer = [200, { success: true }]
+const MB = 1024 * 1024
+const WHATSAPP_DOCUMENT_TYPES = [
+  'text/plain',
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+]
+/** WhatsApp's media types and their limits (developers.facebook.com/docs/whatsapp/cloud-api/reference/media). */
+const WHATSAPP_MEDIA_LIMITS: Record<string, number> = {
+  'image/jpeg': 5 * MB,
+  'image/png': 5 * MB,
+  'image/webp': 500 * 1024, // stickers
+  ...Object.fromEntries(
+    ['audio/aac', 'audio/amr', 'audio/mpeg', 'audio/mp4', 'audio/ogg', 'video/mp4', 'video/3gpp'].map(
+      (type) => [type, 16 * MB],
+    ),
+  ),
+  ...Object.fromEntries(WHATSAPP_DOCUMENT_TYPES.map((type) => [type, 100 * MB])),
+}
+const WHATSAPP_TYPES = Object.keys(WHATSAPP_MEDIA_LIMITS).join(', ')
+const WHATSAPP_TYPE_REFUSED = (type: string) =>
+  fail(
+    400,
+    100,
+    `(#100) Param file must be a file with one of the following types: ${WHATSAPP_TYPES}. ` +
+      `Received file of type '${type}'.`,
+  )
+const WHATSAPP_FILE_TOO_LARGE = fail(400, 100, '(#100) Invalid parameter', {
+  error_user_title: 'File Too Large',
+  error_user_msg: 'The file you uploaded is too large',
+})
+/** A message naming a media id the business never uploaded (or another business's). */
+const unknownMediaId = (type: string) =>
+  fail(400, 100, '(#100) Invalid parameter', {
+    error_data: {
+      messaging_product: 'whatsapp',
+      details: `Param ${type}['id'] is not a valid whatsapp business account media attachment ID`,
+    },
+  })
+/** The Send API's attachment types, and its upload limit (developers.facebook.com/docs/messenger-platform). */
+const MESSENGER_ATTACHMENT_TYPES = new Set(['image', 'audio', 'video', 'file'])
+const MESSENGER_FILE_MAX_BYTES = 25 * MB
+const MESSENGER_UPLOAD_FAILURE = fail(400, 100, '(#100) Upload attachment failure.', {
+  error_subcode: 2018047,
+})
 // Graph allows any origin: the fake SDK's FB.api calls come from the app's page.
 const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' }
-const objectOf = (value: unknown) => z.record(z.string(), z.unknown()).catch({}).parse(value)
+/** JSON text (a form field) is read as the object it holds, as Graph does. */
+const objectOf = (value: unknown) => z.record(z.string(), z.unknown()).catch({}).parse(jsonText(value))
+function jsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  try {
+    return JSON.parse(value)
+  } catch {
+    return value
+  }
+}
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined)
 
 /**
@@ -176,7 +257,7 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
   const switches = { requireAppSecretProof: options.requireAppSecretProof ?? false }
   let root = ''
   let counter = 0
-  const media = new Map<string, { token: string; bytes: Uint8Array; mimeType: string }>()
+  const media = new Map<string, { token: string; bytes: Uint8Array; mimeType: string; fileName?: string }>()
   const mediaUrls = new Map<string, { mediaId: string; live: boolean }>() // URL key → its file
   const mediaDownloads: string[] = []
   let expiredUrlsToHand = 0
@@ -188,10 +269,76 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     return `${root}/__attachments/${key}?_nc_cat=1`
   }
 
-  function addMedia(token: string, bytes: Uint8Array, mimeType: string) {
+  function addMedia(token: string, bytes: Uint8Array, mimeType: string, fileName?: string) {
     const id = String(900_000_000_000 + ++counter)
-    media.set(id, { token, bytes, mimeType })
+    media.set(id, { token, bytes, mimeType, fileName })
     return id
+  }
+
+  /** POST /{phone-number-id}/media: a file the business will send, kept for the token that uploaded it. */
+  function uploadMedia(token: string, body: Record<string, unknown>, uploads: Uploads): Answer {
+    if (body.messaging_product !== 'whatsapp')
+      return fail(400, 100, '(#100) The parameter messaging_product is required.')
+    const file = uploads.file
+    if (!file) return fail(400, 100, '(#100) The parameter file is required.')
+    const type = text(body.type) ?? file.contentType
+    const limit = WHATSAPP_MEDIA_LIMITS[type]
+    if (limit === undefined) return WHATSAPP_TYPE_REFUSED(type)
+    if (file.bytes.byteLength > limit) return WHATSAPP_FILE_TOO_LARGE
+    return [200, { id: addMedia(token, file.bytes, type, file.fileName) }]
+  }
+
+  /** POST /{phone-number-id}/messages: a text, or an image or document named by the id of a media uploaded. */
+  function sendWhatsApp(from: string, token: string, body: Record<string, unknown>): Answer {
+    const [to, type] = [text(body.to), text(body.type) ?? '']
+    if (body.messaging_product !== 'whatsapp' || !to) return INVALID_PARAMETER
+    const sent: SentMessage = { id: `wamid.fake-${++counter}`, platform: 'whatsapp', from, to }
+    if (type === 'text') {
+      const message = text(objectOf(body.text).body)
+      if (!message) return INVALID_PARAMETER
+      messages.push({ ...sent, text: message })
+    } else if (type === 'image' || type === 'document') {
+      const shown = objectOf(body[type])
+      const mediaId = text(shown.id) ?? ''
+      const file = media.get(mediaId)
+      if (!file || file.token !== token) return unknownMediaId(type)
+      const uploaded = { fileName: file.fileName ?? '', contentType: file.mimeType, bytes: file.bytes }
+      const [caption, filename] = [text(shown.caption), text(shown.filename)]
+      const attachment = { ...fileInfo(uploaded), type, mediaId, ...(caption && { caption }) }
+      messages.push({ ...sent, attachment: { ...attachment, ...(filename && { filename }) } })
+    } else return INVALID_PARAMETER
+    const contacts = [{ input: to, wa_id: to }]
+    return [200, { messaging_product: 'whatsapp', contacts, messages: [{ id: sent.id }] }]
+  }
+
+  /** POST /{page-id}/messages: a sender action, a text, or a file uploaded with the message as `filedata`. */
+  function sendMessenger(from: string, body: Record<string, unknown>, uploads: Uploads): Answer {
+    const [to, senderAction] = [text(objectOf(body.recipient).id), text(body.sender_action)]
+    if (to && senderAction) {
+      messages.push({ id: `action-${++counter}`, platform: 'messenger', from, to, senderAction })
+      return [200, { recipient_id: to }]
+    }
+    const message = objectOf(body.message)
+    const [content, messagingType, tag] = [text(message.text), text(body.messaging_type), text(body.tag)]
+    const attachment = objectOf(message.attachment)
+    const type = text(attachment.type)
+    if (!to || !messagingType || (!content && !type)) return INVALID_PARAMETER
+    // Send API: a MESSAGE_TAG message names its tag; HUMAN_AGENT is the one a person's late answer uses.
+    if (messagingType === 'MESSAGE_TAG' && !tag) return INVALID_PARAMETER
+    const sent: SentMessage = { id: `m_fake-${++counter}`, platform: 'messenger', from, to, messagingType }
+    if (tag) sent.tag = tag
+    if (content) {
+      messages.push({ ...sent, text: content })
+      return [200, { recipient_id: to, message_id: sent.id }]
+    }
+    const file = uploads.filedata
+    if (!file || !type || !MESSENGER_ATTACHMENT_TYPES.has(type)) return INVALID_PARAMETER
+    if (file.bytes.byteLength > MESSENGER_FILE_MAX_BYTES) return MESSENGER_UPLOAD_FAILURE
+    messages.push({ ...sent, attachment: { ...fileInfo(file), type } })
+    // An attachment saved for reuse (payload.is_reusable) gets an id of its own.
+    const reusable = objectOf(attachment.payload).is_reusable === true
+    const saved = reusable ? { attachment_id: String(800_000_000_000 + ++counter) } : {}
+    return [200, { recipient_id: to, message_id: sent.id, ...saved }]
   }
 
   /** GET /{media-id}: where to download it, for the token that received it. */
@@ -240,8 +387,13 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     void overrides.push({ ...override, pattern })
   if (options.seed) seed(options.seed)
 
-  /** Graph's routes. `param` reads the query string, then the body. */
-  function route(call: GraphCall, param: (name: string) => string | undefined, token?: string): Answer {
+  /** Graph's routes. `param` reads the query string, then the body; `uploads` are a multipart body's files. */
+  function route(
+    call: GraphCall,
+    param: (name: string) => string | undefined,
+    token: string | undefined,
+    uploads: Uploads,
+  ): Answer {
     const [id = '', edge = '', ...rest] = call.path.split('/').filter(Boolean)
     const [method, body, endpoint] = [call.method, objectOf(call.body), `${call.method} ${id}/${edge}`]
     if (rest.length > 0) return fail(400, 100, 'Unknown path components')
@@ -344,21 +496,7 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       delete state.pageSubscriptions[id]
       return SUCCESS
     }
-    if (page && edge === 'messages' && method === 'POST') {
-      const [to, senderAction] = [text(objectOf(body.recipient).id), text(body.sender_action)]
-      const [message, messagingType] = [text(objectOf(body.message).text), text(body.messaging_type)]
-      if (to && senderAction) {
-        messages.push({ id: `action-${++counter}`, platform: 'messenger', from: id, to, senderAction })
-        return [200, { recipient_id: to }]
-      }
-      if (!to || !message || !messagingType) return INVALID_PARAMETER
-      // Send API: a MESSAGE_TAG message names its tag; HUMAN_AGENT is the one a person's late answer uses.
-      const tag = text(body.tag)
-      if (messagingType === 'MESSAGE_TAG' && !tag) return INVALID_PARAMETER
-      const sent: SentMessage = { id: `m_fake-${++counter}`, platform: 'messenger', from: id, to }
-      messages.push({ ...sent, text: message, messagingType, ...(tag ? { tag } : {}) })
-      return [200, { recipient_id: to, message_id: sent.id }]
-    }
+    if (page && edge === 'messages' && method === 'POST') return sendMessenger(id, body, uploads)
 
     // The User Profile API: a PSID, read with the token of its page; only the fields asked for (and the id).
     const profile = state.profiles[id]
@@ -389,14 +527,8 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       state.registrations[id] = { pin }
       return SUCCESS
     }
-    if (phone && method === 'POST' && edge === 'messages') {
-      const [to, message] = [text(body.to), text(objectOf(body.text).body)]
-      if (!isWhatsApp || body.type !== 'text' || !to || !message) return INVALID_PARAMETER
-      const sent: SentMessage = { id: `wamid.fake-${++counter}`, platform: 'whatsapp', from: id, to }
-      messages.push({ ...sent, text: message })
-      const contacts = [{ input: to, wa_id: to }]
-      return [200, { messaging_product: 'whatsapp', contacts, messages: [{ id: sent.id }] }]
-    }
+    if (phone && method === 'POST' && edge === 'messages') return sendWhatsApp(id, token, body)
+    if (phone && method === 'POST' && edge === 'media') return uploadMedia(token, body, uploads)
     if (waba && method === 'GET' && !edge) return [200, { id, ...waba }]
     if (waba && method === 'POST' && edge === 'subscribed_apps') {
       if (!state.wabaSubscriptions.includes(id)) state.wabaSubscriptions.push(id)
@@ -433,15 +565,11 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     res.end(JSON.stringify(body))
   }
 
-  function handle(req: IncomingMessage, raw: string, res: ServerResponse) {
+  function handle(req: IncomingMessage, raw: Buffer, res: ServerResponse) {
     const [method, url] = [req.method ?? 'GET', new URL(req.url ?? '/', 'http://fake')]
-    let body: unknown = {}
-    try {
-      const isForm = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
-      body = isForm ? Object.fromEntries(new URLSearchParams(raw)) : raw ? JSON.parse(raw) : {}
-    } catch {
-      return send(res, fail(400, 100, 'Malformed JSON body'))
-    }
+    const parsed = bodyOf(req.headers['content-type'] ?? '', raw)
+    if (!parsed) return send(res, fail(400, 100, 'Malformed request body'))
+    const { body, uploads } = parsed
     const control = `${method} ${url.pathname}`
     const mediaKey = /^\/__media\/([\w-]+)$/.exec(url.pathname)?.[1]
     if (method === 'GET' && mediaKey) return serveMedia(mediaKey, req.headers.authorization, res)
@@ -483,13 +611,13 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     const param = (name: string) => call.query[name] ?? text(objectOf(body)[name])
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? param('access_token')
     const refused = token ? checkProof(token, param('appsecret_proof')) : undefined
-    send(res, refused ?? route(call, param, token))
+    send(res, refused ?? route(call, param, token, uploads))
   }
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => handle(req, Buffer.concat(chunks).toString('utf8'), res))
+    req.on('end', () => handle(req, Buffer.concat(chunks), res))
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const address = server.address()
@@ -514,6 +642,28 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
       server.closeAllConnections() // hanging requests would otherwise keep close() waiting
       return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
     },
+  }
+}
+
+type Uploads = Record<string, UploadedFile>
+
+/**
+ * A JSON, form-encoded or multipart body, undefined when it cannot be read. A multipart body's files are in
+ * `uploads`, and in the body (which `calls` records) as their UploadedFileInfo.
+ */
+function bodyOf(contentType: string, raw: Buffer): { body: unknown; uploads: Uploads } | undefined {
+  try {
+    if (isMultipart(contentType)) {
+      const { fields, files } = parseMultipart(raw, contentType)
+      const infos = Object.fromEntries(Object.entries(files).map(([name, file]) => [name, fileInfo(file)]))
+      return { body: { ...fields, ...infos }, uploads: files }
+    }
+    const text = raw.toString('utf8')
+    if (contentType.includes('x-www-form-urlencoded'))
+      return { body: Object.fromEntries(new URLSearchParams(text)), uploads: {} }
+    return { body: text ? JSON.parse(text) : {}, uploads: {} }
+  } catch {
+    return undefined
   }
 }
 

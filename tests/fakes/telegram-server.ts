@@ -1,10 +1,11 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
-import { text } from 'node:stream/consumers'
+import { buffer } from 'node:stream/consumers'
+import { fileInfo, isMultipart, parseMultipart, type UploadedFile, type UploadedFileInfo } from './multipart'
 
 /**
  * A local Telegram Bot API server for tests, spoken to over real HTTP the way grammY speaks to api.telegram.org:
- * `POST {apiRoot}/bot<token>/<method>` with a JSON or form-encoded body (or a query string), answered with
- * `{ ok: true, result }` or `{ ok: false, error_code, description, parameters? }` and that HTTP status. As on
+ * `POST {apiRoot}/bot<token>/<method>` with a JSON, form-encoded or multipart body (or a query string), answered
+ * with `{ ok: true, result }` or `{ ok: false, error_code, description, parameters? }` and that HTTP status. As on
  * Telegram, a malformed token gets 404 Not Found and a well-formed unknown one 401 Unauthorized.
  * With `port`, another process (the app under Playwright) can share it through a control API: GET /__fake/calls,
  * POST /__fake/bots {token, id?, username, firstName?}, /__fake/next {method, status, description?, retryAfter?,
@@ -12,6 +13,11 @@ import { text } from 'node:stream/consumers'
  * /__fake/files {token, base64, size?} (a file a customer sent; answers its file_id).
  * Files: `getFile` answers a file_path (400 "file is too big" over 20 MB, as the Bot API), and
  * `GET {apiRoot}/file/bot<token>/<file_path>` serves the bytes, each download counted in `calls` as method `file`.
+ * Uploads: `sendPhoto` (field `photo`, at most 10 MB) and `sendDocument` (field `document`, at most 50 MB, the Bot
+ * API's upload limit) take a multipart file, sent under the field's name or, as grammY sends it, as
+ * `attach://<part>`; a `caption` has 1024 characters at most. The message is recorded as sendMessage's are (its
+ * `text` is the caption), the file in `sentFiles`, and `calls` shows the file as { fileName, contentType, size,
+ * sha256 } instead of its bytes. A sent file can be read back with getFile, as on Telegram.
  */
 
 type Params = Record<string, unknown>
@@ -20,7 +26,24 @@ export type FakeUpdate = { update_id: number } & Params
 export type FakeCall = { method: string; token: string; params: Params; at: number }
 type NewBot = { token: string; id?: number; username: string; firstName?: string }
 type FakeBotUser = { id: number; is_bot: true; first_name: string; username: string }
-export type FakeMessage = { message_id: number; date: number; chat: { id: number | string }; text: string }
+/** A message the bot sent: a text, or a photo or document (`file`) whose `text` is its caption, or ''. */
+export type FakeMessage = {
+  message_id: number
+  date: number
+  chat: { id: number | string }
+  text: string
+  caption?: string
+  file?: UploadedFileInfo
+}
+export type FakeSentFile = {
+  chatId: number | string
+  method: 'sendPhoto' | 'sendDocument'
+  fileName: string
+  /** As the upload declared it: grammY says application/octet-stream for every file (Telegram sniffs the bytes). */
+  contentType: string
+  bytes: Uint8Array
+  caption?: string
+}
 /**
  * One-shot answer to the next `method` call (of bot `token`): an error, or `raw` HTML, or with `reset` no answer at
  * all (the connection is destroyed, as a dropped kept-alive connection is); after `delayMs`.
@@ -32,6 +55,7 @@ type Bot = {
   updates: FakeUpdate[]
   nextUpdateId: number
   messages: FakeMessage[]
+  files: FakeSentFile[]
   /** The update kinds last asked for (getUpdates or setWebhook `allowed_updates`); Telegram keeps the setting. */
   allowedUpdates?: string[]
   /** The long poll waiting now: a newer getUpdates ends it with 409, as on Telegram. */
@@ -59,6 +83,8 @@ export type TelegramFake = {
   /** Updates queued and not yet confirmed by a getUpdates `offset`. */
   pendingUpdates(token: string): FakeUpdate[]
   sentMessages(token: string): FakeMessage[]
+  /** The photos and documents the bot sent (sendPhoto, sendDocument), bytes and all. */
+  sentFiles(token: string): FakeSentFile[]
   /**
    * A file a customer sent to the bot, as getFile and the download serve it; `size` pretends it is that large (a
    * file over 20 MB is refused by getFile, as Telegram does). Returns the file_id for the update.
@@ -76,6 +102,26 @@ export type TelegramFake = {
 /** The Bot API's limit on the files a bot may download. */
 const FILE_MAX_BYTES = 20 * 1024 * 1024
 type FakeFile = { token: string; bytes: Uint8Array; size: number; path: string }
+const MB = 1024 * 1024
+/**
+ * What Telegram takes by upload, and how it refuses more: PHOTO_SAVE_FILE_INVALID is what Telegram has been seen to
+ * answer for a photo over 10 MB; a body over the Bot API's 50 MB is an HTTP 413.
+ */
+const UPLOADS = {
+  sendPhoto: {
+    field: 'photo',
+    folder: 'photos',
+    maxBytes: 10 * MB,
+    refusal: { status: 400, description: 'Bad Request: PHOTO_SAVE_FILE_INVALID' },
+  },
+  sendDocument: {
+    field: 'document',
+    folder: 'documents',
+    maxBytes: 50 * MB,
+    refusal: { status: 413, description: 'Request Entity Too Large' },
+  },
+} as const
+const CAPTION_MAX_CHARACTERS = 1024
 
 const GET_ME = { can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false }
 const WEBHOOK_CONFLICT =
@@ -94,12 +140,35 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
 }
 
-/** Query string, then a JSON or form-encoded body (form values are strings, nested objects JSON text). */
-async function paramsOf(req: IncomingMessage, url: URL): Promise<Params> {
-  const raw = await text(req)
-  const json = req.headers['content-type']?.includes('json')
-  const body: unknown = !raw ? {} : json ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw))
-  return { ...Object.fromEntries(url.searchParams), ...(isRecord(body) ? body : {}) }
+type Uploads = Record<string, UploadedFile>
+
+/**
+ * Query string, then a JSON, form-encoded or multipart body (form values are strings, nested objects JSON text).
+ * A multipart file is in `uploads` under its parameter (sent under that name, or as `attach://<part>`) and in the
+ * params as its UploadedFileInfo.
+ */
+async function paramsOf(req: IncomingMessage, url: URL): Promise<{ params: Params; uploads: Uploads }> {
+  const [raw, type] = [await buffer(req), req.headers['content-type']]
+  const query = Object.fromEntries(url.searchParams)
+  if (isMultipart(type)) return multipartParams(query, parseMultipart(raw, type ?? ''))
+  const json = type?.includes('json')
+  const text = raw.toString('utf8')
+  const body: unknown = !text ? {} : json ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text))
+  return { params: { ...query, ...(isRecord(body) ? body : {}) }, uploads: {} }
+}
+
+function multipartParams(query: Params, { fields, files }: ReturnType<typeof parseMultipart>) {
+  const uploads: Uploads = {}
+  const attached = new Set<string>()
+  for (const [key, value] of Object.entries(fields)) {
+    const part = value.startsWith('attach://') ? value.slice('attach://'.length) : undefined
+    if (part === undefined || !files[part]) continue
+    uploads[key] = files[part]
+    attached.add(part)
+  }
+  for (const [key, file] of Object.entries(files)) if (!attached.has(key)) uploads[key] = file
+  const infos = Object.fromEntries(Object.entries(uploads).map(([key, file]) => [key, fileInfo(file)]))
+  return { params: { ...query, ...fields, ...infos }, uploads }
 }
 
 export async function startTelegramFake(options: { port?: number } = {}): Promise<TelegramFake> {
@@ -114,10 +183,45 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
   let fileIds = 0
   let closing = false
 
-  function addFile(token: string, bytes: Uint8Array, { size }: { size?: number } = {}) {
+  function addFile(
+    token: string,
+    bytes: Uint8Array,
+    { size }: { size?: number } = {},
+    { folder = 'voice', extension = '.oga' } = {},
+  ) {
     const file_id = `file-${++fileIds}-${'x'.repeat(20)}`
-    files.set(file_id, { token, bytes, size: size ?? bytes.byteLength, path: `voice/file_${fileIds}.oga` })
+    const path = `${folder}/file_${fileIds}${extension}`
+    files.set(file_id, { token, bytes, size: size ?? bytes.byteLength, path })
     return { file_id, file_size: size ?? bytes.byteLength }
+  }
+
+  /** sendPhoto and sendDocument: the upload, checked as Telegram does, sent as a message with its caption. */
+  function sendFile(token: string, bot: Bot, method: keyof typeof UPLOADS, p: Params, uploads: Uploads) {
+    const { field, folder, maxBytes, refusal } = UPLOADS[method]
+    const [chatId, caption, upload] = [str(p.chat_id), str(p.caption) || undefined, uploads[field]]
+    if (chatId === undefined) return fail(400, 'Bad Request: chat_id is empty')
+    // A string is a file_id or a URL to fetch: neither is what this fake serves.
+    if (!upload && typeof p[field] === 'string')
+      return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified')
+    if (!upload) return fail(400, `Bad Request: there is no ${field} in the request`)
+    if (upload.bytes.byteLength === 0) return fail(400, 'Bad Request: file must be non-empty')
+    if (upload.bytes.byteLength > maxBytes) return fail(refusal.status, refusal.description)
+    if ((caption?.length ?? 0) > CAPTION_MAX_CHARACTERS)
+      return fail(400, 'Bad Request: message caption is too long')
+    const chat = { id: /^-?\d+$/.test(chatId) ? Number(chatId) : chatId, type: 'private' }
+    const info = fileInfo(upload)
+    const extension = /\.\w+$/.exec(upload.fileName)?.[0] ?? ''
+    const { file_id, file_size } = addFile(token, upload.bytes, {}, { folder, extension })
+    const message = { message_id: ++messageIds, date: now(), chat }
+    bot.messages.push({ ...message, text: caption ?? '', ...(caption && { caption }), file: info })
+    bot.files.push({ chatId: chat.id, method, ...upload, ...(caption && { caption }) })
+    const sent = { file_id, file_unique_id: `u${file_id}`, file_size }
+    // The fake does not measure pictures: its photo sizes carry no width and height.
+    const media =
+      method === 'sendPhoto'
+        ? { photo: [sent] }
+        : { document: { ...sent, file_name: upload.fileName, mime_type: upload.contentType } }
+    return ok({ ...message, from: bot.user, ...(caption && { caption }), ...media })
   }
 
   function getFile(token: string, fileId: string | undefined): Answer {
@@ -141,7 +245,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
 
   function addBot({ token, id = parseInt(token), username, firstName }: NewBot) {
     const user: FakeBotUser = { id, is_bot: true, first_name: firstName ?? username, username }
-    bots.set(token, { user, updates: [], nextUpdateId: 1, messages: [], conflicts: 0 })
+    bots.set(token, { user, updates: [], nextUpdateId: 1, messages: [], files: [], conflicts: 0 })
     return user
   }
 
@@ -193,7 +297,12 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     if (Array.isArray(list)) bot.allowedUpdates = list.filter((kind) => typeof kind === 'string')
   }
 
-  async function botApi(token: string, method: string, p: Params, res: ServerResponse): Promise<Answer> {
+  async function botApi(
+    token: string,
+    method: string,
+    { params: p, uploads }: { params: Params; uploads: Uploads },
+    res: ServerResponse,
+  ): Promise<Answer> {
     if (!/^\d+:[\w-]+$/.test(token)) return fail(404, 'Not Found')
     const bot = bots.get(token)
     if (!bot) return fail(401, 'Unauthorized')
@@ -227,6 +336,9 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
         bot.messages.push({ message_id: ++messageIds, date: now(), chat, text })
         return ok({ ...bot.messages.at(-1), from: bot.user })
       }
+      case 'sendPhoto':
+      case 'sendDocument':
+        return sendFile(token, bot, method, p, uploads)
       case 'getFile':
         return getFile(token, str(p.file_id))
       case 'sendChatAction':
@@ -325,7 +437,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake')
-    const [params, route] = [await paramsOf(req, url), `${req.method} ${url.pathname}`]
+    const [{ params, uploads }, route] = [await paramsOf(req, url), `${req.method} ${url.pathname}`]
     if (url.pathname.startsWith('/__fake/')) return send(res, ...(await control(route, params)))
     const [, fileToken, filePath] = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname) ?? []
     if (req.method === 'GET' && fileToken && filePath)
@@ -335,7 +447,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     calls.push({ method, token, params, at: performance.timeOrigin + performance.now() })
     const misbehaviour = await misbehave(token, method, res)
     if (misbehaviour === 'answered') return
-    const answer = misbehaviour ?? (await botApi(token, method, params, res))
+    const answer = misbehaviour ?? (await botApi(token, method, { params, uploads }, res))
     send(res, answer.ok ? 200 : answer.error_code, answer)
   }
 
@@ -360,6 +472,7 @@ export async function startTelegramFake(options: { port?: number } = {}): Promis
     conflicts: (token) => bots.get(token)?.conflicts ?? 0,
     pendingUpdates: (token) => bots.get(token)?.updates ?? [],
     sentMessages: (token) => bots.get(token)?.messages ?? [],
+    sentFiles: (token) => bots.get(token)?.files ?? [],
     deliverUpdate,
     async close() {
       closing = true

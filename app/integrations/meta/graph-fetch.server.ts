@@ -78,6 +78,10 @@ export type GraphRequest = {
   /** Path segments after the version, each an id or an edge name; ids are checked. */
   path: string[]
   query?: Record<string, string>
+  /**
+   * Sent as JSON; a FormData (an upload) is sent as it is, multipart/form-data with the boundary fetch chooses.
+   * Graph reads JSON text in a form field as the object (`recipient={"id":"..."}`).
+   */
   body?: unknown
   /** Sent as `Authorization: Bearer`, never in the URL. */
   token?: string
@@ -92,6 +96,11 @@ export type GraphRequest = {
   secrets?: string[]
   /** This call's own limit, shorter than the client's, for a call that something else waits behind. */
   timeoutMs?: number
+  /**
+   * Time added to the limit (the client's, or `timeoutMs`) for a call that carries a file: an upload of many
+   * megabytes may take longer than a call, and `timeoutMs` can only shorten the client's limit.
+   */
+  extraMs?: number
 }
 
 /** A request builder for one product's calls: `graphCall('whatsapp')({ path, token })`. */
@@ -198,13 +207,15 @@ export function createGraphFetch(config: GraphConfig): GraphFetch {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (call.token) headers.authorization = `Bearer ${call.token}`
     if (call.token && !call.appToken) url.searchParams.set('appsecret_proof', proofOf(call.token))
-    if (call.body !== undefined) headers['content-type'] = 'application/json'
+    const form = call.body instanceof FormData ? call.body : undefined
+    if (call.body !== undefined && !form) headers['content-type'] = 'application/json'
 
-    const timeout = AbortSignal.timeout(Math.min(call.timeoutMs ?? timeoutMs, timeoutMs))
+    const limitMs = Math.min(call.timeoutMs ?? timeoutMs, timeoutMs) + (call.extraMs ?? 0)
+    const timeout = AbortSignal.timeout(limitMs)
     let response: Response
     let text: string
     try {
-      const body = call.body === undefined ? undefined : JSON.stringify(call.body)
+      const body = form ?? (call.body === undefined ? undefined : JSON.stringify(call.body))
       response = await fetch(url, { method, headers, body, signal: timeout })
       text = await response.text()
     } catch {

@@ -1,7 +1,10 @@
 import { createServer } from 'node:net'
-import { createHmac } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makePdf } from '../../../tests/fakes/documents'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
+import { photo } from '../../../tests/fakes/photo'
+import type { OutboundFile } from '../outbound-file'
 import { PlatformError, withPlatformRetries } from '../platform-errors'
 import { FACEBOOK_PERMISSIONS, MESSENGER_WEBHOOK_FIELDS } from '~/lib/channels/facebook'
 import { GraphApiError, type GraphConfig } from './graph-fetch.server'
@@ -333,6 +336,131 @@ describe('WhatsApp', () => {
       'EAAbiz-S3CRET-unknown',
     ])
     expect(error).toMatchObject({ code: 'AUTH_TOKEN_INVALID', platform: 'whatsapp' })
+  })
+})
+
+describe('files sent to customers', () => {
+  const png = new Uint8Array(photo())
+  const pdf = makePdf([['Invoice 12']])
+  const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+  const picture: OutboundFile = {
+    bytes: png,
+    contentType: 'image/png',
+    fileName: 'order.png',
+    kind: 'photo',
+    caption: 'Your order',
+  }
+  const invoice: OutboundFile = {
+    bytes: pdf,
+    contentType: 'application/pdf',
+    fileName: 'Счёт № 12 "final".pdf',
+    kind: 'file',
+  }
+  const uploaded = (file: OutboundFile) => ({
+    fileName: file.fileName,
+    contentType: file.contentType,
+    size: file.bytes.byteLength,
+    sha256: sha256(file.bytes),
+  })
+
+  it('sendWhatsAppFile uploads the file to the number, then sends it by its media id', async () => {
+    const before = fake.calls.length
+    const shown = await client().sendWhatsAppFile(BUSINESS_TOKEN, '2001', {
+      to: '15550100002',
+      file: picture,
+    })
+    const sent = fake.messages.find((m) => m.id === shown.messageId)
+    expect(sent).toMatchObject({ platform: 'whatsapp', from: '2001', to: '15550100002' })
+    expect(sent?.attachment).toEqual({
+      ...uploaded(picture),
+      type: 'image',
+      mediaId: expect.any(String),
+      caption: 'Your order',
+    })
+    const [upload, message] = callsFrom(before)
+    expect(upload).toMatchObject({
+      method: 'POST',
+      path: '/2001/media',
+      body: { messaging_product: 'whatsapp', type: 'image/png', file: uploaded(picture) },
+    })
+    expect(upload.query.appsecret_proof).toBeDefined()
+    expect(message.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '15550100002',
+      type: 'image',
+      image: { id: sent?.attachment?.mediaId, caption: 'Your order' },
+    })
+
+    const document = await client().sendWhatsAppFile(BUSINESS_TOKEN, '2001', {
+      to: '15550100002',
+      file: invoice,
+    })
+    const attachment = fake.messages.find((m) => m.id === document.messageId)?.attachment
+    expect(attachment).toEqual({
+      ...uploaded(invoice),
+      type: 'document',
+      mediaId: expect.any(String),
+      filename: invoice.fileName,
+    })
+  })
+
+  it("sendWhatsAppFile: WhatsApp's refusals are not retryable, and a failed upload sends nothing", async () => {
+    const before = fake.messages.length
+    const send = (file: OutboundFile, token = BUSINESS_TOKEN) =>
+      client().sendWhatsAppFile(token, '2001', { to: '15550100002', file })
+    // JPEG and PNG pictures: 5 MB at most; a type WhatsApp does not take is refused too.
+    const large = await failure(send({ ...picture, bytes: new Uint8Array(5 * 1024 * 1024 + 1) }))
+    expect(large).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, graphCode: 100, retryable: false })
+    const zip = await failure(send({ ...invoice, contentType: 'application/zip', fileName: 'a.zip' }))
+    expect(zip).toMatchObject({ code: 'VALIDATION_ERROR', retryable: false })
+    expect(zip.message).toContain("Received file of type 'application/zip'")
+
+    const unknown = await failure(send(picture, 'EAAbiz-S3CRET-unknown'), ['EAAbiz-S3CRET-unknown'])
+    expect(unknown).toMatchObject({ code: 'AUTH_TOKEN_INVALID', platform: 'whatsapp', retryable: false })
+    fake.enqueue('/2001/media', { status: 503 })
+    const down = await failure(send(picture))
+    expect(down).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryable: true })
+    expect(fake.messages.length).toBe(before)
+  })
+
+  it('sendMessengerFile uploads the file with the message in one request, without the caption', async () => {
+    const before = fake.calls.length
+    const shown = await client().sendMessengerFile(PAGE_TOKEN, '1001', { recipientId: '9001', file: picture })
+    expect(shown.recipientId).toBe('9001')
+    expect(fake.messages.find((m) => m.id === shown.messageId)).toEqual({
+      id: shown.messageId,
+      platform: 'messenger',
+      from: '1001',
+      to: '9001',
+      messagingType: 'RESPONSE',
+      attachment: { ...uploaded(picture), type: 'image' },
+    })
+    const [call] = callsFrom(before)
+    expect(call.body).toEqual({
+      recipient: '{"id":"9001"}',
+      messaging_type: 'RESPONSE',
+      message: '{"attachment":{"type":"image","payload":{"is_reusable":false}}}',
+      filedata: uploaded(picture),
+    })
+    expect(JSON.stringify(call)).not.toContain('Your order')
+
+    const tagged = await client().sendMessengerFile(PAGE_TOKEN, '1001', {
+      recipientId: '9001',
+      file: invoice,
+      tag: 'HUMAN_AGENT',
+    })
+    expect(fake.messages.find((m) => m.id === tagged.messageId)).toMatchObject({
+      messagingType: 'MESSAGE_TAG',
+      tag: 'HUMAN_AGENT',
+      attachment: { ...uploaded(invoice), type: 'file' },
+    })
+
+    const refused = await failure(
+      client().sendMessengerFile('EAApage-S3CRET-unknown', '1001', { recipientId: '9001', file: invoice }),
+      ['EAApage-S3CRET-unknown'],
+    )
+    expect(refused).toMatchObject({ code: 'AUTH_TOKEN_INVALID', platform: 'facebook', retryable: false })
   })
 })
 

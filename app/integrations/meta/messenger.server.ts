@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { fileBlob, OUTBOUND_FILE_UPLOAD_EXTRA_MS, type OutboundFile } from '~/integrations/outbound-file'
 import { MESSENGER_WEBHOOK_FIELDS } from '~/lib/channels/facebook'
 import { successSchema, graphCall, type GraphFetch } from './graph-fetch.server'
 
@@ -15,6 +16,16 @@ export type MessengerClient = {
     pageToken: string,
     pageId: string,
     message: { recipientId: string; text: string; tag?: MessengerTag },
+  ): Promise<{ messageId: string; recipientId: string }>
+  /**
+   * A photo (an `image` attachment) or a file (a `file` attachment), 25 MB at most, uploaded with the message in one
+   * multipart request (not kept for reuse), with OUTBOUND_FILE_UPLOAD_EXTRA_MS on top of the request's time. A
+   * Messenger attachment carries no caption: `file.caption` is not sent here, the caller sends it as a text.
+   */
+  sendMessengerFile(
+    pageToken: string,
+    pageId: string,
+    message: { recipientId: string; file: OutboundFile; tag?: MessengerTag },
   ): Promise<{ messageId: string; recipientId: string }>
   sendMessengerTyping(pageToken: string, pageId: string, recipientId: string): Promise<void>
   /**
@@ -49,6 +60,21 @@ export const MESSENGER_PROFILE_TIMEOUT_MS = 5_000
 
 const facebook = graphCall('facebook')
 
+/**
+ * The Send API's upload form (developers.facebook.com/docs/messenger-platform/send-messages/#file): the recipient,
+ * the messaging type and the message as JSON text, the file as `filedata` under its name and type.
+ */
+function attachmentForm(recipientId: string, file: OutboundFile, tag: MessengerTag | undefined): FormData {
+  const form = new FormData()
+  form.set('recipient', JSON.stringify({ id: recipientId }))
+  form.set('messaging_type', tag ? 'MESSAGE_TAG' : 'RESPONSE')
+  if (tag) form.set('tag', tag)
+  const attachment = { type: file.kind === 'photo' ? 'image' : 'file', payload: { is_reusable: false } }
+  form.set('message', JSON.stringify({ attachment }))
+  form.set('filedata', fileBlob(file), file.fileName)
+  return form
+}
+
 export function createMessengerClient({ request }: GraphFetch): MessengerClient {
   return {
     async subscribePageToApp(pageToken, pageId, fields = MESSENGER_WEBHOOK_FIELDS) {
@@ -80,6 +106,18 @@ export function createMessengerClient({ request }: GraphFetch): MessengerClient 
         ? { recipient: { id: recipientId }, messaging_type: 'MESSAGE_TAG', tag, message: { text } }
         : { recipient: { id: recipientId }, messaging_type: 'RESPONSE', message: { text } }
       const call = facebook({ method: 'POST', path: [pageId, 'messages'], body, token: pageToken })
+      const answer = await request(messengerSendSchema, call)
+      return { messageId: answer.message_id, recipientId: answer.recipient_id }
+    },
+
+    async sendMessengerFile(pageToken, pageId, { recipientId, file, tag }) {
+      const call = facebook({
+        method: 'POST',
+        path: [pageId, 'messages'],
+        body: attachmentForm(recipientId, file, tag),
+        token: pageToken,
+        extraMs: OUTBOUND_FILE_UPLOAD_EXTRA_MS,
+      })
       const answer = await request(messengerSendSchema, call)
       return { messageId: answer.message_id, recipientId: answer.recipient_id }
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { downloadMedia, MediaError } from '~/integrations/media/download.server'
+import { fileBlob, OUTBOUND_FILE_UPLOAD_EXTRA_MS, type OutboundFile } from '~/integrations/outbound-file'
 import { PlatformError } from '~/integrations/platform-errors'
 import { MEDIA_FAILURES, MEDIA_FETCH_TIMEOUT_MS } from '~/lib/conversations/media'
 import {
@@ -38,6 +39,17 @@ export type WhatsAppClient = {
     message: { to: string; text: string },
   ): Promise<{ messageId: string }>
   /**
+   * A photo (an `image` message: JPEG or PNG, 5 MB at most) or a file (a `document`, 100 MB at most, shown with its
+   * name), with its caption: the file is uploaded to the number's media first (POST /{phone-number-id}/media, with
+   * OUTBOUND_FILE_UPLOAD_EXTRA_MS on top of the request's time), then sent by its media id. A refusal of either step
+   * is a GraphApiError; an upload whose message was refused stays on Meta's side until it expires (30 days).
+   */
+  sendWhatsAppFile(
+    token: string,
+    phoneNumberId: string,
+    message: { to: string; file: OutboundFile },
+  ): Promise<{ messageId: string }>
+  /**
    * A file a customer sent (GET /{media-id}, then its URL with the token), at most `maxBytes`. The URL lasts five
    * minutes: an expired one is asked for again, once. A media id Graph no longer knows, or a file over the limit,
    * is a MediaError.
@@ -67,6 +79,26 @@ const wabaSubscribedAppsSchema = z.object({
   data: z.array(z.looseObject({ whatsapp_business_api_data: z.looseObject({ id: z.string() }) })),
 })
 const whatsAppSendSchema = z.object({ messages: z.array(z.object({ id: z.string() })).min(1) })
+// developers.facebook.com/docs/whatsapp/cloud-api/reference/media#upload-media
+const uploadedMediaSchema = z.object({ id: z.string().min(1) })
+
+/** The upload's form: the file, its MIME type again as `type`, and the product. */
+function mediaForm(file: OutboundFile): FormData {
+  const form = new FormData()
+  form.set('messaging_product', 'whatsapp')
+  form.set('type', file.contentType)
+  form.set('file', fileBlob(file), file.fileName)
+  return form
+}
+
+/** The message that shows the uploaded media: a picture, or a document under its file name. */
+function mediaMessage(to: string, mediaId: string, file: OutboundFile) {
+  const caption = file.caption ? { caption: file.caption } : {}
+  const message = { messaging_product: 'whatsapp', recipient_type: 'individual', to }
+  return file.kind === 'photo'
+    ? { ...message, type: 'image', image: { id: mediaId, ...caption } }
+    : { ...message, type: 'document', document: { id: mediaId, ...caption, filename: file.fileName } }
+}
 
 const whatsapp = graphCall('whatsapp')
 
@@ -131,6 +163,23 @@ export function createWhatsAppClient({ request, oauthQuery }: GraphFetch): Whats
         type: 'text',
         text: { body: text },
       }
+      const answer = await request(
+        whatsAppSendSchema,
+        whatsapp({ method: 'POST', path: [phoneNumberId, 'messages'], body, token }),
+      )
+      return { messageId: answer.messages[0].id }
+    },
+
+    async sendWhatsAppFile(token, phoneNumberId, { to, file }) {
+      const upload = whatsapp({
+        method: 'POST',
+        path: [phoneNumberId, 'media'],
+        body: mediaForm(file),
+        token,
+        extraMs: OUTBOUND_FILE_UPLOAD_EXTRA_MS,
+      })
+      const media = await request(uploadedMediaSchema, upload)
+      const body = mediaMessage(to, media.id, file)
       const answer = await request(
         whatsAppSendSchema,
         whatsapp({ method: 'POST', path: [phoneNumberId, 'messages'], body, token }),

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { makePdf } from '../../../tests/fakes/documents'
+import { photo } from '../../../tests/fakes/photo'
 import { startTelegramFake, type TelegramFake } from '../../../tests/fakes/telegram-server'
 import { telegramTokenSchema } from '~/lib/channels/telegram'
 import { withPlatformRetries } from '../platform-errors'
@@ -284,6 +287,105 @@ describe('sendMessage and sendChatAction', () => {
       'sendMessage',
       'sendMessage',
     ])
+  })
+})
+
+describe('sendFile', () => {
+  const png = new Uint8Array(photo())
+  const pdf = makePdf([['Invoice 12']])
+  const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+  it('uploads a photo with its caption and a document under its name, byte for byte', async () => {
+    const bot = newBot()
+    const telegram = client()
+    const shown = await telegram.sendFile(bot.token, {
+      chatId: 42,
+      file: {
+        bytes: png,
+        contentType: 'image/png',
+        fileName: 'order.png',
+        kind: 'photo',
+        caption: 'Your order',
+      },
+    })
+    const fileName = 'Счёт № 12 (final).pdf'
+    const document = await telegram.sendFile(bot.token, {
+      chatId: '42',
+      file: { bytes: pdf, contentType: 'application/pdf', fileName, kind: 'file' },
+    })
+    expect(document.messageId).toBeGreaterThan(shown.messageId)
+    // grammY declares every upload application/octet-stream: Telegram reads the type from the bytes.
+    const [sentPhoto, sentDocument] = fake.sentFiles(bot.token)
+    expect(sentPhoto).toMatchObject({
+      chatId: 42,
+      method: 'sendPhoto',
+      fileName: 'order.png',
+      caption: 'Your order',
+    })
+    expect(sentDocument).toMatchObject({ chatId: 42, method: 'sendDocument', fileName })
+    expect(sentDocument.caption).toBeUndefined()
+    expect(new Uint8Array(sentPhoto.bytes)).toEqual(png)
+    expect(new Uint8Array(sentDocument.bytes)).toEqual(pdf)
+    expect(fake.sentMessages(bot.token)).toMatchObject([
+      { message_id: shown.messageId, text: 'Your order', file: { sha256: sha256(png) } },
+      { message_id: document.messageId, text: '', file: { sha256: sha256(pdf), fileName } },
+    ])
+
+    // What an e2e test in another process reads: the file as its name, size and hash, not its bytes.
+    const calls: unknown = await (await fetch(`${fake.apiRoot}/__fake/calls`)).json()
+    expect(calls).toContainEqual(
+      expect.objectContaining({
+        method: 'sendPhoto',
+        token: bot.token,
+        params: expect.objectContaining({
+          caption: 'Your order',
+          photo: {
+            fileName: 'order.png',
+            contentType: 'application/octet-stream',
+            size: png.byteLength,
+            sha256: sha256(png),
+          },
+        }),
+      }),
+    )
+  })
+
+  it("keeps Telegram's words for a refused upload, and never names the token", async () => {
+    const bot = newBot()
+    const file = { bytes: png, contentType: 'image/png', fileName: 'a.png', kind: 'photo' } as const
+    const long = await failure(
+      client().sendFile(bot.token, { chatId: 1, file: { ...file, caption: 'x'.repeat(1025) } }),
+      bot.token,
+    )
+    expect(long).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      status: 400,
+      retryable: false,
+      message: 'Bad Request: message caption is too long',
+    })
+    const big = new Uint8Array(10 * 1024 * 1024 + 1)
+    const tooBig = await failure(
+      client().sendFile(bot.token, { chatId: 1, file: { ...file, bytes: big } }),
+      bot.token,
+    )
+    expect(tooBig).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, retryable: false })
+
+    const unknown = `123456:${'Unknown_Upload-'.padEnd(35, 'u')}`
+    const refused = await failure(client().sendFile(unknown, { chatId: 1, file }), unknown)
+    expect(refused).toMatchObject({ code: 'AUTH_TOKEN_INVALID', status: 401, retryable: false })
+
+    fake.enqueue('sendPhoto', { status: 429, retryAfter: 3, token: bot.token })
+    const limited = await failure(client().sendFile(bot.token, { chatId: 1, file }), bot.token)
+    expect(limited).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterMs: 3000 })
+    expect(fake.sentFiles(bot.token)).toEqual([])
+  })
+
+  it('gives an upload longer than a call: a slow answer is not a timeout', async () => {
+    const bot = newBot()
+    fake.enqueue('sendDocument', { status: 500, delayMs: 400, token: bot.token })
+    const file = { bytes: pdf, contentType: 'application/pdf', fileName: 'a.pdf', kind: 'file' } as const
+    const error = await failure(client(150).sendFile(bot.token, { chatId: 1, file }), bot.token)
+    expect(error).toMatchObject({ code: 'SERVER_ERROR', retryable: true })
   })
 })
 

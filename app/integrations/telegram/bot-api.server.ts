@@ -1,6 +1,7 @@
-import { Api, GrammyError, HttpError } from 'grammy'
+import { Api, GrammyError, HttpError, InputFile } from 'grammy'
 import type { Update } from 'grammy/types'
 import { downloadMedia, MediaError } from '~/integrations/media/download.server'
+import { OUTBOUND_FILE_UPLOAD_EXTRA_MS, type OutboundFile } from '~/integrations/outbound-file'
 import { MEDIA_FAILURES, MEDIA_FETCH_TIMEOUT_MS } from '~/lib/conversations/media'
 import {
   PLATFORM_REQUEST_TIMEOUT_MS,
@@ -45,6 +46,14 @@ export type TelegramClient = {
   sendMessage(
     token: string,
     options: { chatId: number | string; text: string; replyToMessageId?: number },
+  ): Promise<{ messageId: number }>
+  /**
+   * A photo (sendPhoto: Telegram shows it, at most 10 MB) or a file (sendDocument: at most 50 MB), with its caption
+   * (1024 characters at most). The upload gets OUTBOUND_FILE_UPLOAD_EXTRA_MS on top of the request's time.
+   */
+  sendFile(
+    token: string,
+    options: { chatId: number | string; file: OutboundFile },
   ): Promise<{ messageId: number }>
   sendChatAction(token: string, options: { chatId: number | string; action: 'typing' }): Promise<void>
   /**
@@ -172,6 +181,23 @@ export function createTelegramClient(config: TelegramConfig): TelegramClient {
         const message = await api.sendMessage(chatId, text, { reply_parameters }, signal)
         return { messageId: message.message_id }
       }),
+
+    sendFile: (token, { chatId, file }) =>
+      call(
+        token,
+        async (api, signal) => {
+          // grammY uploads it as multipart/form-data under this name (it refuses a name with a line break, which
+          // it could not write in the part's header); Telegram reads the type from the bytes.
+          const input = new InputFile(file.bytes, file.fileName.replace(/[\r\n]+/g, ' '))
+          const options = { caption: file.caption }
+          const message =
+            file.kind === 'photo'
+              ? await api.sendPhoto(chatId, input, options, signal)
+              : await api.sendDocument(chatId, input, options, signal)
+          return { messageId: message.message_id }
+        },
+        { extraMs: OUTBOUND_FILE_UPLOAD_EXTRA_MS },
+      ),
 
     sendChatAction: (token, { chatId, action }) =>
       call(token, async (api, signal) => {
