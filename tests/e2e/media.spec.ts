@@ -94,7 +94,9 @@ test('a voice note is answered from its transcript, and plays in the inbox with 
   expect(elsewhere.status()).toBe(404)
 })
 
-test('a photo is answered from what it shows, and opens larger in the inbox', async ({ page }) => {
+test('a photo is answered from what it shows, opens larger in the inbox, and a person sends one back', async ({
+  page,
+}) => {
   const { bot } = await botWithAgent(page)
   const chatId = 600_000 + Math.floor(Math.random() * 100_000)
   const seen = `A red parcel box, its corner crushed ${chatId}.`
@@ -124,4 +126,42 @@ test('a photo is answered from what it shows, and opens larger in the inbox', as
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
   await screenshot(page, 'conversation-photo')
+
+  // A person sends a picture back: the exact bytes reach Telegram as a photo with the caption, and the transcript
+  // shows it like the customer's.
+  const sent = photo([30, 160, 90], 80, 48)
+  await page.getByLabel('Attach a picture or a document').setInputFiles({
+    name: 'replacement.png',
+    mimeType: 'image/png',
+    buffer: sent,
+  })
+  await expect(page.getByText('replacement.png')).toBeVisible()
+  await page.getByLabel('Your reply').fill('A new box is on its way')
+  await screenshot(page, 'composer-attachment')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshot(page, 'composer-attachment-phone')
+  await page.getByRole('button', { name: 'Send' }).click()
+  const photos = async () => (await telegramCalls(bot.token)).filter((c) => c.method === 'sendPhoto')
+  await expect.poll(async () => (await photos()).length).toBe(1)
+  expect((await photos())[0].params).toMatchObject({
+    caption: 'A new box is on its way',
+    photo: { fileName: 'replacement.png', sha256: sha256Of(sent) },
+  })
+  const mine = messages.getByRole('button', { name: /^Photo from .+: show it larger$/ }).last()
+  await expect(mine).not.toHaveAccessibleName('Photo from Ann: show it larger')
+  await expect.poll(() => mine.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(80)
+  await expect(page.getByText('replacement.png')).toBeHidden()
+  await screenshot(page, 'conversation-photo-sent')
+
+  // A body over the reply's 20 MB (and its form's room) is refused before it is read.
+  const path = new URL(page.url()).pathname
+  const tooLarge = await page.request.post(`${path}/reply`, {
+    multipart: {
+      clientKey: 'e2e-too-large',
+      attachment: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(22 * 1024 * 1024, 1) },
+    },
+    headers: { origin: new URL(page.url()).origin },
+  })
+  expect(tooLarge.status()).toBe(413)
+  expect(await tooLarge.text()).toContain('A file can be at most 20 MB')
 })

@@ -36,7 +36,7 @@ export function AttachmentPicker({ attachment }: { attachment: ReturnType<typeof
   const id = useId()
   const { file } = attachment
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={4} wrap="wrap" justify="flex-end" miw={0}>
       {file ? (
         <Group gap={2} wrap="nowrap" miw={0}>
           <Text size="sm" truncate maw={160} title={file.name}>

@@ -48,6 +48,7 @@ export function Composer({
   const field = useRef<HTMLTextAreaElement>(null)
   const picker = useSavedReplyPicker({ replies: savedReplies, customerName, text, setText, field })
   const attachment = useAttachment(platform)
+  const clearAttachment = attachment.clear
   const pending = fetcher.state !== 'idle'
   const error = attachment.error ?? fetcher.data?.error ?? answer?.error ?? null
 
@@ -57,11 +58,11 @@ export function Composer({
       wasSubmitting.current = false
       if (!fetcher.data?.error) {
         setText('')
-        attachment.clear()
+        clearAttachment()
         setClientKey(newKey())
       }
     }
-  }, [fetcher.state, fetcher.data, attachment.clear])
+  }, [fetcher.state, fetcher.data, clearAttachment])
 
   if (!window.open) {
     return (
@@ -113,7 +114,7 @@ export function Composer({
               {T.manageSavedReplies}
             </Anchor>
           </Text>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="wrap" justify="flex-end">
             <AttachmentPicker attachment={attachment} />
             <PendingButton pending={pending} pendingLabel={T.sending}>
               {T.send}

@@ -2,7 +2,7 @@
  * A picture or a document a person attaches to their reply (issue 37, docs/decisions/076): what may be sent, how
  * large, and what a refusal says. Client-safe: the composer shows the same limits before anything is sent.
  */
-import { PLATFORM_LABELS } from '../channels/channels'
+import { PLATFORM_LABELS } from '~/lib/channels/channels'
 
 /** The reply platforms: the channels a person can write on. */
 export type AttachmentPlatform = 'telegram' | 'facebook' | 'whatsapp'

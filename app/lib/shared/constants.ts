@@ -1,6 +1,5 @@
 /** Product constants from the specification (section 9), named once. */
-// Relative: the HTTP entry (server/) reads this module without the app's `~` alias.
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TEXTS } from '../conversations/attachments'
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TEXTS } from '~/lib/conversations/attachments'
 export const PRODUCT_NAME = 'ReplyPilot'
 export const PRODUCT_SHORT_NAME = 'replypilot'
 export const PRODUCT_TAGLINE = 'AI Powered Reply Automation'

@@ -41,7 +41,7 @@ describe("a person's attachment", () => {
     const text = new TextEncoder().encode('Opening hours: 9 to 5')
     expect(checkAttachment('telegram', { bytes: text, fileName: '' }, undefined)).toMatchObject({
       kind: 'file',
-      contentType: 'text/plain; charset=utf-8',
+      contentType: 'text/plain',
       fileName: 'document',
     })
     const csv = new TextEncoder().encode('item;price\nbread;2.50\n')

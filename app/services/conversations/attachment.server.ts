@@ -36,7 +36,7 @@ function classify({ bytes, fileName }: Attachment): { kind: AttachmentKind; cont
   const office = OFFICE_TYPES[/\.(\w+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '']
   if (office) return isZip(bytes) ? { kind: 'file', contentType: office } : undefined
   if (TEXT_NAME.test(fileName.trim()) && decodeText(bytes) !== undefined) {
-    return { kind: 'file', contentType: 'text/plain; charset=utf-8' }
+    return { kind: 'file', contentType: 'text/plain' }
   }
   return undefined
 }

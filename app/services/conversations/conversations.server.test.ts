@@ -1,7 +1,20 @@
+import { createHash } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '~/db/rows.server'
-import { channels, conversationReads, conversations, memberships, messages, users } from '~/db/schema'
+import {
+  channels,
+  conversationReads,
+  conversations,
+  memberships,
+  messageMedia,
+  messages,
+  users,
+} from '~/db/schema'
+import { ATTACHMENT_TEXTS } from '~/lib/conversations/attachments'
+import { makePdf } from '../../../tests/fakes/documents'
+import { photo } from '../../../tests/fakes/photo'
+import { getMessageFile } from './media.server'
 import { CONVERSATION_TEXTS, labelsSchema, personReplyAvailability } from '~/lib/conversations/conversations'
 import { REPLY_FAILURES } from '~/lib/conversations/reply-pipeline'
 import { updateChannel } from '~/services/channels/channels.server'
@@ -437,6 +450,130 @@ describe("the platforms' windows for a person's reply", () => {
     ).toEqual({ code: 'CONFLICT', message: CONVERSATION_TEXTS.whatsappWindowClosed })
     const texts = p.graph.messages.filter((m) => m.from === number.platformChannelId).map((m) => m.text)
     expect(texts).toEqual(['in time'])
+  })
+})
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+const jpegOf = (size: number) => Uint8Array.from({ length: size }, (_, i) => [0xff, 0xd8, 0xff][i] ?? 7)
+
+describe("a person's picture or document (issue 37)", () => {
+  it('Telegram: the photo goes with its caption, once per key; the inbox shows it from the stored copy', async () => {
+    const bot = await p.newBot()
+    const { conversationId, chatId } = await receive(bot, 'what does it look like?')
+    const png = photo([20, 120, 200])
+    const reply = {
+      conversationId,
+      text: ' Like this ',
+      clientKey: 'photo-1',
+      attachment: { bytes: png, fileName: 'shelf.png' },
+    }
+    expect((await sendPersonReply(bot.scope, deps, reply)).message).toMatchObject({
+      status: 'sent',
+      text: 'Like this',
+    })
+    expect((await sendPersonReply(bot.scope, deps, reply)).sentNow).toBe(false)
+    expect(p.telegram.sentFiles(bot.token)).toEqual([
+      expect.objectContaining({
+        chatId,
+        method: 'sendPhoto',
+        fileName: 'shelf.png',
+        caption: 'Like this',
+      }),
+    ])
+    expect(sha256(p.telegram.sentFiles(bot.token)[0].bytes)).toBe(sha256(png))
+    expect(p.telegram.sentMessages(bot.token).filter((m) => !m.file)).toEqual([])
+
+    const shown = (await getConversation(bot.scope, conversationId)).messages.at(-1)
+    expect(shown).toMatchObject({
+      direction: 'outbound',
+      author: { kind: 'person' },
+      text: 'Like this',
+      media: {
+        kind: 'photo',
+        state: 'read',
+        fileName: 'shelf.png',
+        file: { contentType: 'image/png', byteSize: png.length },
+      },
+    })
+    const file = await getMessageFile(bot.scope, conversationId, shown?.id ?? '')
+    expect(sha256(file.bytes)).toBe(sha256(png))
+    const stranger = await newOwnerScope(p.db)
+    await expect(getMessageFile(stranger, conversationId, shown?.id ?? '')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+  })
+
+  it('WhatsApp: a document, then a caption too long to go with it as text; refusals store and send nothing', async () => {
+    const number = await p.newMetaChannel('whatsapp')
+    const inbound = await receiveMeta(number, 'send me the price list', '34600000077')
+    const pdf = makePdf([['Bread 2.50 EUR']])
+    const caption = `Here it is. ${'Prices may change. '.repeat(60)}`.trim()
+    const sent = await sendPersonReply(number.scope, deps, {
+      conversationId: inbound.conversationId,
+      text: caption,
+      attachment: { bytes: pdf, fileName: 'prices.pdf' },
+    })
+    expect(sent.message).toMatchObject({ status: 'sent', sentParts: 2 })
+    const out = p.graph.messages.filter((m) => m.from === number.platformChannelId)
+    expect(
+      out.map((m) => [m.attachment?.type, m.attachment?.filename, m.attachment?.caption, m.text]),
+    ).toEqual([
+      ['document', 'prices.pdf', undefined, undefined],
+      [undefined, undefined, undefined, caption],
+    ])
+    expect(out[0].attachment?.sha256).toBe(sha256(pdf))
+
+    const refused = async (attachment: { bytes: Uint8Array; fileName: string }) =>
+      refusal(
+        sendPersonReply(number.scope, deps, {
+          conversationId: inbound.conversationId,
+          text: 'x',
+          attachment,
+        }),
+      )
+    expect(await refused({ bytes: new TextEncoder().encode('GIF89a...'), fileName: 'a.gif' })).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: ATTACHMENT_TEXTS.unsupported,
+    })
+    expect(await refused({ bytes: jpegOf(5 * 1024 * 1024 + 1), fileName: 'big.jpg' })).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'A picture sent on WhatsApp can be at most 5 MB',
+    })
+    expect(await messagesOf(p.db, number.channelId, 'outbound')).toHaveLength(1)
+    expect(p.graph.messages.filter((m) => m.from === number.platformChannelId)).toHaveLength(2)
+  })
+
+  it('Messenger: a refused upload fails the reply; sent again, the stored file goes, then its caption', async () => {
+    const page = await p.newMetaChannel('facebook')
+    const inbound = await receiveMeta(page, 'a picture please')
+    const png = photo([90, 90, 90])
+    p.graph.enqueue(`${page.platformChannelId}/messages`, { status: 500 })
+    const reply = {
+      conversationId: inbound.conversationId,
+      text: 'Our shop',
+      attachment: { bytes: png, fileName: 'shop.png' },
+    }
+    expect(await refusal(sendPersonReply(page.scope, deps, reply))).toMatchObject({ code: 'UPSTREAM_ERROR' })
+    const [failed] = await messagesOf(p.db, page.channelId, 'outbound')
+    expect(failed).toMatchObject({ status: 'failed', kind: 'photo', sentParts: 0 })
+
+    await retryMessage(page.scope, deps, failed.id, inbound.conversationId)
+    const out = p.graph.messages.filter((m) => m.from === page.platformChannelId)
+    expect(out.map((m) => [m.attachment?.type, m.attachment?.sha256, m.text])).toEqual([
+      ['image', sha256(png), undefined],
+      [undefined, undefined, 'Our shop'],
+    ])
+
+    // A failed reply whose file the retention deleted meanwhile says so, and sends nothing.
+    p.graph.enqueue(`${page.platformChannelId}/messages`, { status: 500 })
+    await refusal(sendPersonReply(page.scope, deps, { ...reply, text: 'Again' }))
+    const [, second] = await messagesOf(p.db, page.channelId, 'outbound')
+    await p.db.delete(messageMedia).where(eq(messageMedia.messageId, second.id))
+    expect(await refusal(retryMessage(page.scope, deps, second.id))).toEqual({
+      code: 'CONFLICT',
+      message: ATTACHMENT_TEXTS.gone,
+    })
+    expect(p.graph.messages.filter((m) => m.from === page.platformChannelId)).toHaveLength(2)
   })
 })
 
