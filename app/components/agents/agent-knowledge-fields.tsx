@@ -142,7 +142,7 @@ function RelevanceField({
   const errorId = useId()
   const error = field.errors?.[0]
   const description =
-    "Passages less relevant than this are not given to the agent. At 20%, a passage needs about half of the question's words (rarer words count more), so one that shares a word or two with a question about something else is left out. Higher is stricter: fewer passages reach the agent."
+    "Passages that hold less of the question's words are not given to the agent. Higher is stricter: more questions get the no-answer message."
   if (!hydrated) {
     return (
       <NumberInput

@@ -30,7 +30,7 @@ export const KNOWLEDGE_TEXTS = {
   tryTitle: 'Try a question',
   trySubtitle: 'Ask what a customer would ask, and see the passages your agents would answer from.',
   scoreHelp:
-    "Match: the share of the question's words found in the passage (rarer words count more, everyday words little), squared: half of them makes about 25%. 100% means every word.",
+    "Match: the share of the question's words found in the passage (rarer words count more). 100% means every word.",
   noMatch: 'No passage matches. Add an FAQ with this question so your agents can answer it.',
   searching: 'Searching...',
 } as const

@@ -69,7 +69,7 @@ export const KNOWLEDGE_DESCRIPTIONS = {
     "With knowledgeMode 'selected' (at least one is then required): the ids of the organization's knowledge sources the agent answers from. Kept, but unused, in the other modes; an id of another organization's source is refused",
   knowledgePassages: `How many of the best matching passages the prompt carries (1 to ${KNOWLEDGE_LIMITS.maxPassages})`,
   knowledgeMinRelevance:
-    "0 to 1: a passage scoring less is not given to the model. Its relevance is the share of the question's weighted words it holds (everyday words weigh little) times how strongly it holds them, about that share squared, plus up to 0.5 as its heading reads like the question: at the default 0.2 a passage needs about half of what the question asks",
+    "0 to 1: a passage scoring less (the share of the question's weighted words it holds, plus up to 0.4 as its heading reads like the question) is not given to the model",
   knowledgeNoAnswerMessage: `Sent, without asking the model, when no passage answers the customer's question (at most ${MAX_KNOWLEDGE_NO_ANSWER_LENGTH} characters); the conversation is left to a person and marked Needs attention. Empty sends nothing (the conversation is still marked)`,
 } as const satisfies Record<keyof typeof knowledgeFields, string>
 

@@ -162,8 +162,8 @@ export type KnowledgeHit = {
   headingPath: string[]
   text: string
   /**
-   * 0-1: the share of the question's weighted words the passage holds times how strongly it holds them (about that
-   * share squared), plus up to 0.5 as its heading (an FAQ's question) reads like the question (ADR 075); with an embedding model, the higher of that and the passage's cosine
+   * 0-1: how much of the question's weighted words the passage holds, plus up to 0.4 as its heading (an FAQ's
+   * question) reads like the question; with an embedding model, the higher of that and the passage's cosine
    * similarity to the question (see ADR 043).
    */
   score: number

@@ -13,8 +13,8 @@ export const FUSION_CANDIDATES = 20
 /**
  * The knowledge search (docs/decisions/043). Without an embedding model: the keyword search, as it is. With one:
  * the keyword ranking and the question's nearest passage vectors, fused by reciprocal rank fusion (k = 60). A
- * passage is relevant when either ranking says so — its keyword relevance (docs/decisions/075) or its cosine
- * similarity reaches the minimum relevance, the cosine also the model's floor
+ * passage is relevant when either ranking says so — its keyword score (the share of the question's weighted words
+ * it holds) or its cosine similarity reaches the minimum relevance, the cosine also the model's floor
  * (LLM_EMBEDDING_MIN_SIMILARITY) — and shows the higher of the two. If the question cannot be embedded (the
  * endpoint is down), the keyword ranking answers alone.
  */

@@ -224,17 +224,6 @@ describe('searchPassages', () => {
     ).toEqual([])
   })
 
-  it('gives a question that shares a word with a passage about something else no passage at 20 % (ADR 075)', async () => {
-    const db = getDb()
-    const { org, hours } = await shop(db)
-    const search = (query: string, minRelevance: number) =>
-      searchPassages(db, { organizationId: org, query, limit: 5, minRelevance })
-    const offTopic = 'who won the football game in Berlin yesterday?'
-    expect((await search(offTopic, 0))[0]?.sourceId).toBe(hours.id)
-    expect(await search(offTopic, 0.2)).toEqual([])
-    expect((await search('is the Berlin store open on Sundays?', 0.2))[0]?.sourceId).toBe(hours.id)
-  })
-
   it('corrects a slip of the keys, not a real word into another (ADR 075)', async () => {
     const db = getDb()
     const { org } = await shop(db)

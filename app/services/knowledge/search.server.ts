@@ -29,8 +29,6 @@ const TITLE_BONUS = 0.5
  * answers, and the likeness catches word forms and typos the lexemes miss.
  */
 const HEADING_LIKENESS = 0.4
-/** What the heading's likeness adds to a passage's relevance (docs/decisions/075), times the same similarity. */
-const RELEVANCE_LIKENESS = 0.5
 /** Passages of one source before the others' are preferred (docs/decisions/043). */
 const MAX_PER_SOURCE = 3
 
@@ -40,7 +38,7 @@ export type PassageSearch = {
   limit: number
   /** Only these sources (an agent's selection); undefined: all of the organization's. */
   sourceIds?: string[]
-  /** 0-1: passages whose relevance is less are left out. */
+  /** 0-1: passages scoring less are left out. */
   minRelevance?: number
   /** The organization's "words your customers use", when the caller read them already; else read here. */
   customerWords?: string[][]
@@ -59,10 +57,9 @@ type HitRow = {
 /**
  * The organization's passages that answer a question best, without any model (docs/decisions/043): the question's
  * words (with their alternatives, typos corrected to the nearest word of the passages by pg_trgm) are stemmed in
- * each language of the sources, and a passage ranks by the share of the question's weight it holds — each word
+ * each language of the sources, and a passage scores the share of the question's weight it holds — each word
  * weighted by its rarity among the passages (BM25's inverse document frequency) and how often the passage says it
- * (BM25's saturating term frequency), more when it is in the title or headings, a common word little. Its score,
- * which the minimum relevance filters, is that share times the share of the question's weight it holds at all
+ * (BM25's saturating term frequency), more when it is in the title or headings, a common word little
  * (docs/decisions/075). One statement; the candidates come from the GIN index of the passages' vectors.
  */
 export async function searchPassages(db: Database, search: PassageSearch): Promise<KnowledgeHit[]> {
@@ -226,26 +223,15 @@ export async function searchStatement(
           ) c on c.id = h.id
         group by h.id, t.grp
       ),
-      -- Materialized: the scores are computed once per candidate, not again for the filter and the order. The rank
-      -- orders: the share of the question's weight the passage holds, by how strongly (coverage), plus its heading's
-      -- likeness. The relevance filters and is shown (docs/decisions/075): the coverage times the share of the
-      -- question's weight in the groups it holds at all, plus a little of the likeness, so that a passage holding one
-      -- word of a question about something else stays under the floor.
+      -- Materialized: the score is computed once per candidate, not again for the filter and the order.
       scored as materialized (
         select c.*,
-          g.coverage + ${HEADING_LIKENESS}::float8 * l.likeness as rank,
-          g.coverage * g.held + ${RELEVANCE_LIKENESS}::float8 * l.likeness as relevance
-        from candidates c
-          cross join lateral (
-            select coalesce(sum(s.best), 0) / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups) as coverage,
-              coalesce(sum(q.best), 0) / (select sum(best) from groups) as held
-            from group_scores s join groups q on q.grp = s.grp
-            where s.id = c.id
-          ) g
+          coalesce(g.score, 0) / (select sum(best) * ${1 + TITLE_BONUS}::float8 from groups)
           -- A heading (an FAQ's question) written like the question: pg_trgm's similarity of the two texts.
-          cross join lateral (
-            select similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as likeness
-          ) l
+          + ${HEADING_LIKENESS}::float8
+            * similarity(coalesce(c.heading_path[cardinality(c.heading_path)], c.title), ${query}) as rank
+        from candidates c
+          left join (select id, sum(best) as score from group_scores group by id) g on g.id = c.id
       ),
       -- A source's passages after its MAX_PER_SOURCE best come after the other sources' (a long document whose
       -- title holds the question's words would otherwise fill every place, crowding out the FAQ that answers it).
@@ -254,10 +240,10 @@ export async function searchStatement(
           -- Between equal scores, the shorter passage (it says it more directly), then a fixed order.
           row_number() over (partition by sc.source_id order by sc.rank desc, sc.len, sc.id) as nth
         from scored sc
-        where least(sc.relevance, 1) >= ${minRelevance}::float8
+        where least(sc.rank, 1) >= ${minRelevance}::float8
       )
       select r.id as passage_id, r.source_id, r.title, r.heading_path, r.text, r.url,
-        round(least(r.relevance, 1)::numeric, 4)::float8 as score
+        round(least(r.rank, 1)::numeric, 4)::float8 as score
       from ranked r
       order by r.nth > ${MAX_PER_SOURCE}::int, r.rank desc, r.len, r.id
       limit ${limit}::int

@@ -38,7 +38,7 @@ const agentRunResultSchema = z.object({
             headingPath: z.array(z.string()).meta({ description: 'The headings the passage sits under' }),
             score: z.number().meta({
               description:
-                "0-1: the share of the question's weighted words it holds times how strongly it holds them (about that share squared), plus up to 0.5 as its heading (an FAQ's question) reads like the question",
+                "0-1: how much of the question's weighted words it holds, plus up to 0.4 as its heading (an FAQ's question) reads like the question",
             }),
             text: z.string().meta({ description: 'The passage as the prompt carried it' }),
             url: z.string().nullable().meta({ description: 'A web source: the page it was read from' }),

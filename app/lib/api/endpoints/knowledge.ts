@@ -69,7 +69,7 @@ const knowledgeHitSchema = z.object({
   text: z.string(),
   score: z.number().meta({
     description:
-      "0-1: the share of the question's weighted words the passage holds times how strongly it holds them (about that share squared), plus up to 0.5 as its heading (an FAQ's question) reads like the question",
+      "0-1: the share of the question's weighted words the passage holds, plus up to 0.4 as its heading (an FAQ's question) reads like the question",
   }),
   url: z.string().nullable(),
 })
