@@ -97,6 +97,8 @@ type LanguageRow = {
   n: number
   recall1: number
   recall5: number
+  /** Strict recall@5 counting only an answer whose relevance reaches the agent's default minimum relevance. */
+  kept: number
   none: number
   offTopic: number
 }
@@ -106,6 +108,13 @@ const languageRow = (language: string, verdicts: Verdict[], none: number, offTop
   n: verdicts.length,
   recall1: share(verdicts, 'strict', 1),
   recall5: share(verdicts, 'strict', 5),
+  kept:
+    verdicts.filter(
+      (v) =>
+        v.strict !== null &&
+        v.strict <= 5 &&
+        v.hits[v.strict - 1]!.score >= AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance,
+    ).length / Math.max(verdicts.length, 1),
   none,
   offTopic,
 })
@@ -114,12 +123,13 @@ const languageRow = (language: string, verdicts: Verdict[], none: number, offTop
 function printLanguages(rows: LanguageRow[], minRelevance: number) {
   console.log(
     `\nBy language, embedding-free (strict; off-topic: questions no entry answers that get no passage at the ` +
-      `agent's default minimum relevance, ${Math.round(minRelevance * 100)} %)\n  language     n   R@1    R@5   off-topic`,
+      `agent's default minimum relevance, ${Math.round(minRelevance * 100)} %; R@5 kept: answers in the first five ` +
+      `whose relevance reaches it)\n  language     n   R@1    R@5   R@5 kept   off-topic`,
   )
   for (const row of rows) {
     console.log(
       `  ${row.language.padEnd(8)} ${String(row.n).padStart(4)}   ${row.recall1.toFixed(2)}   ${row.recall5.toFixed(2)}   ` +
-        `${row.none} of ${row.offTopic}`,
+        `${row.kept.toFixed(2)}       ${row.none} of ${row.offTopic}`,
     )
   }
 }

@@ -76,6 +76,26 @@ describe('the words of a question', () => {
     expect(wordsOf('hi, thanks!')).toEqual([])
   })
 
+  it("weighs a common word a fifth of a topic word, and a phrase's common words are no alternatives (ADR 075)", () => {
+    const words = wordsOf('vai chover amanhã?')
+    const weights = new Map(
+      queryWordGroups(words).map((group, index) => [words[index], group.words[0]!.weight]),
+    )
+    expect(weights).toEqual(
+      new Map([
+        ['vai', 0.2],
+        ['chover', 1],
+        ['amanhã', 0.2],
+      ]),
+    )
+    // "fazer um pedido" is an order; "fazer" alone is not.
+    expect(groupsOf('minha encomenda').get('encomenda')).toEqual(expect.arrayContaining(['pedido']))
+    expect(groupsOf('minha encomenda').get('encomenda')).not.toContain('fazer')
+    // An entry of a service group is not common: "tomorrow" is about next-day delivery.
+    const tomorrow = queryWordGroups(['tomorrow'])[0]!.words
+    expect(tomorrow[0]).toEqual({ word: 'tomorrow', weight: 1 })
+  })
+
   it('takes a message of greetings, thanks and goodbyes, in any language, for small talk', () => {
     for (const text of ['Hi!', 'thanks a lot', 'good morning', 'Obrigado!', 'Vielen Dank', 'Hola, gracias']) {
       expect(isSmallTalk(text), text).toBe(true)

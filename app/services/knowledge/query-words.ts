@@ -1,5 +1,5 @@
 import { PLACES } from './places'
-import { CHAT_WORDS, SERVICE_GROUPS, SMALL_TALK_WORDS } from './word-lists'
+import { CHAT_WORDS, COMMON_WORDS, SERVICE_GROUPS, SMALL_TALK_WORDS } from './word-lists'
 
 // The words of a customer's question as the knowledge search takes them (docs/decisions/043): lower-cased,
 // each with the other words customers and businesses use for the same thing. The search scores a group of words
@@ -11,6 +11,8 @@ export type QueryWordGroup = { words: { word: string; weight: number }[] }
 const MAX_WORDS = 24
 const ALTERNATIVE_WEIGHT = 0.8
 const CORRECTION_WEIGHT = 0.9
+/** What a common word ("get", "today", "vai", "можно") weighs, times its rarity, beside a word that names a topic. */
+const COMMON_WEIGHT = 0.2
 
 /**
  * Each word's alternatives, and the multi-word entries ("send back", "gift card") as their words, by the first
@@ -106,6 +108,18 @@ function withoutAccents(word: string) {
  */
 const CHAT = new Set(CHAT_WORDS.map(withoutAccents).filter((word) => !builtInAlternatives.has(word)))
 const SMALL_TALK = new Set([...CHAT, ...SMALL_TALK_WORDS])
+/** The common words of every language, without their accents; an entry of a service group is not one of them. */
+const COMMON = new Set(COMMON_WORDS.map(withoutAccents).filter((word) => !builtInAlternatives.has(word)))
+
+const isCommon = (thesaurus: Thesaurus, word: string) =>
+  COMMON.has(withoutAccents(word)) && !thesaurus.alternativesOf.has(word)
+
+/**
+ * A word of the lists (a service group's, an organization's, a common word): a word as it is written, never a typo
+ * to correct into a word of the passages ("votar" is not "voltar").
+ */
+export const isKnownWord = (thesaurus: Thesaurus, word: string) =>
+  thesaurus.alternativesOf.has(word) || COMMON.has(withoutAccents(word))
 
 /** A phrase ending in one of these may have up to two words inside it: "send them back", "pick it up". */
 const PARTICLES = new Set(['back', 'up', 'off', 'out', 'in'])
@@ -190,9 +204,18 @@ const isPhrasalVerb = (phrase: string) => PARTICLES.has(phrase.slice(phrase.last
 const meansOtherwise = (thesaurus: Thesaurus, word: string, phrase: string) =>
   thesaurus.alternativesOf.get(word)?.has(phrase) === false
 
-/** An alternative's words: a phrasal verb's are not its meaning (left out), another phrase's are. */
+/**
+ * An alternative's words: a phrasal verb's are not its meaning (left out), another phrase's are, but for its chat and
+ * common words ("fazer um pedido" is an order; "fazer" alone is not).
+ */
 const partsOf = (alternative: string) =>
-  !isPhrase(alternative) ? [alternative] : isPhrasalVerb(alternative) ? [] : alternative.split(' ')
+  !isPhrase(alternative)
+    ? [alternative]
+    : isPhrasalVerb(alternative)
+      ? []
+      : alternative
+          .split(' ')
+          .filter((part) => !COMMON.has(withoutAccents(part)) && !CHAT.has(withoutAccents(part)))
 
 /**
  * The question's words (see wordsOf), each with its alternatives; `corrected` holds each word's typo correction
@@ -208,6 +231,7 @@ export function queryWordGroups(
   return words.map((word, index) => {
     const spellings = [...new Set([word, corrected[index] ?? word])]
     const group = new Map<string, number>()
+    const scale = isCommon(thesaurus, word) ? COMMON_WEIGHT : 1
     for (const spelling of spellings) {
       if (!isPhrase(spelling)) {
         group.set(spelling, Math.max(group.get(spelling) ?? 0, spelling === word ? 1 : CORRECTION_WEIGHT))
@@ -219,7 +243,7 @@ export function queryWordGroups(
         }
       }
     }
-    return { words: [...group].map(([w, weight]) => ({ word: w, weight })) }
+    return { words: [...group].map(([w, weight]) => ({ word: w, weight: weight * scale })) }
   })
 }
 

@@ -224,6 +224,15 @@ describe('searchPassages', () => {
     ).toEqual([])
   })
 
+  it('corrects a slip of the keys, not a real word into another (ADR 075)', async () => {
+    const db = getDb()
+    const { org } = await shop(db)
+    const wrapping = await addFaq(db, org, 'Do you wrap a present?', 'We wrap any present for 3 EUR.')
+    const search = (query: string) => searchPassages(db, { organizationId: org, query, limit: 5 })
+    expect(await search('who will be the next president?')).toEqual([])
+    expect((await search('can you wrap a presnet'))[0]?.sourceId).toBe(wrapping.id)
+  })
+
   it("never returns another organization's passages, nor those of a deleted source", async () => {
     const db = getDb()
     const a = await shop(db)

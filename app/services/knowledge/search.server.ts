@@ -1,14 +1,14 @@
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { rowsOf } from '~/db/rows.server'
 import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { customerWordsOf } from './customer-words.server'
-import { isPhrase, queryWordGroups, thesaurusWith, wordsOf } from './query-words'
+import { isKnownWord, isPhrase, queryWordGroups, thesaurusWith, wordsOf } from './query-words'
 
 /** Trigram similarity a word of the question needs to be read as a typo of a word of the passages. */
 const TYPO_SIMILARITY = 0.45
-/** Letters a typo may get wrong (swapped letters count two), in words of six letters or more; one below. */
-const MAX_EDITS = 2
+/** A correction by trigrams shares this many first letters with the word at least (docs/decisions/075). */
+const STEM_LETTERS = 5
 /** A lexeme in more than this share of the passages does not pick candidates (it still scores them). */
 const COMMON_SHARE = 0.5
 /** A lexeme longer than this also matches by its first letters, weighted PREFIX_WEIGHT. */
@@ -59,8 +59,8 @@ type HitRow = {
  * words (with their alternatives, typos corrected to the nearest word of the passages by pg_trgm) are stemmed in
  * each language of the sources, and a passage scores the share of the question's weight it holds — each word
  * weighted by its rarity among the passages (BM25's inverse document frequency) and how often the passage says it
- * (BM25's saturating term frequency), more when it is in the title or headings. One statement; the candidates come
- * from the GIN index of the passages' vectors.
+ * (BM25's saturating term frequency), more when it is in the title or headings, a common word little
+ * (docs/decisions/075). One statement; the candidates come from the GIN index of the passages' vectors.
  */
 export async function searchPassages(db: Database, search: PassageSearch): Promise<KnowledgeHit[]> {
   const statement = await searchStatement(db, search)
@@ -85,7 +85,8 @@ export async function searchStatement(
   if (limit < 1) return null
   const thesaurus = thesaurusWith(customerWords ?? (await customerWordsOf(db, organizationId)))
   const words = wordsOf(query, thesaurus)
-  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words), thesaurus)
+  const keep = (word: string) => isPhrase(word) || isKnownWord(thesaurus, word)
+  const groups = queryWordGroups(words, await correctTypos(db, organizationId, words, keep), thesaurus)
   if (groups.length === 0) return null
   const group: number[] = []
   const word: string[] = []
@@ -250,20 +251,24 @@ export async function searchStatement(
 }
 
 /**
- * The question's words with each typo replaced by the nearest word of the organization's passages: trigram
- * similarity, or an edit distance among the words of the same first letter (trigrams miss swapped letters in
- * short words, "retrun"). A word the passages hold, or shorter than four letters, stays as it is.
+ * The question's words with each typo replaced by the nearest word of the organization's passages. A word the
+ * passages hold, a word of the lists (isKnownWord), a number, or a word shorter than four letters stays as it is.
+ * A correction must look like a slip of the keys, not another word (docs/decisions/075): "presidente" is not
+ * "presente", "festa" not "feita". So, by edit distance among the words of the same first letter: in a word of ten
+ * letters or more, two letters wrong, missing or extra (the correction at most one letter shorter); of six to nine
+ * letters, one, or two neighbours swapped ("retrun"); of four or five, only a missing letter ("gogle"), a plural's
+ * "s" or an accent ("ipads", "dias"). Or, by trigram similarity, another form or a compound of the word: alike,
+ * and the same first letters (all but the shorter's last three, five at least), or one holding the other whole
+ * ("Fahrradtasche", "Fahrrad").
  */
-async function correctTypos(db: Database, organizationId: string, words: string[]): Promise<string[]> {
-  if (words.length === 0) return []
-  if (words.some(isPhrase)) {
-    const corrected = await correctTypos(
-      db,
-      organizationId,
-      words.filter((word) => !isPhrase(word)),
-    )
-    return words.map((word) => (isPhrase(word) ? word : corrected.shift()!))
-  }
+async function correctTypos(
+  db: Database,
+  organizationId: string,
+  words: string[],
+  keep: (word: string) => boolean,
+): Promise<string[]> {
+  const fix = words.filter((word) => !keep(word))
+  if (fix.length === 0) return words
   const rows = rowsOf<{ word: string }>(
     await db.execute(sql`
       select coalesce(
@@ -272,24 +277,39 @@ async function correctTypos(db: Database, organizationId: string, words: string[
           select w.word from knowledge_words w
           where w.organization_id = ${organizationId} and w.word % q.word
             and similarity(w.word, q.word) >= ${TYPO_SIMILARITY}::float8
+            and (left(w.word, greatest(${STEM_LETTERS}::int, least(length(w.word), length(q.word)) - 3))
+                = left(q.word, greatest(${STEM_LETTERS}::int, least(length(w.word), length(q.word)) - 3))
+              or least(length(w.word), length(q.word)) >= ${STEM_LETTERS}::int
+                and (strpos(w.word, q.word) > 0 or strpos(q.word, w.word) > 0))
           union
           select w.word from knowledge_words w
           where w.organization_id = ${organizationId}
             and w.word >= left(q.word, 1) and w.word < chr(ascii(left(q.word, 1)) + 1)
-            and abs(length(w.word) - length(q.word)) <= 2
-            and levenshtein_less_equal(w.word, q.word, ${MAX_EDITS}::int)
-              <= case when length(q.word) >= 6 then ${MAX_EDITS}::int else 1 end
+            and length(w.word) between length(q.word) - 1 and length(q.word) + 2
+            and case
+              when length(q.word) >= 10 then levenshtein_less_equal(w.word, q.word, 2) <= 2
+              when length(q.word) >= 6 then levenshtein_less_equal(w.word, q.word, 2) <= 1
+                or length(w.word) = length(q.word) and levenshtein_less_equal(w.word, q.word, 2) = 2
+                  and ${sortedLetters(sql`w.word`)} = ${sortedLetters(sql`q.word`)}
+              else length(w.word) = length(q.word) + 1 and levenshtein_less_equal(w.word, q.word, 1) = 1
+                or w.word || 's' = q.word or unaccent(w.word) = unaccent(q.word)
+            end
         ) c
         -- A number is never corrected: another number is another fact.
         where length(q.word) >= 4 and q.word !~ '[0-9]'
         order by levenshtein(c.word, q.word), similarity(c.word, q.word) desc, c.word
         limit 1),
         q.word) as word
-      from unnest(${toTextArray(words)}::text[]) with ordinality as q(word, n)
+      from unnest(${toTextArray(fix)}::text[]) with ordinality as q(word, n)
       order by q.n`),
   )
-  return rows.map((row) => row.word)
+  const corrected = rows.map((row) => row.word)
+  return words.map((word) => (keep(word) ? word : corrected.shift()!))
 }
+
+/** A word's letters in order ("retrun" and "return" are both "enrrtu"): two swapped letters leave them alike. */
+const sortedLetters = (word: SQL) =>
+  sql`array(select l from regexp_split_to_table(${word}, '') as l order by l)`
 
 /** A PostgreSQL text[] literal (each element quoted; the words hold letters and digits only). */
 function toTextArray(values: string[]): string {
