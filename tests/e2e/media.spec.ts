@@ -129,8 +129,22 @@ test('a photo is answered from what it shows, opens larger in the inbox, and a p
 
   // A person sends a picture back: the exact bytes reach Telegram as a photo with the caption, and the transcript
   // shows it like the customer's.
+  // Refused by its content, told by the server; over Telegram's photo limit, told before it is sent.
+  const attach = page.getByLabel('Attach a picture or a document')
+  await attach.setInputFiles({ name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a......') })
+  await page.getByRole('button', { name: 'Send' }).click()
+  const unsupported = page.getByText('Attach a picture (JPEG or PNG) or a document')
+  await expect(unsupported).toBeVisible()
+  await page.getByRole('button', { name: 'Remove anim.gif' }).click()
+  await expect(unsupported).toBeHidden()
+  const huge = Buffer.alloc(11 * 1024 * 1024, 1)
+  huge.set([0xff, 0xd8, 0xff])
+  await attach.setInputFiles({ name: 'huge.jpg', mimeType: 'image/jpeg', buffer: huge })
+  await expect(page.getByText('A picture sent on Telegram can be at most 10 MB')).toBeVisible()
+  expect((await telegramCalls(bot.token)).filter((c) => /^send(Photo|Document)$/.test(c.method))).toEqual([])
+
   const sent = photo([30, 160, 90], 80, 48)
-  await page.getByLabel('Attach a picture or a document').setInputFiles({
+  await attach.setInputFiles({
     name: 'replacement.png',
     mimeType: 'image/png',
     buffer: sent,

@@ -50,10 +50,21 @@ export function Composer({
   const attachment = useAttachment(platform)
   const clearAttachment = attachment.clear
   const pending = fetcher.state !== 'idle'
-  const error = attachment.error ?? fetcher.data?.error ?? answer?.error ?? null
+  // The last answer's refusal stands until another file is chosen (a refused file's reason is not the next one's).
+  const [refusalShown, setRefusalShown] = useState(true)
+  const shownFile = useRef(attachment.file)
+  useEffect(() => {
+    if (shownFile.current !== attachment.file) setRefusalShown(false)
+    shownFile.current = attachment.file
+  }, [attachment.file])
+  const refusal = refusalShown ? (fetcher.data?.error ?? answer?.error) : undefined
+  const error = attachment.error ?? refusal ?? null
 
   useEffect(() => {
-    if (fetcher.state === 'submitting') wasSubmitting.current = true
+    if (fetcher.state === 'submitting') {
+      wasSubmitting.current = true
+      setRefusalShown(true)
+    }
     if (fetcher.state === 'idle' && wasSubmitting.current) {
       wasSubmitting.current = false
       if (!fetcher.data?.error) {
