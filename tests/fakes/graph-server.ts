@@ -1,7 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { signMetaPayload } from '../../app/integrations/meta/signature.server'
+import { sha256Of } from './hash'
 import { fileInfo, isMultipart, parseMultipart, type UploadedFile, type UploadedFileInfo } from './multipart'
 
 /**
@@ -350,7 +351,7 @@ export async function startGraphFake(options: GraphFakeOptions): Promise<GraphFa
     mediaUrls.set(key, { mediaId: id, live: expiredUrlsToHand === 0 })
     expiredUrlsToHand = Math.max(0, expiredUrlsToHand - 1)
     const url = `${root}/__media/${key}?ext=${Date.now()}`
-    const sha256 = createHash('sha256').update(file.bytes).digest('hex')
+    const sha256 = sha256Of(file.bytes)
     return [
       200,
       {

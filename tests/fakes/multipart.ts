@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256Of } from './hash'
 
 /**
  * A multipart/form-data body as the fakes' platforms read it (RFC 7578), leniently: grammY writes
@@ -17,8 +17,7 @@ export const isMultipart = (contentType: string | undefined) =>
   (contentType ?? '').toLowerCase().startsWith('multipart/form-data')
 
 export function fileInfo({ fileName, contentType, bytes }: UploadedFile): UploadedFileInfo {
-  const sha256 = createHash('sha256').update(bytes).digest('hex')
-  return { fileName, contentType, size: bytes.byteLength, sha256 }
+  return { fileName, contentType, size: bytes.byteLength, sha256: sha256Of(bytes) }
 }
 
 const unescape = (value: string) => value.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n')

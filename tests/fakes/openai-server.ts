@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import { z } from 'zod'
+import { sha256Of } from './hash'
 
 /**
  * A local stand-in for an OpenAI-compatible model server (OpenAI, Ollama, vLLM...), spoken to over real HTTP.
@@ -178,7 +178,7 @@ export async function startOpenAiFake(
       .catch(() => undefined)
     const file = form?.get('file')
     const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array()
-    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    const sha256 = sha256Of(bytes)
     const field = (name: string) => (typeof form?.get(name) === 'string' ? (form.get(name) as string) : null)
     transcriptions.push({
       model: field('model'),

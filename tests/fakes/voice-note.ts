@@ -43,7 +43,7 @@ export function voiceNote(label: string, seconds = 1): Buffer {
 }
 
 /** The SHA-256 of a file, as the transcription fake knows it. */
-export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+export { sha256Of } from './hash'
 
 const PRE_SKIP = 312
 /** One 20 ms CELT-only full-band mono frame of silence (TOC 0xF8). */

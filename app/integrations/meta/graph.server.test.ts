@@ -1,8 +1,9 @@
 import { createServer } from 'node:net'
-import { createHash, createHmac } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makePdf } from '../../../tests/fakes/documents'
 import { startGraphFake, type GraphFake } from '../../../tests/fakes/graph-server'
+import { sha256Of } from '../../../tests/fakes/hash'
 import { photo } from '../../../tests/fakes/photo'
 import type { OutboundFile } from '../outbound-file'
 import { PlatformError, withPlatformRetries } from '../platform-errors'
@@ -342,7 +343,6 @@ describe('WhatsApp', () => {
 describe('files sent to customers', () => {
   const png = new Uint8Array(photo())
   const pdf = makePdf([['Invoice 12']])
-  const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
   const picture: OutboundFile = {
     bytes: png,
     contentType: 'image/png',
@@ -360,7 +360,7 @@ describe('files sent to customers', () => {
     fileName: file.fileName,
     contentType: file.contentType,
     size: file.bytes.byteLength,
-    sha256: sha256(file.bytes),
+    sha256: sha256Of(file.bytes),
   })
 
   it('sendWhatsAppFile uploads the file to the number, then sends it by its media id', async () => {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { makePdf } from '../../../tests/fakes/documents'
+import { sha256Of } from '../../../tests/fakes/hash'
 import { photo } from '../../../tests/fakes/photo'
 import { startTelegramFake, type TelegramFake } from '../../../tests/fakes/telegram-server'
 import { telegramTokenSchema } from '~/lib/channels/telegram'
@@ -293,7 +293,6 @@ describe('sendMessage and sendChatAction', () => {
 describe('sendFile', () => {
   const png = new Uint8Array(photo())
   const pdf = makePdf([['Invoice 12']])
-  const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
   it('uploads a photo with its caption and a document under its name, byte for byte', async () => {
     const bot = newBot()
@@ -327,8 +326,8 @@ describe('sendFile', () => {
     expect(new Uint8Array(sentPhoto.bytes)).toEqual(png)
     expect(new Uint8Array(sentDocument.bytes)).toEqual(pdf)
     expect(fake.sentMessages(bot.token)).toMatchObject([
-      { message_id: shown.messageId, text: 'Your order', file: { sha256: sha256(png) } },
-      { message_id: document.messageId, text: '', file: { sha256: sha256(pdf), fileName } },
+      { message_id: shown.messageId, text: 'Your order', file: { sha256: sha256Of(png) } },
+      { message_id: document.messageId, text: '', file: { sha256: sha256Of(pdf), fileName } },
     ])
 
     // What an e2e test in another process reads: the file as its name, size and hash, not its bytes.
@@ -343,7 +342,7 @@ describe('sendFile', () => {
             fileName: 'order.png',
             contentType: 'application/octet-stream',
             size: png.byteLength,
-            sha256: sha256(png),
+            sha256: sha256Of(png),
           },
         }),
       }),

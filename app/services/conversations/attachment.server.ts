@@ -6,7 +6,7 @@ import {
   type AttachmentKind,
   type AttachmentPlatform,
 } from '~/lib/conversations/attachments'
-import { decodeText } from '~/services/knowledge/extract.server'
+import { decodeText, isZip } from '~/services/knowledge/extract.server'
 import { AppError } from '~/utils/errors'
 
 /** A file as the composer sent it: its bytes and the name the person's computer gave it. */
@@ -20,7 +20,6 @@ const OFFICE_TYPES: Record<string, string> = {
 }
 /** Text goes as a document when its name says text (or says nothing): a page named `.html` is not sent as one. */
 const TEXT_NAME = /(\.(txt|md|csv)|^[^.]*)$/i
-const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04
 
 /**
  * The attachment's kind and type, read from its content: a JPEG or PNG is a photo; a PDF, an Office document or

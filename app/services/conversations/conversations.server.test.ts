@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rowsOf } from '~/db/rows.server'
@@ -13,6 +12,7 @@ import {
 } from '~/db/schema'
 import { ATTACHMENT_TEXTS } from '~/lib/conversations/attachments'
 import { makePdf } from '../../../tests/fakes/documents'
+import { sha256Of } from '../../../tests/fakes/hash'
 import { photo } from '../../../tests/fakes/photo'
 import { getMessageFile } from './media.server'
 import { CONVERSATION_TEXTS, labelsSchema, personReplyAvailability } from '~/lib/conversations/conversations'
@@ -453,7 +453,6 @@ describe("the platforms' windows for a person's reply", () => {
   })
 })
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const jpegOf = (size: number) => Uint8Array.from({ length: size }, (_, i) => [0xff, 0xd8, 0xff][i] ?? 7)
 
 describe("a person's picture or document (issue 37)", () => {
@@ -480,7 +479,7 @@ describe("a person's picture or document (issue 37)", () => {
         caption: 'Like this',
       }),
     ])
-    expect(sha256(p.telegram.sentFiles(bot.token)[0].bytes)).toBe(sha256(png))
+    expect(sha256Of(p.telegram.sentFiles(bot.token)[0].bytes)).toBe(sha256Of(png))
     expect(p.telegram.sentMessages(bot.token).filter((m) => !m.file)).toEqual([])
 
     const shown = (await getConversation(bot.scope, conversationId)).messages.at(-1)
@@ -496,7 +495,7 @@ describe("a person's picture or document (issue 37)", () => {
       },
     })
     const file = await getMessageFile(bot.scope, conversationId, shown?.id ?? '')
-    expect(sha256(file.bytes)).toBe(sha256(png))
+    expect(sha256Of(file.bytes)).toBe(sha256Of(png))
     const stranger = await newOwnerScope(p.db)
     await expect(getMessageFile(stranger, conversationId, shown?.id ?? '')).rejects.toMatchObject({
       code: 'NOT_FOUND',
@@ -521,7 +520,7 @@ describe("a person's picture or document (issue 37)", () => {
       ['document', 'prices.pdf', undefined, undefined],
       [undefined, undefined, undefined, caption],
     ])
-    expect(out[0].attachment?.sha256).toBe(sha256(pdf))
+    expect(out[0].attachment?.sha256).toBe(sha256Of(pdf))
 
     const refused = async (attachment: { bytes: Uint8Array; fileName: string }) =>
       refusal(
@@ -560,7 +559,7 @@ describe("a person's picture or document (issue 37)", () => {
     await retryMessage(page.scope, deps, failed.id, inbound.conversationId)
     const out = p.graph.messages.filter((m) => m.from === page.platformChannelId)
     expect(out.map((m) => [m.attachment?.type, m.attachment?.sha256, m.text])).toEqual([
-      ['image', sha256(png), undefined],
+      ['image', sha256Of(png), undefined],
       [undefined, undefined, 'Our shop'],
     ])
 

@@ -83,7 +83,7 @@ export function uploadRefusal(bytes: Uint8Array, fileName: string): string | und
   return decodeText(bytes) === undefined ? UNSUPPORTED_FILE : undefined
 }
 
-const isZip = (bytes: Uint8Array) =>
+export const isZip = (bytes: Uint8Array) =>
   startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])
 const isLegacyDoc = (bytes: Uint8Array) => startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
 
