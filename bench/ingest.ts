@@ -18,6 +18,11 @@
  *     into the same database (PostgreSQL: a pool of the app's size; PGlite: the same data directory);
  *  5. checks: every request acknowledged produced exactly one stored message (lost and duplicated counted), and
  *     on PostgreSQL one reply job each.
+ * The requests go to 100 conversations (a request's channel and chat follow from its number modulo 100): each
+ * gets about 105 short messages in a run, with one new word each.
+ * BENCH_HISTORY=<n> (PostgreSQL): before the warm-up, each of those conversations is first sent n earlier
+ * messages of varied words (through the receivers, not measured; their reply jobs then deleted and the tables
+ * vacuumed), so that the load meets conversations with a long history, as a business's long-running chats are.
  * BENCH_DATABASES=postgres or pglite runs one pass; BENCH_PROFILE_DIR=<dir> writes a CPU profile of the server;
  * BENCH_NODE_IMPORT=<module> has the server import a module first (e.g. one that counts its statements).
  * Exit code 1 when a check fails or a PostgreSQL target is missed
@@ -30,6 +35,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import pg from 'pg'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../app/db/client.server'
 import { channels, organizations } from '../app/db/schema'
@@ -43,6 +49,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const TOTAL = Number(process.env.BENCH_REQUESTS) || 10_000
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS) || 64
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500)
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 0)
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',').map((d) => d.trim())
 const APP_SECRET = randomBytes(16).toString('hex')
 const ENCRYPTION_KEY = randomBytes(32).toString('hex')
@@ -60,7 +67,14 @@ type Channels = {
   pages: string[]
   numbers: string[]
 }
-type BenchRequest = { path: string; headers: Record<string, string>; body: string; key: string }
+/** `key`: the message's platform id; `conversation`: its channel and chat. */
+type BenchRequest = {
+  path: string
+  headers: Record<string, string>
+  body: string
+  key: string
+  conversation: string
+}
 type Load = {
   requestsPerSecond: number
   p50: number
@@ -133,12 +147,18 @@ async function seedChannels(databaseUrl: string | undefined, dataDir: string): P
  * Every request different and correctly signed: half Telegram updates (secret header), a quarter Messenger and a
  * quarter WhatsApp deliveries (X-Hub-Signature-256 over the exact bytes). `key` is the message's platform id.
  */
-function buildRequests(targets: Channels, count: number, tag: string, offset: number): BenchRequest[] {
+function buildRequests(
+  targets: Channels,
+  count: number,
+  tag: string,
+  offset: number,
+  textOf: (i: number) => string = (i) => `Bench message ${tag}-${i}: where is my order?`,
+): BenchRequest[] {
   const now = Math.floor(Date.now() / 1000)
   return Array.from({ length: count }, (_, n) => {
     const i = offset + n
     const chat = i % CHATS_PER_CHANNEL
-    const text = `Bench message ${tag}-${i}: where is my order?`
+    const text = textOf(i)
     if (i % 4 < 2) {
       const bot = targets.telegram[i % targets.telegram.length]
       const chatId = 500_000 + chat
@@ -158,9 +178,10 @@ function buildRequests(targets: Channels, count: number, tag: string, offset: nu
         headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': bot.secret },
         body,
         key: `${chatId}:${messageId}`,
+        conversation: `${bot.id}:${chatId}`,
       }
     }
-    const meta = (payload: unknown, key: string): BenchRequest => {
+    const meta = (payload: unknown, key: string, conversation: string): BenchRequest => {
       const body = JSON.stringify(payload)
       return {
         path: '/webhooks/meta',
@@ -170,6 +191,7 @@ function buildRequests(targets: Channels, count: number, tag: string, offset: nu
         },
         body,
         key,
+        conversation,
       }
     }
     if (i % 4 === 2) {
@@ -194,6 +216,7 @@ function buildRequests(targets: Channels, count: number, tag: string, offset: nu
           ],
         },
         mid,
+        `${page}:psid-${chat}`,
       )
     }
     const number = targets.numbers[i % targets.numbers.length]
@@ -220,8 +243,56 @@ function buildRequests(targets: Channels, count: number, tag: string, offset: nu
         ],
       },
       wamid,
+      `${number}:${from}`,
     )
   })
+}
+
+/**
+ * A chat message of 8-15 words drawn from 5,000 made-up words by Zipf's law (a word's frequency falls with its
+ * rank, as in real text), the same for the same i: a long conversation keeps meeting words it has not had yet.
+ */
+const historyText = (() => {
+  const syllables = 'ka lo mi ne ru sa to vi de po ga li ber tan os'.split(' ')
+  const vocabulary = Array.from({ length: 5_000 }, (_, rank) => {
+    let word = ''
+    for (let r = rank + 1; r > 0; r = Math.floor(r / syllables.length))
+      word += syllables[r % syllables.length]
+    return word
+  })
+  const cumulative: number[] = []
+  vocabulary.reduce((sum, _, rank) => (cumulative[rank] = sum + 1 / (rank + 1)), 0)
+  const total = cumulative[cumulative.length - 1]
+  const pick = (x: number) => {
+    let lo = 0
+    let hi = cumulative.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cumulative[mid] < x * total) lo = mid + 1
+      else hi = mid
+    }
+    return vocabulary[lo]
+  }
+  return (i: number) => {
+    let seed = (i * 2_654_435_761) >>> 0
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32
+    return Array.from({ length: 8 + (i % 8) }, () => pick(next())).join(' ')
+  }
+})()
+
+/**
+ * After the history: its reply jobs gone, as the worker (off here) would have done them, and the tables vacuumed
+ * and analyzed, as autovacuum would have by then; the load then meets a settled database with long conversations.
+ */
+async function settle(databaseUrl: string | undefined) {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await client.query(`delete from pgboss.job where name = 'reply'`)
+    await client.query('vacuum analyze')
+  } finally {
+    await client.end()
+  }
 }
 
 /** autocannon over a pre-built list: each request taken once, in order, whichever connection sends it. */
@@ -346,6 +417,17 @@ async function pass(database: Database) {
     const targets = await seedChannels(databaseUrl, dataDir)
     const warmup = buildRequests(targets, WARMUP, `${database}-warm`, 0)
     const requests = buildRequests(targets, TOTAL, database, WARMUP)
+    // HISTORY messages for each conversation the requests write to (100: a request's channel and chat follow
+    // from its number modulo 100), sent in the same rotation. PostgreSQL only: on PGlite the in-process worker
+    // would first have to work through the history's jobs.
+    const conversations = new Set(requests.map((r) => r.conversation)).size
+    const history = buildRequests(
+      targets,
+      database === 'postgres' ? HISTORY * conversations : 0,
+      `${database}-history`,
+      WARMUP + TOTAL,
+      historyText,
+    )
 
     const port = await freePort()
     const logFile = path.join(dir, 'server.log')
@@ -378,6 +460,13 @@ async function pass(database: Database) {
     const measure = async (served: ReturnType<typeof startProcess>, log: string) => {
       try {
         await waitForHealth(`${base}/healthz`, served.child, log)
+        if (served === server && history.length > 0) {
+          const sent = await load(base, history, CONNECTIONS)
+          console.log(
+            `history: ${fmt(sent.ok)} earlier messages sent in ${fmt(sent.seconds, 1)} s (not measured)`,
+          )
+          await settle(databaseUrl)
+        }
         if (warmup.length > 0) await load(base, warmup, Math.min(16, CONNECTIONS))
         return await load(base, requests, CONNECTIONS)
       } finally {
@@ -386,7 +475,7 @@ async function pass(database: Database) {
     }
     const app = await measure(server, logFile)
 
-    const stored = await checkStored(databaseUrl, dataDir, [...warmup, ...requests])
+    const stored = await checkStored(databaseUrl, dataDir, [...history, ...warmup, ...requests])
 
     const baselineLog = path.join(dir, 'baseline.log')
     const baseline = startProcess(
@@ -411,9 +500,9 @@ async function pass(database: Database) {
         `p99 ${fmt(bare.p99, 1)} ms (${bare.non2xx} non-2xx, ${bare.errors} errors)`,
     )
     console.log(`ratio receivers / baseline: ${ratio.toFixed(2)}`)
-    const expected = warmup.length + requests.length
+    const expected = history.length + warmup.length + requests.length
     console.log(
-      `stored: ${fmt(stored.messages)} messages for ${fmt(expected)} requests (warm-up included): ` +
+      `stored: ${fmt(stored.messages)} messages for ${fmt(expected)} requests (warm-up and history included): ` +
         `${stored.lost} lost, ${stored.duplicated} duplicated` +
         (stored.jobs === undefined ? '' : `; ${fmt(stored.jobs)} reply jobs`),
     )
@@ -423,8 +512,9 @@ async function pass(database: Database) {
     if (stored.lost + stored.duplicated > 0 || stored.messages !== expected) {
       failures.push(`${database}: ${stored.lost} lost, ${stored.duplicated} duplicated`)
     }
-    if (stored.jobs !== undefined && stored.jobs !== expected) {
-      failures.push(`${database}: ${stored.jobs} reply jobs for ${expected} messages`)
+    // The history's jobs were deleted after it (see settle).
+    if (stored.jobs !== undefined && stored.jobs !== expected - history.length) {
+      failures.push(`${database}: ${stored.jobs} reply jobs for ${expected - history.length} messages`)
     }
     if (database === 'postgres') {
       if (app.requestsPerSecond < TARGET.requestsPerSecond) failures.push('postgres: under 1,000 req/s')
@@ -443,7 +533,8 @@ async function main() {
   console.log(
     `bench:ingest: ${fmt(TOTAL)} signed webhook requests (1/2 Telegram, 1/4 Messenger, 1/4 WhatsApp; ` +
       `${TELEGRAM_BOTS + PAGES + NUMBERS} channels, ${CHATS_PER_CHANNEL} chats each) at ${CONNECTIONS} connections, ` +
-      `after ${WARMUP} warm-up requests`,
+      `after ${WARMUP} warm-up requests` +
+      (HISTORY > 0 ? ` and about ${HISTORY} earlier messages in every chat` : ''),
   )
   console.log(
     `machine: ${cpus().length} cores, load average ${loadavg()
