@@ -423,11 +423,6 @@ export const conversations = pgTable(
     assignedBy: uuid('assigned_by').references(() => users.id, { onDelete: 'set null' }),
     /** When the agent last sent its out-of-hours message here: once per closed period. */
     outOfHoursNoticeAt: timestamp('out_of_hours_notice_at', { withTimezone: true }),
-    /**
-     * What the inbox's search matches: the distinct words of all its messages, either way ('simple'
-     * configuration, no positions), kept by the same trigger (docs/decisions/039).
-     */
-    searchVector: tsvector('search_vector'),
     /** The inbox's badge, from the columns above: needs attention first, then paused, else the AI answers. */
     state: text('state', { enum: CONVERSATION_STATES })
       .notNull()
@@ -481,8 +476,6 @@ export const conversations = pgTable(
     // The list's total under every filter but the search (by organization, channel, state): an index-only count,
     // not a read of the matching rows (49,000 of them for "AI answering" in a 50,000-conversation organization).
     index('conversations_organization_channel_state_idx').on(t.organizationId, t.channelId, t.state),
-    // The search: one row per conversation to read and count, however many messages hold the words.
-    index('conversations_search_idx').using('gin', t.searchVector),
     // The dashboard's conversations started since its last rollup, and the rollup's own read (docs/decisions/044).
     index('conversations_organization_created_idx').on(t.organizationId, t.createdAt),
     // The minute sweep's snoozed conversations whose time has come, and the dashboard's resolutions of a period.
@@ -833,6 +826,28 @@ export const conversationLabels = pgTable(
   (t) => [
     primaryKey({ columns: [t.conversationId, t.label] }),
     index('conversation_labels_organization_label_idx').on(t.organizationId, t.label, t.conversationId),
+  ],
+)
+
+/**
+ * What the inbox's search matches: the distinct words of a conversation's messages, either way ('simple'
+ * configuration), a row each, written by the messages' insert trigger (docs/decisions/039 and 077). A message
+ * adds only the words the conversation did not have yet, whatever its length; the index finds the conversations
+ * whose words start with a searched one.
+ */
+export const conversationWords = pgTable(
+  'conversation_words',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    /** In "C" order (the migration's collation): a prefix is then a range of both indexes. */
+    word: text('word').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.word] }),
+    index('conversation_words_organization_word_idx').on(t.organizationId, t.word, t.conversationId),
   ],
 )
 

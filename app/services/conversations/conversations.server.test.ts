@@ -213,12 +213,24 @@ describe('the inbox list and view', () => {
     await receive(bot, 'for order 42', refund.chatId)
     const other = await receive(bot, 'Do refunds take long?')
     await replyToMessage(p.deps, other.inbound.id)
+    // Another organization's conversation with the same words is never found.
+    await receive(await p.newBot(), 'A refund for my order please')
     const search = (q: string) => listConversations(bot.scope, { q, page: 1, pageSize: 50 })
     expect((await search('refund order')).items.map((c) => c.id)).toEqual([refund.conversationId])
     const refunds = await search('refund')
     expect(refunds.items.map((c) => c.id)).toEqual([other.conversationId, refund.conversationId])
     expect(refunds.total).toBe(2)
     expect((await search('echo')).items.map((c) => c.id)).toEqual([other.conversationId])
+    expect((await search('REFUNDS')).items.map((c) => c.id)).toEqual([other.conversationId])
+    expect((await search('efund')).total).toBe(0)
+
+    // A long conversation's later words are found too: each message adds the words the conversation lacks.
+    for (let part = 0; part < 4; part++) {
+      const words = Array.from({ length: 1_000 }, (_, i) => `filler${part}n${i}`).join(' ')
+      await receive(bot, words, refund.chatId)
+    }
+    await receive(bot, 'Zanzibar delivery?', refund.chatId)
+    expect((await search('zanzibar refund')).items.map((c) => c.id)).toEqual([refund.conversationId])
   })
 
   it("never shows or changes another organization's conversation", async () => {

@@ -6,6 +6,7 @@ import {
   agents,
   channels,
   conversationLabels,
+  conversationWords,
   conversationReads,
   conversations,
   messageMedia,
@@ -140,16 +141,26 @@ export async function markConversationRead(scope: OrganizationScope, conversatio
 /** The join of summaryColumns' assignee. */
 export const assigneeJoin = eq(assigneeUser.id, conversations.assigneeId)
 
-/** The words of a search as a prefix query ('simple' configuration: no stemming, any language). */
-function searchQuery(q: string): SQL | undefined {
+/**
+ * A search's words (at most 8), each matched as the start of a word of the conversation's messages ('simple'
+ * configuration: no stemming, any language): the conversation must hold every one (docs/decisions/077). Each word
+ * is a range of the words index (in "C" order, a prefix is a range), read once for the organization; the
+ * conversations of every range are intersected before any conversation is read, whatever the planner estimates
+ * of each range (it cannot: a prefix among a million words is one slice of one histogram bucket).
+ */
+function searchCondition(scope: OrganizationScope, q: string): SQL | undefined {
   const words = q
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .slice(0, 8)
   if (words.length === 0) return undefined
-  const query = words.map((word) => `${word}:*`).join(' & ')
-  return sql`to_tsquery('simple', ${query})`
+  const ranges = words.map(
+    (word) => sql`select ${conversationWords.conversationId} from ${conversationWords}
+      where ${conversationWords.organizationId} = ${scope.organizationId}
+        and ${conversationWords.word} >= ${word} and ${conversationWords.word} < ${word} || chr(1114111)`,
+  )
+  return sql`${conversations.id} in (${sql.join(ranges, sql` intersect `)})`
 }
 
 /** The list's first key: conversations that need a person come first (the activity indexes lead with it). */
@@ -172,10 +183,9 @@ export function listConditions(scope: OrganizationScope, filters: ConversationFi
     const member = sql`(select ${users.id} from ${users} where ${users.firebaseUid} = ${filters.assignee})`
     conditions.push(eq(conversations.assigneeId, member))
   }
-  // A conversation matches when its messages, together, hold every word: its own vector of their words
-  // (docs/decisions/039), not its messages, so that counting the matches reads one row per conversation.
-  const search = filters.q ? searchQuery(filters.q) : undefined
-  if (search) conditions.push(sql`${conversations.searchVector} @@ ${search}`)
+  // A conversation matches when its messages, together, hold every word: its own words (docs/decisions/039 and
+  // 077), not its messages, so that counting the matches reads one row per conversation and word.
+  if (filters.q) conditions.push(searchCondition(scope, filters.q))
   return and(...conditions)
 }
 

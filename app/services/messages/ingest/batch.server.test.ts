@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { conversations, messages } from '~/db/schema'
+import { conversations, conversationWords, messages } from '~/db/schema'
 import { messagesOf, startPipeline, type Pipeline, type TestBot } from '../../../../tests/setup/pipeline'
 import { createIngestBatcher, ingestInboundBatch } from './batch.server'
 import { ingestInbound, type NormalizedMessage } from './ingest.server'
@@ -123,7 +123,7 @@ describe('ingestInboundBatch', () => {
     expect(stored.map((m) => m.text)).toEqual(['first', 'fresh'])
     expect(await jobsOf(stored.map((m) => m.id))).toHaveLength(2)
   })
-  it("writes its conversations' summary and words in its upsert, as the trigger does for other inserts", async () => {
+  it("writes its conversations' summary in its upsert, as the trigger does for other inserts, and their words", async () => {
     const bot = await p.newBot({ agent: false })
     const summary = async (chatId: number) => {
       const [row] = await p.db
@@ -134,7 +134,8 @@ describe('ingestInboundBatch', () => {
           at: conversations.lastMessageAt,
           inboundAt: conversations.lastInboundAt,
           customer: conversations.customerName,
-          words: sql<string>`array_to_string(tsvector_to_array(${conversations.searchVector}), ' ')`,
+          words: sql<string>`(select string_agg(w.word, ' ' order by w.word) from ${conversationWords} w
+            where w.conversation_id = ${conversations.id})`,
         })
         .from(conversations)
         .where(

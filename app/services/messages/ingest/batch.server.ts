@@ -47,7 +47,8 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
       ),
       -- Each conversation's summary after this batch's new messages (redeliveries left out), written by its upsert
       -- so that the row gets one new version, not a second one from the summary trigger, which then finds it up to
-      -- date (docs/decisions/040). Built as the trigger builds it: keep the two in step.
+      -- date (docs/decisions/040). Built as the trigger builds it: keep the two in step. The search's words are the
+      -- trigger's to write, for every insert of messages (docs/decisions/077).
       summary as (
         select f."channelId", f."platformChatId",
           (array_agg(left(f.text, 200) order by f.ord desc))[1] as text,
@@ -58,8 +59,7 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
             as "senderHandle",
           (array_agg(f."senderLanguage" order by f.ord desc) filter (where f."senderLanguage" is not null))[1]
             as "senderLanguage",
-          (array_agg(f.language order by f.ord desc) filter (where f.language is not null))[1] as language,
-          strip(to_tsvector('simple', string_agg(f.text, ' '))) as words
+          (array_agg(f.language order by f.ord desc) filter (where f.language is not null))[1] as language
         from (
           select distinct on ("channelId", "platformMessageId") *, 'inbound'::text as direction
           from input order by "channelId", "platformMessageId", ord
@@ -78,11 +78,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
       ),
       conv as (
         insert into ${conversations} (organization_id, channel_id, platform_chat_id, last_message_text,
-          last_message_direction, last_inbound_at, customer_name, customer_handle, customer_language, language,
-          search_vector)
+          last_message_direction, last_inbound_at, customer_name, customer_handle, customer_language, language)
         select c."organizationId", c."channelId", c."platformChatId", s.text,
           case when s."channelId" is not null then 'inbound' end, s."inboundAt", s."senderName", s."senderHandle",
-          s."senderLanguage", s.language, s.words
+          s."senderLanguage", s.language
         from rows from (
           jsonb_to_recordset(${sql.placeholder('chats')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text)
@@ -102,11 +101,7 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           customer_language = coalesce(excluded.customer_language, ${conversations.customerLanguage}),
           language = coalesce(excluded.language, ${conversations.language}),
           -- The customer wrote: a resolved conversation is open again (the summary trigger does it elsewhere).
-          status = case when excluded.last_inbound_at is null then ${conversations.status} else 'open' end,
-          search_vector = case
-            when excluded.search_vector is null
-              or length(coalesce(${conversations.searchVector}, '')) >= 40000 then ${conversations.searchVector}
-            else strip(coalesce(${conversations.searchVector}, '') || excluded.search_vector) end
+          status = case when excluded.last_inbound_at is null then ${conversations.status} else 'open' end
         returning id, channel_id, platform_chat_id, ai_paused_at is not null as paused,
           ${burstWaitOf(sql`channel_id`)} as burst_wait
       ),
