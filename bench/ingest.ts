@@ -35,7 +35,6 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../app/db/client.server'
 import { channels, organizations } from '../app/db/schema'
@@ -284,14 +283,17 @@ const historyText = (() => {
  * After the history: its reply jobs gone, as the worker (off here) would have done them, and the tables vacuumed
  * and analyzed, as autovacuum would have by then; the load then meets a settled database with long conversations.
  */
-async function settle(databaseUrl: string | undefined) {
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
+async function settle(databaseUrl: string | undefined, dataDir: string) {
+  const handle = await openDatabase({
+    databaseUrl,
+    dataDir,
+    migrationsFolder: path.join(ROOT, 'app/db/migrations'),
+  })
   try {
-    await client.query(`delete from pgboss.job where name = 'reply'`)
-    await client.query('vacuum analyze')
+    await handle.pool?.query(`delete from pgboss.job where name = 'reply'`)
+    await handle.pool?.query('vacuum analyze')
   } finally {
-    await client.end()
+    await handle.close()
   }
 }
 
@@ -465,7 +467,7 @@ async function pass(database: Database) {
           console.log(
             `history: ${fmt(sent.ok)} earlier messages sent in ${fmt(sent.seconds, 1)} s (not measured)`,
           )
-          await settle(databaseUrl)
+          await settle(databaseUrl, dataDir)
         }
         if (warmup.length > 0) await load(base, warmup, Math.min(16, CONNECTIONS))
         return await load(base, requests, CONNECTIONS)

@@ -371,6 +371,7 @@ async function filtersWorkThroughTheForm(page: Page) {
   await expect(listRows(page)).toHaveCount(1)
   await expect(listRows(page)).toContainText('Do you bake a cake on Sundays?')
   await expect(form.getByLabel('Search messages')).toHaveValue('cake')
+  await screenshot(page, 'search-results')
   // The same list as a file: the header and the one conversation.
   const href = await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href')
   expect(href).toBe('/conversations/export.csv?q=cake')
@@ -388,6 +389,7 @@ async function filtersWorkThroughTheForm(page: Page) {
 
   await applyFilters(page, { words: 'cake', state: 'Paused — a person is answering' })
   await expect(page.getByText('No conversations match these filters')).toBeVisible()
+  await screenshot(page, 'search-no-match')
   await form.getByRole('link', { name: 'Clear filters' }).click()
   await expect(listRows(page)).toHaveCount(2)
   await expect(form.getByLabel('Search messages')).toHaveValue('')

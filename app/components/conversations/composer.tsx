@@ -50,20 +50,16 @@ export function Composer({
   const attachment = useAttachment(platform)
   const clearAttachment = attachment.clear
   const pending = fetcher.state !== 'idle'
-  // The last answer's refusal stands until another file is chosen (a refused file's reason is not the next one's).
-  const [refusalShown, setRefusalShown] = useState(true)
-  const shownFile = useRef(attachment.file)
-  useEffect(() => {
-    if (shownFile.current !== attachment.file) setRefusalShown(false)
-    shownFile.current = attachment.file
-  }, [attachment.file])
-  const refusal = refusalShown ? (fetcher.data?.error ?? answer?.error) : undefined
+  // The last answer's refusal stands while the file it was sent with is chosen (a refused file's reason is not
+  // the next one's).
+  const [sentFile, setSentFile] = useState(attachment.file)
+  const refusal = attachment.file === sentFile ? (fetcher.data?.error ?? answer?.error) : undefined
   const error = attachment.error ?? refusal ?? null
 
   useEffect(() => {
     if (fetcher.state === 'submitting') {
       wasSubmitting.current = true
-      setRefusalShown(true)
+      setSentFile(attachment.file)
     }
     if (fetcher.state === 'idle' && wasSubmitting.current) {
       wasSubmitting.current = false
@@ -73,7 +69,7 @@ export function Composer({
         setClientKey(newKey())
       }
     }
-  }, [fetcher.state, fetcher.data, clearAttachment])
+  }, [fetcher.state, fetcher.data, clearAttachment, attachment.file])
 
   if (!window.open) {
     return (

@@ -111,15 +111,16 @@ const SMALL_TALK = new Set([...CHAT, ...SMALL_TALK_WORDS])
 /** The common words of every language, without their accents; an entry of a service group is not one of them. */
 const COMMON = new Set(COMMON_WORDS.map(withoutAccents).filter((word) => !builtInAlternatives.has(word)))
 
+const inCommonList = (word: string) => COMMON.has(withoutAccents(word))
 const isCommon = (thesaurus: Thesaurus, word: string) =>
-  COMMON.has(withoutAccents(word)) && !thesaurus.alternativesOf.has(word)
+  inCommonList(word) && !thesaurus.alternativesOf.has(word)
 
 /**
  * A word of the lists (a service group's, an organization's, a common word): a word as it is written, never a typo
  * to correct into a word of the passages ("votar" is not "voltar").
  */
 export const isKnownWord = (thesaurus: Thesaurus, word: string) =>
-  thesaurus.alternativesOf.has(word) || COMMON.has(withoutAccents(word))
+  thesaurus.alternativesOf.has(word) || inCommonList(word)
 
 /** A phrase ending in one of these may have up to two words inside it: "send them back", "pick it up". */
 const PARTICLES = new Set(['back', 'up', 'off', 'out', 'in'])
@@ -213,9 +214,7 @@ const partsOf = (alternative: string) =>
     ? [alternative]
     : isPhrasalVerb(alternative)
       ? []
-      : alternative
-          .split(' ')
-          .filter((part) => !COMMON.has(withoutAccents(part)) && !CHAT.has(withoutAccents(part)))
+      : alternative.split(' ').filter((part) => !inCommonList(part) && !CHAT.has(withoutAccents(part)))
 
 /**
  * The question's words (see wordsOf), each with its alternatives; `corrected` holds each word's typo correction
