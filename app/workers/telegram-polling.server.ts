@@ -140,11 +140,13 @@ export function startTelegramPolling(
     const controller = new AbortController()
     const done = pollChannel(channel, controller.signal)
       .catch((error: unknown) => log.error('poller stopped by an error', { channelId: channel.id, error }))
+      // Listed as polled until its lease is given up: a poller started again meanwhile would have its new lease
+      // released by this one's end.
       .finally(async () => {
-        pollers.delete(channel.id)
         await releaseTelegramPolling(deps.db, { channelId: channel.id, workerId }).catch((error: unknown) =>
           log.warn('could not release the polling lease', { channelId: channel.id, error }),
         )
+        pollers.delete(channel.id)
       })
     pollers.set(channel.id, { controller, done })
   }
