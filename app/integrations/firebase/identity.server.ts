@@ -83,7 +83,14 @@ export function createFirebaseIdentity(config: FirebaseConfig): FirebaseIdentity
   return {
     admin: auth,
     async signUp(email, password) {
-      return tokenBody.parse(await call('accounts:signUp', { email, password, returnSecureToken: true }))
+      const signedUp = tokenBody.parse(await call('accounts:signUp', { email, password, returnSecureToken: true }))
+      if (!config.emulatorHost) return signedUp
+      // The emulator dates a new account's first token from the start of the request and the account's "tokens
+      // valid since" from a moment later: across a second's boundary, that token reads as revoked. A sign-in's
+      // token is dated after both.
+      return tokenBody.parse(
+        await call('accounts:signInWithPassword', { email, password, returnSecureToken: true }),
+      )
     },
     async signInWithPassword(email, password) {
       return tokenBody.parse(
