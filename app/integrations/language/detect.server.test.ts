@@ -61,4 +61,23 @@ describe('detectLanguages', () => {
       samples.map(([, language]) => language),
     )
   })
+
+  it('knows the greeting or thanks a conversation begins with, where n-grams have too little to read', async () => {
+    // ELD alone: none, none, Bulgarian, Russian, Malay, none.
+    const samples: [string, string | null][] = [
+      ['Hola!', 'es'],
+      ['Bonjour 🙂', 'fr'],
+      ['Здравствуйте', 'ru'],
+      ['Добрий день', 'uk'],
+      ['Terima kasih', 'id'],
+      ['Bom dia', 'pt'],
+      ['Buenos días', 'es'],
+      // A word of more than one language's greetings alone ("hi") or a word of none ("ok") says nothing.
+      ['Hi', null],
+      ['ok', null],
+    ]
+    expect(await detectLanguages(samples.map(([t]) => text(t)))).toEqual(
+      samples.map(([, language]) => language),
+    )
+  })
 })

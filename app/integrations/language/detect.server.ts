@@ -1,4 +1,5 @@
 import type { InboundMessage } from '~/integrations/inbound-message'
+import openers from './openers.json'
 
 // The language a customer writes in (issue 36, docs/decisions/071), detected by ELD (`eld`, its small n-gram set):
 // about 10 µs a message, accurate on a short sentence, and it says when it is not sure. Loaded once per process
@@ -41,10 +42,35 @@ const NEVER: Record<string, RegExp> = {
 const writable = (language: string, words: string) =>
   (NEEDS[language]?.test(words) ?? true) && !(NEVER[language]?.test(words) ?? false)
 
+/**
+ * The languages of each greeting and thanks word (openers.json). A conversation mostly begins with one, too short
+ * for n-grams: ELD gave none to "Hola" and "Bonjour", Bulgarian to "Здравствуйте", Malay to "Terima kasih".
+ */
+const OPENER_LANGUAGES = new Map<string, string[]>()
+for (const [language, words] of Object.entries(openers)) {
+  for (const word of words) OPENER_LANGUAGES.set(word, [...(OPENER_LANGUAGES.get(word) ?? []), language])
+}
+const MAX_OPENER_WORDS = 4
+
+/** The one language a message of greeting and thanks words only can be in ("Добрий день": Ukrainian), or null. */
+function openerLanguage(words: string): string | null {
+  const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? []
+  if (tokens.length === 0 || tokens.length > MAX_OPENER_WORDS) return null
+  let candidates: string[] | undefined
+  for (const token of tokens) {
+    const languages = OPENER_LANGUAGES.get(token)
+    if (!languages) return null
+    candidates = candidates ? candidates.filter((language) => languages.includes(language)) : languages
+  }
+  return candidates?.length === 1 ? candidates[0]! : null
+}
+
 /** The text's language when detection is sure of it and no other comes close; else null. */
 function languageOf(eld: Detector, text: string): string | null {
   const words = text.replace(NOT_WORDS, ' ')
   if (!TWO_LETTERS.test(words)) return null
+  const opener = openerLanguage(words)
+  if (opener) return opener
   const result = eld.detect(words)
   if (!result.language || !result.isReliable()) return null
   // The two best, in one pass (a message's scores name up to 60 languages).

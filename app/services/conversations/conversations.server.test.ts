@@ -838,8 +838,9 @@ describe('the customer beside the chat (issue 33)', () => {
       )
     // The first bot's message is stored alone; the second bot's in a batch: both write the contact.
     const channel = await authenticateTelegramWebhook(p.db, bot.channelId, bot.secret)
-    await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update('Olá', 'pt-BR') })
-    await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update('Tudo bem?') })
+    // Messages that say no language: the customer's app's language is the one known.
+    await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update('👋', 'pt-BR') })
+    await receiveTelegramUpdate({ db: p.db, boss: p.boss, channel, body: update('🙂 12345') })
     const other = await authenticateTelegramWebhook(p.db, second.channelId, second.secret)
     const normalized = normalizeTelegramUpdate(other, telegramUpdateSchema.parse(update('Oi', 'pt')))
     if (!normalized) throw new Error('not a message')
@@ -854,7 +855,6 @@ describe('the customer beside the chat (issue 33)', () => {
       name: 'Ann Lee',
       handle: '@ann',
       phone: null,
-      // A message that says no language keeps the one known.
       language: 'pt-br',
       notes: '',
       conversationCount: 2,
@@ -877,7 +877,8 @@ describe('the customer beside the chat (issue 33)', () => {
       platformName: 'whatsapp',
       phone: '+5491155550000',
       handle: null,
-      language: null,
+      // WhatsApp tells no language: the message's.
+      language: 'es',
       conversationCount: 1,
       otherConversations: [],
     })
