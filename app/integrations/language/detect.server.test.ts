@@ -72,6 +72,7 @@ describe('detectLanguages', () => {
       ['Terima kasih', 'id'],
       ['Bom dia', 'pt'],
       ['Buenos días', 'es'],
+      ['İyi günler', 'tr'],
       // A word of more than one language's greetings alone ("hi") or a word of none ("ok") says nothing.
       ['Hi', null],
       ['ok', null],

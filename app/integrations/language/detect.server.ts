@@ -54,7 +54,13 @@ const MAX_OPENER_WORDS = 4
 
 /** The one language a message of greeting and thanks words only can be in ("Добрий день": Ukrainian), or null. */
 function openerLanguage(words: string): string | null {
-  const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? []
+  // Turkish "İ" lower-cases to "i" and a combining dot.
+  const tokens =
+    words
+      .normalize('NFC')
+      .toLowerCase()
+      .replaceAll('i\u0307', 'i')
+      .match(/\p{L}+/gu) ?? []
   if (tokens.length === 0 || tokens.length > MAX_OPENER_WORDS) return null
   let candidates: string[] | undefined
   for (const token of tokens) {
