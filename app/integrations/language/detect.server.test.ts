@@ -3,9 +3,16 @@ import { detectLanguages } from './detect.server'
 
 const text = (t: string) => ({ text: t, kind: 'text' as const })
 
+/** Each sample's text is read as its language (null: none). */
+async function expectLanguages(samples: [string, string | null][]) {
+  expect(await detectLanguages(samples.map(([t]) => text(t)))).toEqual(
+    samples.map(([, language]) => language),
+  )
+}
+
 describe('detectLanguages', () => {
   it('names the language of a customer’s sentence, in the languages the businesses on WhatsApp and Telegram write', async () => {
-    const samples: [string, string][] = [
+    await expectLanguages([
       ['Hello, I need help with my order', 'en'],
       ['Hola, quiero saber el precio del envío', 'es'],
       ['Oi, qual o prazo de entrega pra São Paulo?', 'pt'],
@@ -15,56 +22,49 @@ describe('detectLanguages', () => {
       ['Vendete cornetti?', 'it'],
       ['Скільки коштує доставка?', 'uk'],
       ['Kargo ne kadar sürer?', 'tr'],
-    ]
-    expect(await detectLanguages(samples.map(([t]) => text(t)))).toEqual(
-      samples.map(([, language]) => language),
-    )
+    ])
   })
 
   it('says nothing when it cannot be sure, or there is no text to read', async () => {
-    expect(
-      await detectLanguages([
-        text('Hi!'),
-        text('ok'),
-        text('👍'),
-        text('12345'),
-        { text: '[photo] mi pedido llegó roto', kind: 'photo' },
-      ]),
-    ).toEqual([null, null, null, null, null])
+    await expectLanguages([
+      ['Hi!', null],
+      ['ok', null],
+      ['👍', null],
+      ['12345', null],
+    ])
+    expect(await detectLanguages([{ text: '[photo] mi pedido llegó roto', kind: 'photo' }])).toEqual([null])
   })
 
   it('reads only words: an order number or a code beside a short sentence does not change its language', async () => {
     // Without the digits' tokens, ELD read these as French (1 in 80 random codes did so).
-    expect(
-      await detectLanguages([
-        text('Just a question ce74ca14'),
-        text('Can I talk to a human? 4964ea13'),
-        text('Where is my order 123-456? https://shop.example/track/98ab @northwind'),
-      ]),
-    ).toEqual(['en', 'en', 'en'])
+    await expectLanguages([
+      ['Just a question ce74ca14', 'en'],
+      ['Can I talk to a human? 4964ea13', 'en'],
+      ['Where is my order 123-456? https://shop.example/track/98ab @northwind', 'en'],
+    ])
   })
 
   it('gives no language when another comes as close: "question" is French and English alike', async () => {
-    expect(await detectLanguages([text('question'), text('Just a question')])).toEqual([null, 'en'])
+    await expectLanguages([
+      ['question', null],
+      ['Just a question', 'en'],
+    ])
   })
 
   it('tells Russian from Ukrainian and Bulgarian by the letters each writes', async () => {
     // ELD alone read the first three as Ukrainian, Bulgarian (a tie with Russian) and Ukrainian.
-    const samples: [string, string][] = [
+    await expectLanguages([
       ['Как записаться на приём?', 'ru'],
       ['Делаете ли вы отбеливание зубов?', 'ru'],
       ['почём пломбочку на зубик поставить?', 'ru'],
       ['Добрий день, коли ви працюєте?', 'uk'],
       ['Колко струва доставката до София?', 'bg'],
-    ]
-    expect(await detectLanguages(samples.map(([t]) => text(t)))).toEqual(
-      samples.map(([, language]) => language),
-    )
+    ])
   })
 
   it('knows the greeting or thanks a conversation begins with, where n-grams have too little to read', async () => {
     // ELD alone: none, none, Bulgarian, Russian, Malay, none.
-    const samples: [string, string | null][] = [
+    await expectLanguages([
       ['Hola!', 'es'],
       ['Bonjour 🙂', 'fr'],
       ['Здравствуйте', 'ru'],
@@ -76,9 +76,6 @@ describe('detectLanguages', () => {
       // A word of more than one language's greetings alone ("hi") or a word of none ("ok") says nothing.
       ['Hi', null],
       ['ok', null],
-    ]
-    expect(await detectLanguages(samples.map(([t]) => text(t)))).toEqual(
-      samples.map(([, language]) => language),
-    )
+    ])
   })
 })
