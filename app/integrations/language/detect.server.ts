@@ -2,8 +2,9 @@ import type { InboundMessage } from '~/integrations/inbound-message'
 import openers from './openers.json'
 
 // The language a customer writes in (issue 36, docs/decisions/071), detected by ELD (`eld`, its small n-gram set):
-// about 10 µs a message, accurate on a short sentence, and it says when it is not sure. Loaded once per process
-// on first use (about 0.3 s and 45 MB); `warmLanguageDetection` starts that at boot.
+// about 10 µs a message, accurate on a short sentence, and it says when it is not sure (checked again below: it is
+// not always right). Greetings and thanks alone are looked up instead. Loaded once per process on first use (about
+// 0.3 s and 45 MB); `warmLanguageDetection` starts that at boot.
 
 type Detector = {
   detect(text: string): { language: string; isReliable(): boolean; getScores(): Record<string, number> }
@@ -22,9 +23,10 @@ const TWO_LETTERS = /\p{L}.*\p{L}/su
 /** Links, addresses, handles and anything with a digit (an order number, "ce74ca14") are no language's words. */
 const NOT_WORDS = /https?:\/\/\S+|\S+@\S+|[@#]\p{L}\S*|\S*\p{N}\S*/gu
 /**
- * The best language must lead the next by this much: "question" is French by 0.003, English next. ELD 2.1 calls such
- * a near tie reliable (its own check compares the best score with the second language's index, not its score). On our language sets' 666 questions, this and the letters below take the wrong answers from
- * 15 to 6 and leave 5 without a language (those keep the conversation's).
+ * The best language must lead the next by this much: "question" is French by 0.003, English next. ELD 2.1 calls
+ * such a near tie reliable (its own check compares the best score with the second language's index, not its
+ * score). On our language sets' 666 questions, this and the letters below take the wrong answers from 15 to 6 and
+ * leave 5 without a language (those keep the conversation's). See docs/decisions/071's addendum.
  */
 const MARGIN = 0.005
 /**
