@@ -51,6 +51,19 @@ describe('detectLanguages', () => {
     ])
   })
 
+  it('reads Indonesian as Indonesian, and Hindi as Hindi unless Marathi shows', async () => {
+    // ELD alone: Malay for the first two (it has no Indonesian); Marathi for the third, and Hindi for the next two by
+    // less than 0.005 over Marathi.
+    await expectLanguages([
+      ['Apakah produk ini masih tersedia?', 'id'],
+      ['Berapa ongkos kirim ke Surabaya?', 'id'],
+      ['डिलीवरी कब होगी?', 'hi'],
+      ['मुझे ऑर्डर करना है', 'hi'],
+      ['क्या यह उत्पाद उपलब्ध है?', 'hi'],
+      ['माझी ऑर्डर कधी येईल? मला माहित नाही', 'mr'],
+    ])
+  })
+
   it('tells Russian from Ukrainian and Bulgarian by the letters each writes', async () => {
     // ELD alone read the first three as Ukrainian, Bulgarian (a tie with Russian) and Ukrainian.
     await expectLanguages([

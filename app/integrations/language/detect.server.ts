@@ -33,7 +33,15 @@ const MARGIN = 0.005
  * Cyrillic languages that ELD's n-grams confuse on a short message (Russian read as Ukrainian or Bulgarian in 7 of
  * 98 questions) told apart by the letters each writes or never writes.
  */
-const NEEDS: Record<string, RegExp> = { uk: /[іїєґ]/iu, be: /[ўі]/iu, sr: /[јљњћђџ]/iu, mk: /[ѓќѕјљњџ]/iu }
+const NEEDS: Record<string, RegExp> = {
+  uk: /[іїєґ]/iu,
+  be: /[ўі]/iu,
+  sr: /[јљњћђџ]/iu,
+  mk: /[ѓќѕјљњџ]/iu,
+  // Hindi and Marathi tie on a short message (4 of 6 Hindi questions): Marathi is taken on its own letter ळ or its
+  // words for "is" and "not", else the message is Hindi, the language of far more customers.
+  mr: /ळ|आहे|नाही/u,
+}
 const NEVER: Record<string, RegExp> = {
   ru: /[іїєґўјљњћђџѓќѕ]/iu,
   uk: /[ыэёъ]/iu,
@@ -43,6 +51,11 @@ const NEVER: Record<string, RegExp> = {
 }
 const writable = (language: string, words: string) =>
   (NEEDS[language]?.test(words) ?? true) && !(NEVER[language]?.test(words) ?? false)
+/**
+ * ELD's 60 languages have Malay and not Indonesian: it reads every Indonesian message as Malay. The two are written
+ * much alike, Indonesia's customers are far more, and the agents' texts exist in Indonesian.
+ */
+const READ_AS: Record<string, string> = { ms: 'id' }
 
 /**
  * The languages of each greeting and thanks word (openers.json). A conversation mostly begins with one, too short
@@ -90,7 +103,8 @@ function languageOf(eld: Detector, text: string): string | null {
     if (score > bestScore) [best, bestScore, nextScore] = [language, score, bestScore]
     else nextScore = score
   }
-  return bestScore - nextScore >= MARGIN ? best : null
+  if (!best || bestScore - nextScore < MARGIN) return null
+  return READ_AS[best] ?? best
 }
 
 /**
