@@ -53,7 +53,7 @@ const writable = (language: string, words: string) =>
   (NEEDS[language]?.test(words) ?? true) && !(NEVER[language]?.test(words) ?? false)
 /**
  * ELD's 60 languages have Malay and not Indonesian: it reads every Indonesian message as Malay. The two are written
- * much alike, Indonesia's customers are far more, and the agents' texts exist in Indonesian.
+ * much alike, and Indonesia's customers are far more.
  */
 const READ_AS: Record<string, string> = { ms: 'id' }
 
