@@ -34,7 +34,6 @@ const MARGIN = 0.005
  * 98 questions) told apart by the letters each writes or never writes.
  */
 const NEEDS: Record<string, RegExp> = {
-  uk: /[іїєґ]/iu,
   be: /[ўі]/iu,
   sr: /[јљњћђџ]/iu,
   mk: /[ѓќѕјљњџ]/iu,
@@ -67,15 +66,16 @@ for (const [language, words] of Object.entries(openers)) {
 }
 const MAX_OPENER_WORDS = 4
 
+/** A message's words, lower-cased (Turkish "İ" lower-cases to "i" and a combining dot). */
+const tokensOf = (words: string) =>
+  words
+    .normalize('NFC')
+    .toLowerCase()
+    .replaceAll('i\u0307', 'i')
+    .match(/\p{L}+/gu) ?? []
+
 /** The one language a message of greeting and thanks words only can be in ("Добрий день": Ukrainian), or null. */
-function openerLanguage(words: string): string | null {
-  // Turkish "İ" lower-cases to "i" and a combining dot.
-  const tokens =
-    words
-      .normalize('NFC')
-      .toLowerCase()
-      .replaceAll('i\u0307', 'i')
-      .match(/\p{L}+/gu) ?? []
+function openerLanguage(tokens: string[]): string | null {
   if (tokens.length === 0 || tokens.length > MAX_OPENER_WORDS) return null
   let candidates: string[] | undefined
   for (const token of tokens) {
@@ -86,25 +86,32 @@ function openerLanguage(words: string): string | null {
   return candidates?.length === 1 ? candidates[0]! : null
 }
 
+/** Of two languages in a near tie, the one a greeting or thanks of the message is in ("Здравствуйте, сколько…"). */
+function greetedIn(tokens: string[], languages: (string | null)[]): string | null {
+  const greeted = new Set(tokens.flatMap((token) => OPENER_LANGUAGES.get(token) ?? []))
+  const named = languages.filter((language) => language !== null && greeted.has(language))
+  return named.length === 1 ? named[0]! : null
+}
+
 /** The text's language when detection is sure of it and no other comes close; else null. */
 function languageOf(eld: Detector, text: string): string | null {
   const words = text.replace(NOT_WORDS, ' ')
   if (!TWO_LETTERS.test(words)) return null
-  const opener = openerLanguage(words)
+  const tokens = tokensOf(words)
+  const opener = openerLanguage(tokens)
   if (opener) return opener
   const result = eld.detect(words)
   if (!result.language || !result.isReliable()) return null
   // The two best, in one pass (a message's scores name up to 60 languages).
-  let best: string | null = null
-  let bestScore = -Infinity
-  let nextScore = -Infinity
+  let [best, next]: (string | null)[] = [null, null]
+  let [bestScore, nextScore] = [-Infinity, -Infinity]
   for (const [language, score] of Object.entries(result.getScores())) {
     if (score <= nextScore || !writable(language, words)) continue
-    if (score > bestScore) [best, bestScore, nextScore] = [language, score, bestScore]
-    else nextScore = score
+    if (score > bestScore) [best, bestScore, next, nextScore] = [language, score, best, bestScore]
+    else [next, nextScore] = [language, score]
   }
-  if (!best || bestScore - nextScore < MARGIN) return null
-  return READ_AS[best] ?? best
+  const language = bestScore - nextScore >= MARGIN ? best : greetedIn(tokens, [best, next])
+  return language && (READ_AS[language] ?? language)
 }
 
 /**
