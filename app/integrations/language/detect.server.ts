@@ -26,7 +26,7 @@ const NOT_WORDS = /https?:\/\/\S+|\S+@\S+|[@#]\p{L}\S*|\S*\p{N}\S*/gu
  * The best language must lead the next by this much: "question" is French by 0.003, English next. ELD 2.1 calls
  * such a near tie reliable (its own check compares the best score with the second language's index, not its
  * score). On our language sets' 666 questions, this and the letters below take the wrong answers from 15 to 6 and
- * leave 5 without a language (those keep the conversation's). See docs/decisions/071's addendum.
+ * leave 10 without a language (those keep the conversation's). See docs/decisions/071's addendum.
  */
 const MARGIN = 0.005
 /**
