@@ -64,6 +64,15 @@ describe('detectLanguages', () => {
     ])
   })
 
+  it('tells Spanish from Portuguese by the marks only one of them writes', async () => {
+    await expectLanguages([
+      // Else a near tie with Portuguese: no language.
+      ['¿Me dais factura?', 'es'],
+      // ELD alone: Portuguese. Without it, Spanish and English tie: no language rather than the wrong one.
+      ['¿mandáis paquetes a Lisboa?', null],
+    ])
+  })
+
   it('tells Russian from Ukrainian and Bulgarian by the letters each writes', async () => {
     // ELD alone read the first three as Ukrainian, Bulgarian (a tie with Russian) and Ukrainian.
     await expectLanguages([
