@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -37,11 +37,21 @@ export async function pgliteDataDir(): Promise<Blob | undefined> {
  * depend on an empty database.
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
-  return openDatabase({
-    databaseUrl: process.env.DATABASE_URL ?? 'memory://',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-test-')),
+  // An empty DATABASE_URL (npm test's PGlite pass sets one) means in memory too: PGlite under the data directory
+  // wrote about 200 MB per test file to disk, never removed, until a long-lived machine's disk was full.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-test-'))
+  const handle = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL || 'memory://',
+    dataDir,
     pgliteDataDir: await pgliteDataDir(),
   })
+  return {
+    ...handle,
+    async close() {
+      await handle.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
 }
 
 /** A pg-boss schema of its own: test files share one PostgreSQL database and must not work each other's jobs. */

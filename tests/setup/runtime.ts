@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { newQueueSchema, pgliteDataDir } from './database'
@@ -13,9 +13,10 @@ import { closeRuntime, getRuntime, type RuntimeOptions } from '~/runtime/runtime
  */
 export async function bootRuntime(name: string, env: Record<string, string>, options: RuntimeOptions = {}) {
   const savedEnv = { ...process.env }
+  const dataDir = mkdtempSync(path.join(tmpdir(), `replypilot-${name}-`))
   Object.assign(process.env, {
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), `replypilot-${name}-`)),
+    DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
@@ -34,6 +35,7 @@ export async function bootRuntime(name: string, env: Record<string, string>, opt
     async close() {
       await closeRuntime()
       process.env = savedEnv
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
