@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -155,11 +155,12 @@ export async function startOwnServer(port: number): Promise<OwnServer> {
       }
       throw new Error('the server did not report its memory after a collection')
     },
+    // The data folder (the server's PGlite, a few hundred MB) goes with it.
     stop: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
-      }),
+      }).then(() => rmSync(dataDir, { recursive: true, force: true })),
   }
 }
