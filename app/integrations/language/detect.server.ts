@@ -30,8 +30,8 @@ const NOT_WORDS = /https?:\/\/\S+|\S+@\S+|[@#]\p{L}\S*|\S*\p{N}\S*/gu
  */
 const MARGIN = 0.005
 /**
- * Cyrillic languages that ELD's n-grams confuse on a short message (Russian read as Ukrainian or Bulgarian in 7 of
- * 98 questions) told apart by the letters each writes or never writes.
+ * Languages that ELD's n-grams confuse on a short message (Russian read as Ukrainian or Bulgarian in 7 of 98
+ * questions), told apart by the letters or words each writes, or never writes.
  */
 const NEEDS: Record<string, RegExp> = {
   be: /[ўі]/iu,
