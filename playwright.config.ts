@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 import { OFFLINE_CHROMIUM_FLAGS } from './scripts/lib/processes.js'
 import { E2E_META_APP } from './tests/e2e/meta-app'
@@ -19,7 +16,6 @@ process.env.E2E_FAKE_MODEL_URL = `http://127.0.0.1:${FAKE_MODEL_PORT}`
 process.env.E2E_FAKE_TELEGRAM_URL = `http://127.0.0.1:${FAKE_TELEGRAM_PORT}`
 process.env.E2E_FAKE_GRAPH_URL = `http://127.0.0.1:${FAKE_GRAPH_PORT}`
 process.env.E2E_FAKE_MAILS_URL = `http://127.0.0.1:${FAKE_SMTP_PORT + 1}/__fake/mails`
-const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-'))
 
 /** End-to-end tests drive Debian's Chromium through the built app, the Auth emulator and the fakes. */
 export default defineConfig({
@@ -46,6 +42,8 @@ export default defineConfig({
     url: `${BASE_URL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000, // the server and its fakes took 65-70 s to start on this 2-core machine under load
+    // The stack stops the app and removes its data folder on SIGTERM (a SIGKILL, the default, left it in /tmp).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
@@ -62,7 +60,6 @@ export default defineConfig({
       WHATSAPP_CONFIG_ID: E2E_META_APP.whatsappConfigId,
       // The fake Facebook SDK posts Embedded Signup's message from the app's own origin, not facebook.com.
       WHATSAPP_SIGNUP_ORIGINS: BASE_URL,
-      DATA_DIR: dataDir,
       FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099',
       LOG_LEVEL: 'warn',
     },

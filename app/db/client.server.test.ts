@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from './client.server'
 import { rowsOf } from './rows.server'
+import { tempDirsOf } from '../../tests/setup/temp-dirs'
 
 const onPostgres = Boolean(process.env.DATABASE_URL)
+const tempDir = tempDirsOf('replypilot-pool-')
 
 describe('openDatabase on PostgreSQL', () => {
   it.runIf(onPostgres)(
@@ -20,7 +19,7 @@ describe('openDatabase on PostgreSQL', () => {
       const errors: Error[] = []
       const handle = await openDatabase({
         databaseUrl: url.toString(),
-        dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-pool-')),
+        dataDir: tempDir(),
         onPoolError: (error) => errors.push(error),
       })
       try {

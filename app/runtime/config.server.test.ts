@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '~/runtime/config.server'
+import { tempDirsOf } from '../../tests/setup/temp-dirs'
 
-const tempDir = () => mkdtempSync(path.join(tmpdir(), 'replypilot-env-'))
+const tempDir = tempDirsOf('replypilot-env-')
 const SECRET = 'a'.repeat(40)
 const KEY = 'b'.repeat(64)
 /** Everything production needs. */

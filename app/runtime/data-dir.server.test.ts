@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { dataDirProblem } from '~/runtime/data-dir.server'
+import { tempDirsOf } from '../../tests/setup/temp-dirs'
 
-const tempDir = () => mkdtempSync(path.join(tmpdir(), 'replypilot-data-dir-'))
+const tempDir = tempDirsOf('replypilot-data-dir-')
 
 /** The image's user: a root-owned folder mounted at /app/data is read-only to it. */
 const IMAGE_USER = 1000

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { startGraphFake } from '../fakes/graph-server'
 import { startOpenAiFake } from '../fakes/openai-server'
 import { startSmtpFake } from '../fakes/smtp-server'
@@ -24,6 +27,8 @@ const [model, telegram, graph, smtp] = await Promise.all([
   }),
   startSmtpFake({ port: smtpPort, controlPort: smtpPort + 1 }),
 ])
+// The app's embedded database, this run's own, removed once the app has stopped.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-e2e-'))
 const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
   env: {
     ...process.env,
@@ -40,21 +45,23 @@ const app = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     META_GRAPH_ROOT: graph.graphRoot,
     SMTP_URL: smtp.url,
     MAIL_FROM: 'ReplyPilot <alerts@replypilot.example>',
+    DATA_DIR: dataDir,
   },
   stdio: 'inherit',
 })
 
-// Both the signal handler and the app's exit close the fakes: once is enough.
-let closing: Promise<unknown> | undefined
-const closeFakes = () =>
-  (closing ??= Promise.all([model.close(), telegram.close(), graph.close(), smtp.close()]))
-const stop = async () => {
+// Playwright stops the stack with SIGTERM (its whole process group, the app too, which stops once whatever the
+// number of signals). Once the app has stopped, on a signal or on its own: the fakes closed, the data folder
+// removed, and the app's exit code passed on unless a signal asked for the stop.
+let signalled = false
+const stop = () => {
+  signalled = true
   app.kill('SIGTERM')
-  await closeFakes()
 }
-process.on('SIGTERM', () => void stop().then(() => process.exit(0)))
-process.on('SIGINT', () => void stop().then(() => process.exit(0)))
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)
 app.on('exit', async (code) => {
-  await closeFakes()
-  process.exit(code ?? 1)
+  await Promise.all([model.close(), telegram.close(), graph.close(), smtp.close()])
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit(signalled ? 0 : (code ?? 1))
 })
