@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { detectLanguages } from './detect.server'
+import { conversationLanguage, detectLanguages } from './detect.server'
 
 const text = (t: string) => ({ text: t, kind: 'text' as const })
 
 /** Each sample's text is read as its language (null: none). */
 async function expectLanguages(samples: [string, string | null][]) {
-  expect(await detectLanguages(samples.map(([t]) => text(t)))).toEqual(
-    samples.map(([, language]) => language),
-  )
+  const detected = await detectLanguages(samples.map(([t]) => text(t)))
+  expect(detected.map(({ language }) => language)).toEqual(samples.map(([, language]) => language))
 }
 
 describe('detectLanguages', () => {
@@ -32,7 +31,9 @@ describe('detectLanguages', () => {
       ['👍', null],
       ['12345', null],
     ])
-    expect(await detectLanguages([{ text: '[photo] mi pedido llegó roto', kind: 'photo' }])).toEqual([null])
+    expect(await detectLanguages([{ text: '[photo] mi pedido llegó roto', kind: 'photo' }])).toEqual([
+      { language: null, greeting: false },
+    ])
   })
 
   it('reads only words: an order number or a code beside a short sentence does not change its language', async () => {
@@ -101,5 +102,21 @@ describe('detectLanguages', () => {
       ['Hi', null],
       ['ok', null],
     ])
+  })
+})
+
+describe('conversationLanguage', () => {
+  it('follows what sentences tell; a greeting or thanks alone names the language only while none is known', async () => {
+    const told = async (...texts: string[]) => detectLanguages(texts.map(text))
+    // "Thanks" after Spanish: still Spanish; a Spanish sentence after English greetings: Spanish.
+    expect(conversationLanguage('es', await told('Thanks'))).toBe('es')
+    expect(conversationLanguage(null, await told('¿Cuánto cuesta el envío a Valencia?', 'Thanks'))).toBe('es')
+    expect(conversationLanguage('en', await told('Hello', '¿Cuánto cuesta el envío a Valencia?'))).toBe('es')
+    // A first greeting names it, and a second one in another language does not switch it.
+    expect(conversationLanguage(null, await told('Hola'))).toBe('es')
+    expect(conversationLanguage(null, await told('Hola', 'Thanks'))).toBe('es')
+    // A sentence in another language does; a message that tells nothing keeps it.
+    expect(conversationLanguage('es', await told('Where is my parcel?'))).toBe('en')
+    expect(conversationLanguage('es', await told('ok', '👍'))).toBe('es')
   })
 })

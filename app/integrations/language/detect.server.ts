@@ -98,15 +98,20 @@ function greetedIn(tokens: string[], languages: (string | null)[]): string | nul
   return named.length === 1 ? named[0]! : null
 }
 
+/** A text's language (null: none is sure), and whether greeting and thanks words alone told it. */
+export type DetectedLanguage = { language: string | null; greeting: boolean }
+
+const NONE: DetectedLanguage = { language: null, greeting: false }
+
 /** The text's language when detection is sure of it and no other comes close; else null. */
-function languageOf(eld: Detector, text: string): string | null {
+function languageOf(eld: Detector, text: string): DetectedLanguage {
   const words = text.replace(NOT_WORDS, ' ')
-  if (!TWO_LETTERS.test(words)) return null
+  if (!TWO_LETTERS.test(words)) return NONE
   const tokens = tokensOf(words)
   const opener = openerLanguage(tokens)
-  if (opener) return opener
+  if (opener) return { language: opener, greeting: true }
   const result = eld.detect(words)
-  if (!result.language || !result.isReliable()) return null
+  if (!result.language || !result.isReliable()) return NONE
   // The two best, in one pass (a message's scores name up to 60 languages).
   let [best, next]: (string | null)[] = [null, null]
   let [bestScore, nextScore] = [-Infinity, -Infinity]
@@ -116,7 +121,7 @@ function languageOf(eld: Detector, text: string): string | null {
     else [next, nextScore] = [language, score]
   }
   const language = bestScore - nextScore >= MARGIN ? best : greetedIn(tokens, [best, next])
-  return language && (READ_AS[language] ?? language)
+  return { language: language && (READ_AS[language] ?? language), greeting: false }
 }
 
 /**
@@ -125,12 +130,25 @@ function languageOf(eld: Detector, text: string): string | null {
  */
 export async function detectLanguages(
   batch: ReadonlyArray<Pick<InboundMessage, 'text' | 'kind'>>,
-): Promise<(string | null)[]> {
+): Promise<DetectedLanguage[]> {
   const eld = await detector()
-  return batch.map(({ text, kind }) => (kind === 'text' ? languageOf(eld, text) : null))
+  return batch.map(({ text, kind }) => (kind === 'text' ? languageOf(eld, text) : NONE))
 }
 
 /** The language (ISO 639-1) of a longer text, a knowledge source's, when detection is sure of it; else null. */
 export async function detectTextLanguage(text: string): Promise<string | null> {
-  return languageOf(await detector(), text)
+  return languageOf(await detector(), text).language
+}
+
+/**
+ * A conversation's language after its new messages, in order: the one each sentence tells. A greeting or thanks
+ * alone names it only while none is known: "Thanks" after Spanish keeps the conversation Spanish, and "Hola" first
+ * makes it Spanish. The batch ingest's statement does the same (services/messages/ingest/batch.server.ts).
+ */
+export function conversationLanguage(current: string | null, detected: DetectedLanguage[]): string | null {
+  return detected.reduce<string | null>(
+    (language, told) =>
+      told.language === null ? language : told.greeting ? (language ?? told.language) : told.language,
+    current,
+  )
 }

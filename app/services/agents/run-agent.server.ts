@@ -16,7 +16,7 @@ import { getAgent, type AgentView } from './agents.server'
 import type { KnowledgeHit } from '~/lib/knowledge/knowledge'
 import { languageInstruction } from '~/lib/agents/language'
 import { builtInTextFor } from '~/lib/agents/built-in-texts'
-import { detectLanguages } from '~/integrations/language/detect.server'
+import { conversationLanguage, detectLanguages } from '~/integrations/language/detect.server'
 import type { KnowledgeEmbeddings } from '~/services/knowledge/embeddings.server'
 import {
   foundNoAnswer,
@@ -305,10 +305,10 @@ export async function runAgentTurn(
   // Grounded as the reply pipeline grounds a customer's question (reply.server.ts): on the newest message.
   const grounding = await groundQuestion(scope.db, agent, input, embeddings)
   const hits = grounding.kind === 'passages' ? grounding.hits : undefined
-  // As a conversation would: the language of this message, else of the earlier ones that told it (an agent fixed
-  // to a language answers in that one whatever it is).
+  // As a conversation would: the language its messages told, a greeting alone only while none is known (an agent
+  // fixed to a language answers in that one whatever it is).
   const languages = await detectLanguages([...earlier.map((turn) => turn.input), input].map(asText))
-  const language = languages.findLast((detected) => detected !== null)
+  const language = conversationLanguage(null, languages)
   try {
     const call = await callAgentModel({
       db: scope.db,

@@ -64,6 +64,31 @@ describe('ingestInboundBatch', () => {
     ])
   })
 
+  it('names a conversation’s language by a greeting or thanks alone only while it has none, in a batch too', async () => {
+    const bot = await p.newBot({ agent: false })
+    const ingest = (...batch: NormalizedMessage[]) =>
+      ingestInboundBatch({ db: p.db, jobs: p.jobs, messages: batch })
+    await ingest(inbound(bot, 43, 'Where is my parcel?'))
+    await ingest(
+      inbound(bot, 41, '¿Cuánto cuesta el envío a Valencia?'),
+      inbound(bot, 41, 'Thanks'),
+      inbound(bot, 42, 'Hola'),
+      inbound(bot, 42, 'Thanks'),
+      inbound(bot, 43, 'Hola'),
+    )
+    await ingest(inbound(bot, 41, 'Thank you'))
+    const rows = await p.db
+      .select({ chat: conversations.platformChatId, language: conversations.language })
+      .from(conversations)
+      .where(eq(conversations.channelId, bot.channelId))
+      .orderBy(conversations.platformChatId)
+    expect(rows).toEqual([
+      { chat: '41', language: 'es' },
+      { chat: '42', language: 'es' },
+      { chat: '43', language: 'en' },
+    ])
+  })
+
   it('stores a batch in one go, in arrival order, each answerable message with its job in that order', async () => {
     const bot = await p.newBot({ agent: false })
     const batch = [

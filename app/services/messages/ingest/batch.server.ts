@@ -40,10 +40,11 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           jsonb_to_recordset(${sql.placeholder('rows')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text, "platformMessageId" text,
               "senderId" text, "senderName" text, "senderHandle" text, "senderLanguage" text, text text,
-              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid, language text, media jsonb)
+              kind text, status text, "platformSentAt" timestamptz, "jobId" uuid, language text, greeting boolean,
+              media jsonb)
         ) with ordinality as m("organizationId", "channelId", "platformChatId", "platformMessageId", "senderId",
           "senderName", "senderHandle", "senderLanguage", text, kind, status, "platformSentAt", "jobId", language,
-          media, ord)
+          greeting, media, ord)
       ),
       -- Each conversation's summary after this batch's new messages (redeliveries left out), written by its upsert
       -- so that the row gets one new version, not a second one from the summary trigger, which then finds it up to
@@ -59,7 +60,12 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
             as "senderHandle",
           (array_agg(f."senderLanguage" order by f.ord desc) filter (where f."senderLanguage" is not null))[1]
             as "senderLanguage",
-          (array_agg(f.language order by f.ord desc) filter (where f.language is not null))[1] as language
+          -- The language a sentence told last; else the first a greeting alone told, which names the conversation's
+          -- only when it has none (detect.server.ts's conversationLanguage).
+          (array_agg(f.language order by f.ord desc) filter (where f.language is not null and not f.greeting))[1]
+            as language,
+          (array_agg(f.language order by f.ord) filter (where f.language is not null and f.greeting))[1]
+            as "greetedIn"
         from (
           select distinct on ("channelId", "platformMessageId") *, 'inbound'::text as direction
           from input order by "channelId", "platformMessageId", ord
@@ -81,7 +87,10 @@ export function ingestBatchQuery(jobs: ReplyJobTable) {
           last_message_direction, last_inbound_at, customer_name, customer_handle, customer_language, language)
         select c."organizationId", c."channelId", c."platformChatId", s.text,
           case when s."channelId" is not null then 'inbound' end, s."inboundAt", s."senderName", s."senderHandle",
-          s."senderLanguage", s.language
+          s."senderLanguage", coalesce(s.language, case when s."greetedIn" is not null then coalesce(
+            (select o.language from ${conversations} o
+              where o.channel_id = c."channelId" and o.platform_chat_id = c."platformChatId"),
+            s."greetedIn") end)
         from rows from (
           jsonb_to_recordset(${sql.placeholder('chats')}::jsonb)
             as ("organizationId" uuid, "channelId" uuid, "platformChatId" text)
@@ -186,7 +195,8 @@ export async function ingestInboundBatch({
     status: m.answerable ? 'queued' : 'ignored',
     platformSentAt: m.platformSentAt?.toISOString() ?? null,
     jobId: m.answerable ? nextJobId() : null,
-    language: languages[i],
+    language: languages[i].language,
+    greeting: languages[i].greeting,
     media: m.media ?? null,
   }))
   // Rows go in as JSON parameters: with 10-100 rows a batch, drizzle's building of a VALUES list (a parameter,

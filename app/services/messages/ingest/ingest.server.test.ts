@@ -169,6 +169,31 @@ describe('ingestInbound', () => {
     expect(rows[1].sequence).toBeGreaterThan(rows[0].sequence)
   })
 
+  it('a greeting or thanks alone names the conversation’s language only while it has none', async () => {
+    const { bot, message } = await normalized('Hola')
+    const send = (text: string, n: number) =>
+      ingestInbound({
+        db: p.db,
+        boss: p.boss,
+        message: { ...message, platformMessageId: `${message.platformChatId}:${n}`, text },
+      })
+    const language = async () =>
+      (
+        await p.db
+          .select({ language: conversations.language })
+          .from(conversations)
+          .where(eq(conversations.channelId, bot.channelId))
+      ).map((row) => row.language)
+    await ingestInbound({ db: p.db, boss: p.boss, message })
+    expect(await language()).toEqual(['es'])
+    await send('Thanks', 1)
+    expect(await language()).toEqual(['es'])
+    await send('Where is my parcel?', 2)
+    expect(await language()).toEqual(['en'])
+    // Each message keeps the language its own words told.
+    expect((await messagesOf(p.db, bot.channelId)).map((row) => row.language)).toEqual(['es', 'en', 'en'])
+  })
+
   it('stores a message not for the agent (a reaction) as ignored, with no job', async () => {
     const { bot, message } = await normalized()
     await ingestInbound({ db: p.db, boss: p.boss, message: { ...message, answerable: false } })

@@ -33,9 +33,9 @@ export async function ingestInbound({
   boss: ReplyQueue
   message: NormalizedMessage
 }): Promise<IngestResult> {
-  const [language] = await detectLanguages([message])
+  const [{ language, greeting }] = await detectLanguages([message])
   return db.transaction(async (tx) => {
-    const conversation = await upsertConversation(tx, { ...message, language })
+    const conversation = await upsertConversation(tx, { ...message, language, greeting })
 
     const [inserted] = await tx
       .insert(messages)
@@ -92,7 +92,11 @@ export async function upsertConversation(
   chat: Pick<
     NormalizedMessage,
     'organizationId' | 'channelId' | 'platformChatId' | 'senderHandle' | 'senderLanguage'
-  > & { language?: string | null },
+  > & {
+    language?: string | null
+    /** Told by a greeting or thanks alone: the conversation's language only when it has none (detect.server.ts). */
+    greeting?: boolean
+  },
 ): Promise<{ id: string; paused: boolean; burstWaitSeconds: number }> {
   const [conversation] = await db
     .insert(conversations)
@@ -110,7 +114,9 @@ export async function upsertConversation(
       set: {
         customerHandle: sql`coalesce(excluded.customer_handle, ${conversations.customerHandle})`,
         customerLanguage: sql`coalesce(excluded.customer_language, ${conversations.customerLanguage})`,
-        language: sql`coalesce(excluded.language, ${conversations.language})`,
+        language: chat.greeting
+          ? sql`coalesce(${conversations.language}, excluded.language)`
+          : sql`coalesce(excluded.language, ${conversations.language})`,
       },
     })
     .returning({
