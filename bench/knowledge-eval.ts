@@ -17,7 +17,7 @@
  * EVAL_EMBEDDING_URL with _MODEL and _KEY, with any OpenAI-compatible endpoint. Exit code 1 when the
  * embedding-free recall@5 (strict, all questions) is under EVAL_TARGET (0.9).
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { openDatabase } from '../app/db/client.server'
@@ -149,10 +149,8 @@ function languageFailures(row: LanguageRow): string[] {
 
 runBench(async () => {
   const floor = minSimilarity()
-  const handle = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL ?? 'memory://',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'replypilot-eval-')),
-  })
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-eval-'))
+  const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL ?? 'memory://', dataDir })
   const { faqs, questions, holdout, blind, offTopic, documents } = readShop()
   console.log(
     `Knowledge eval: ${faqs.length} FAQ entries, ${documents.length} documents, ${questions.length} + ${holdout.length} held-out ` +
@@ -309,6 +307,7 @@ runBench(async () => {
     await local?.close()
   }
   await handle.close()
+  rmSync(dataDir, { recursive: true, force: true })
   printLanguages(languages, minRelevance)
   finishBench(
     [

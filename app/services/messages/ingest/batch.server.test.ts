@@ -38,6 +38,14 @@ async function jobsOf(messageIds: string[]) {
     .sort((a, b) => (a.id < b.id ? -1 : 1))
 }
 
+/** Each of a channel's conversations' language, by chat. */
+const conversationLanguagesOf = (channelId: string) =>
+  p.db
+    .select({ chat: conversations.platformChatId, language: conversations.language })
+    .from(conversations)
+    .where(eq(conversations.channelId, channelId))
+    .orderBy(conversations.platformChatId)
+
 describe('ingestInboundBatch', () => {
   it('keeps each text’s language and the conversation’s latest sure one (a word that tells nothing keeps it)', async () => {
     const bot = await p.newBot({ agent: false })
@@ -53,12 +61,7 @@ describe('ingestInboundBatch', () => {
       ['Where is my parcel?', 'en'],
       ['ok', null],
     ])
-    const rows = await p.db
-      .select({ chat: conversations.platformChatId, language: conversations.language })
-      .from(conversations)
-      .where(eq(conversations.channelId, bot.channelId))
-      .orderBy(conversations.platformChatId)
-    expect(rows).toEqual([
+    expect(await conversationLanguagesOf(bot.channelId)).toEqual([
       { chat: '31', language: 'pt' },
       { chat: '32', language: 'en' },
     ])
@@ -77,12 +80,7 @@ describe('ingestInboundBatch', () => {
       inbound(bot, 43, 'Hola'),
     )
     await ingest(inbound(bot, 41, 'Thank you'))
-    const rows = await p.db
-      .select({ chat: conversations.platformChatId, language: conversations.language })
-      .from(conversations)
-      .where(eq(conversations.channelId, bot.channelId))
-      .orderBy(conversations.platformChatId)
-    expect(rows).toEqual([
+    expect(await conversationLanguagesOf(bot.channelId)).toEqual([
       { chat: '41', language: 'es' },
       { chat: '42', language: 'es' },
       { chat: '43', language: 'en' },
