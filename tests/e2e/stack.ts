@@ -63,5 +63,7 @@ process.on('SIGINT', stop)
 app.on('exit', async (code) => {
   await Promise.all([model.close(), telegram.close(), graph.close(), smtp.close()])
   rmSync(dataDir, { recursive: true, force: true })
+  // Exits now rather than when the last handle closes (a fake's idle socket could keep it up until Playwright's
+  // SIGKILL); a stop Playwright asked for is a clean exit, an app that stopped on its own fails the run.
   process.exit(signalled ? 0 : (code ?? 1))
 })

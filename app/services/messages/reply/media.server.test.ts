@@ -102,6 +102,24 @@ describe('a Telegram voice note', () => {
     expect((await conversationOf(inbound.conversationId)).language).toBe('es')
   })
 
+  it('a transcript of thanks alone keeps the conversation’s language, as a text of thanks does', async () => {
+    const bot = await p.newBot()
+    const chatId = ++chats
+    await receive(bot, textUpdate(chatId, `¿Tienen la chaqueta azul en talla mediana? ${chatId}`))
+    await waitForSettled(p.db, bot.channelId)
+    const { file } = knownClip(bot, `thanks-${chatId}`, 'Thanks')
+    await receive(bot, voiceUpdate(chatId, file))
+    await waitForSettled(p.db, bot.channelId)
+
+    const voice = (await messagesOf(p.db, bot.channelId)).find((m) => m.kind === 'voice')
+    expect(voice).toMatchObject({
+      text: 'Thanks',
+      language: 'en',
+      media: expect.objectContaining({ state: 'read' }),
+    })
+    expect((await conversationOf(voice!.conversationId)).language).toBe('es')
+  })
+
   it('shows the customer "typing..." while a slow transcription runs', async () => {
     const bot = await p.newBot()
     const chatId = ++chats

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '~/db/client.server'
 import { conversations, messageMedia, messages } from '~/db/schema'
-import { detectTextLanguage } from '~/integrations/language/detect.server'
+import { detectLanguages } from '~/integrations/language/detect.server'
 import { ModelError } from '~/integrations/llm/errors'
 import type { Transcriber } from '~/integrations/llm/transcription.server'
 import type { PhotoReader } from '~/integrations/llm/vision.server'
@@ -240,12 +240,15 @@ const extensionOf = (contentType: string) =>
 
 /**
  * What was read as the message's text (a transcript, a photo's description, a document's excerpt; the caption
- * kept), its language detected as a text's is and made the conversation's, as a text message's is at ingest.
+ * kept), its language detected as a text's is and made the conversation's, as a text message's is at ingest (a
+ * greeting or thanks alone only while the conversation has none).
  */
 async function storeReadText(db: Database, context: ReplyContext, row: Pending, text: string) {
   // A transcript is the customer's own words; a photo's description and a document's text are not.
   const spoken = row.kind === 'voice' || row.kind === 'audio'
-  const language = await detectTextLanguage(spoken ? text : (row.media.caption ?? ''))
+  const [{ language, greeting }] = await detectLanguages([
+    { text: spoken ? text : (row.media.caption ?? ''), kind: 'text' },
+  ])
   await db.transaction(async (tx) => {
     await tx
       .update(messages)
@@ -256,7 +259,10 @@ async function storeReadText(db: Database, context: ReplyContext, row: Pending, 
       })
       .where(and(eq(messages.id, row.id), sql`${messages.media}->>'state' = 'pending'`))
     if (language) {
-      await tx.update(conversations).set({ language }).where(eq(conversations.id, context.conversation.id))
+      await tx
+        .update(conversations)
+        .set({ language: greeting ? sql`coalesce(${conversations.language}, ${language})` : language })
+        .where(eq(conversations.id, context.conversation.id))
     }
   })
 }
