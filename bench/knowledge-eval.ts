@@ -14,19 +14,24 @@
  * itself: a deterministic feature hashing of words and trigrams, NOT a model, so those figures show the fusion
  * working, not what a real embedding model would add. EVAL_EMBEDDING=use fuses with a real one instead, run on this
  * machine's CPU (bench/knowledge/use-embedding-server.ts: Universal Sentence Encoder, a development dependency);
- * EVAL_EMBEDDING_URL with _MODEL and _KEY, with any OpenAI-compatible endpoint. Exit code 1 when the
+ * EVAL_EMBEDDING_URL with _MODEL and _KEY, with any OpenAI-compatible endpoint. With the vectors, the off-topic
+ * questions are also searched fused, and by the vectors alone at their floor (issue 36: can a model's similarity be
+ * the minimum relevance?). Exit code 1 when the
  * embedding-free recall@5 (strict, all questions) is under EVAL_TARGET (0.9).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openDatabase } from '../app/db/client.server'
+import { sql } from 'drizzle-orm'
+import { openDatabase, type Database } from '../app/db/client.server'
+import { rowsOf } from '../app/db/rows.server'
 import type { KnowledgeHit } from '../app/lib/knowledge/knowledge'
 import { createEmbeddingClient } from '../app/integrations/llm/embeddings.server'
 import { DEFAULT_EMBEDDING_MIN_SIMILARITY } from '../app/lib/knowledge/knowledge'
-import type { KnowledgeEmbeddings } from '../app/services/knowledge/embeddings.server'
+import { embedQuestion, type KnowledgeEmbeddings } from '../app/services/knowledge/embeddings.server'
 import { searchWithVectors } from '../app/services/knowledge/fused-search.server'
 import { searchPassages } from '../app/services/knowledge/search.server'
+import { rankByVector } from '../app/services/knowledge/vector-search.server'
 import { createLogger } from '../app/utils/logger.server'
 import { FAKE_EMBEDDING_DIMS, FAKE_SYNONYMS, startEmbeddingFake } from '../tests/fakes/embedding-server'
 import { finishBench, runBench } from './report'
@@ -147,6 +152,65 @@ function languageFailures(row: LanguageRow): string[] {
   ]
 }
 
+/**
+ * Whether the model's similarity alone could be the minimum relevance (issue 36): at the floor, the off-topic
+ * questions whose nearest passage is below it, and the questions whose answer is among their five nearest passages
+ * at or above it.
+ */
+async function reportVectorsAlone(
+  db: Database,
+  target: { organizationId: string; sourceOf: Map<string, string> },
+  embeddings: KnowledgeEmbeddings,
+  questions: Question[],
+  offTopic: OffTopic[],
+) {
+  const nearest = async (question: string, minSimilarity: number) => {
+    const vector = await embedQuestion(embeddings, question, target)
+    if (!vector) return []
+    const hits = await rankByVector(db, {
+      organizationId: target.organizationId,
+      vector,
+      limit: LIMIT,
+      minSimilarity,
+    })
+    const sources = await sourcesOfPassages(
+      db,
+      hits.map((hit) => hit.passageId),
+    )
+    return hits.map((hit) => ({ ...hit, sourceId: sources.get(hit.passageId) }))
+  }
+  let none = 0
+  for (const item of offTopic) {
+    const [top] = await nearest(item.question, 0)
+    if (!top || top.similarity < embeddings.minSimilarity) none++
+    else if (!process.env.EVAL_QUIET)
+      console.log(`    off-topic ${item.id}, nearest passage's similarity ${top.similarity.toFixed(2)}`)
+  }
+  let kept = 0
+  for (const question of questions) {
+    const expect = question.expect
+    const source = target.sourceOf.get('faq' in expect ? expect.faq : expect.doc)
+    if ((await nearest(question.question, embeddings.minSimilarity)).some((hit) => hit.sourceId === source))
+      kept++
+  }
+  console.log(
+    `vectors alone at the floor ${embeddings.minSimilarity}: off-topic questions given no passage ` +
+      `${none} of ${offTopic.length}; questions whose answer is among the five nearest at or above it ` +
+      `${(kept / Math.max(questions.length, 1)).toFixed(2)} (lenient: the answer's source)`,
+  )
+}
+
+/** Each passage's source. */
+async function sourcesOfPassages(db: Database, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = rowsOf<{ id: string; source_id: string }>(
+    await db.execute(
+      sql`select id, source_id from knowledge_passages where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+    ),
+  )
+  return new Map(rows.map((row) => [row.id, row.source_id]))
+}
+
 runBench(async () => {
   const floor = minSimilarity()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'replypilot-eval-'))
@@ -225,11 +289,17 @@ runBench(async () => {
 
   // Off-topic questions at the agent's default minimum relevance, then the sets in other languages (issue 36).
   const minRelevance = AGENT_KNOWLEDGE_DEFAULTS.knowledgeMinRelevance
-  const answeredByNone = async (organizationId: string, set: OffTopic[]) => {
+  const answeredByNone = async (
+    organizationId: string,
+    set: OffTopic[],
+    embeddings?: KnowledgeEmbeddings,
+  ) => {
     let none = 0
     for (const item of set) {
       const search = { organizationId, query: item.question, limit: LIMIT, minRelevance }
-      const [top] = await searchPassages(handle.db, search)
+      const [top] = embeddings
+        ? await searchWithVectors(handle.db, search, embeddings)
+        : await searchPassages(handle.db, search)
       if (!top) none++
       else if (!process.env.EVAL_QUIET)
         console.log(`    off-topic ${item.id} "${item.question}": "${top.title}" ${top.score.toFixed(2)}`)
@@ -301,6 +371,19 @@ runBench(async () => {
     console.log(
       `\nall ${fused.length} questions, fused with ${against}: recall@1 ${share(fused, 'strict', 1).toFixed(2)}, ` +
         `recall@5 ${share(fused, 'strict', 5).toFixed(2)} (strict)`,
+    )
+    // A passage is relevant when either ranking says so (ADR 043): vectors can only add to the keyword search's.
+    const fusedNone = await answeredByNone(fusedTarget.organizationId, offTopic, embeddings)
+    console.log(
+      `off-topic questions given no passage, fused with ${against} at ${Math.round(minRelevance * 100)} %: ` +
+        `${fusedNone} of ${offTopic.length}`,
+    )
+    await reportVectorsAlone(
+      handle.db,
+      fusedTarget,
+      embeddings,
+      [...questions, ...holdout, ...blind],
+      offTopic,
     )
   } finally {
     await fake?.close()
