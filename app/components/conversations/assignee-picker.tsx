@@ -41,7 +41,10 @@ export function AssigneePicker({
               { value: '', label: T.unassigned },
               ...members.map((member) => ({ value: member.uid, label: memberLabel(member) })),
             ]}
-            styles={{ root: { display: 'flex', alignItems: 'center', gap: 6 }, label: { fontWeight: 400 } }}
+            styles={{
+              root: { display: 'flex', alignItems: 'center', gap: 6 },
+              label: { fontWeight: 400, whiteSpace: 'nowrap' },
+            }}
           />
           <noscript>
             <Button type="submit" size="xs" variant="default">
