@@ -17,7 +17,7 @@
  * EVAL_EMBEDDING_URL with _MODEL and _KEY, with any OpenAI-compatible endpoint. With the vectors, the off-topic
  * questions are also searched fused, and by the vectors alone at their floor (issue 36: can a model's similarity be
  * the minimum relevance?). Exit code 1 when the embedding-free recall@5 (strict, all questions) is under EVAL_TARGET
- * (0.9).
+ * (0.9), or a language misses issue 36's targets (recall@5 0.85; 6 of 8 off-topic questions given no passage).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
